@@ -1,0 +1,12 @@
+//! The vocabulary every other crate speaks: element types, shapes with PyTorch's
+//! broadcasting rule, and the op set a backend must implement. Everything here is
+//! plain data (`Clone + Hash + Serialize`) so that op streams can be logged in the
+//! Report, fingerprinted for the compile cache, and compared across backends.
+
+mod dtype;
+mod op;
+mod shape;
+
+pub use dtype::DType;
+pub use op::{BinaryOp, Op};
+pub use shape::{Shape, ShapeError};

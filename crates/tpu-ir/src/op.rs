@@ -1,0 +1,78 @@
+//! The op set a backend implements. An `Op` names the computation only; operands
+//! and the output shape travel beside it, so that an op stream can be logged,
+//! compared and (later) fingerprinted without holding any tensor data.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+        }
+    }
+
+    pub fn apply(self, a: f32, b: f32) -> f32 {
+        match self {
+            BinaryOp::Add => a + b,
+            BinaryOp::Sub => a - b,
+            BinaryOp::Mul => a * b,
+            BinaryOp::Div => a / b,
+        }
+    }
+
+    /// The WGSL operator symbol, so generated shaders and the reference agree on
+    /// which operation a name means.
+    pub fn wgsl_symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+        }
+    }
+}
+
+/// One computation on device tensors. Scalars from Python (`x * 2`) are carried
+/// in the op, as PyTorch treats them as wrapped numbers rather than tensors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Op {
+    /// A tensor filled with one value (`zeros`, `ones`, `full`).
+    Fill { value: f32 },
+    /// Two tensors combined elementwise with broadcasting.
+    Binary { op: BinaryOp },
+    /// A tensor combined with a Python number; `scalar_on_left` is `2 - x`.
+    BinaryScalar {
+        op: BinaryOp,
+        scalar: f32,
+        scalar_on_left: bool,
+    },
+    /// A 2-D matrix product `[m, k] @ [k, n]`.
+    MatMul,
+    /// The sum of every element, to a 0-d tensor.
+    SumAll,
+}
+
+impl Op {
+    /// The name PyTorch's dispatcher would use (`aten::mul`), shown in the Report.
+    pub fn aten_name(&self) -> String {
+        match self {
+            Op::Fill { .. } => "aten::fill".into(),
+            Op::Binary { op } | Op::BinaryScalar { op, .. } => format!("aten::{}", op.name()),
+            Op::MatMul => "aten::mm".into(),
+            Op::SumAll => "aten::sum".into(),
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The contract between the dispatcher and a backend. A backend owns device
+//! buffers, runs one `Op` at a time into a fresh buffer, and reads buffers back
+//! asynchronously: on WebGPU a readback can only complete after the browser's event
+//! loop turns, so reading is a future everywhere, and callers `.await` it.
+
+use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::pin::Pin;
+use tpu_ir::{Op, Shape};
+
+/// A buffer owned by one backend. Ids are never reused within a backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BufferId(pub u64);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// The CPU reference in this crate: the definition of every op.
+    Reference,
+    /// WGSL compute shaders through wgpu (WebGPU in browsers, Vulkan natively).
+    Wgpu,
+}
+
+impl BackendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Reference => "reference",
+            BackendKind::Wgpu => "wgpu",
+        }
+    }
+}
+
+/// An input to an op: which buffer, and the logical shape it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Operand<'a> {
+    pub buffer: BufferId,
+    pub shape: &'a Shape,
+}
+
+/// What running an op produced: the output buffer and the kernel that computed it,
+/// so the Report can say exactly what ran where.
+#[derive(Clone, Debug)]
+pub struct Dispatched {
+    pub buffer: BufferId,
+    /// The kernel's name, e.g. `matmul_f32` or `binary_scalar_mul`.
+    pub kernel: String,
+    /// The language the kernel is written in: `WGSL` or `Rust`.
+    pub kernel_language: &'static str,
+}
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum BackendError {
+    #[error("{backend} backend does not implement {what}")]
+    Unsupported { backend: &'static str, what: String },
+    #[error("unknown buffer {0:?}")]
+    UnknownBuffer(BufferId),
+    #[error("device error: {0}")]
+    Device(String),
+}
+
+pub type ReadFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<f32>, BackendError>> + 'a>>;
+
+pub trait Backend {
+    fn kind(&self) -> BackendKind;
+
+    /// A human description of the device, e.g. the wgpu adapter's name and driver.
+    fn device_description(&self) -> String;
+
+    /// Copies host data into a new device buffer.
+    fn upload(&mut self, data: &[f32]) -> Result<BufferId, BackendError>;
+
+    /// Runs `op` on `inputs` into a new buffer holding `out_shape` elements. Shapes
+    /// are already checked by the dispatcher; a backend only computes.
+    fn execute(
+        &mut self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+    ) -> Result<Dispatched, BackendError>;
+
+    /// Reads a whole buffer back to the host.
+    fn read(&mut self, buffer: BufferId) -> ReadFuture<'_>;
+
+    /// Releases a buffer whose last tensor was dropped.
+    fn free(&mut self, buffer: BufferId);
+
+    /// How many buffers are alive: lets tests prove that dropped tensors free memory.
+    fn live_buffers(&self) -> usize;
+}

@@ -1,0 +1,359 @@
+//! Tensor printing, rule for rule as PyTorch's `torch/_tensor_str.py` does it:
+//! one formatter chosen from all (or, past the threshold, the summarised) values —
+//! integer mode, fixed point or scientific — a common width, rows wrapped at the
+//! line width, `...` summaries past 1000 elements, and suffixes such as
+//! `device='tpu:0'` that move to a new line when the last line would grow past 80.
+//!
+//! Values arrive as `f64` because PyTorch formats Python floats, i.e. each float32
+//! widened to double; formatting the widened value reproduces its digits exactly.
+
+use tpu_ir::DType;
+
+/// `torch.set_printoptions`; the defaults are PyTorch's.
+#[derive(Clone, Debug)]
+pub struct PrintOptions {
+    pub precision: usize,
+    pub threshold: usize,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    pub sci_mode: Option<bool>,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 4,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 80,
+            sci_mode: None,
+        }
+    }
+}
+
+/// A tensor's values in row-major order with its shape and dtype: all that
+/// printing needs, with no device access.
+pub struct HostTensor<'a> {
+    pub values: &'a [f64],
+    pub shape: &'a [usize],
+    pub dtype: DType,
+}
+
+/// `repr(tensor)`: `tensor([...], device='tpu:0')`. `suffixes` are the extra
+/// `key=value` parts in PyTorch's order (device first, then dtype, then autograd).
+pub fn tensor_repr(t: &HostTensor<'_>, extra_suffixes: &[String], device: Option<&str>, opts: &PrintOptions) -> String {
+    let prefix = "tensor(";
+    let indent = prefix.len();
+    let mut suffixes = Vec::new();
+    if let Some(device) = device {
+        suffixes.push(format!("device='{device}'"));
+    }
+    let has_default_dtype = matches!(t.dtype, DType::Float32 | DType::Int64 | DType::Bool);
+    let body = if t.values.is_empty() {
+        if t.shape.len() != 1 {
+            suffixes.push(format!("size={}", python_tuple(t.shape)));
+        }
+        if t.dtype != DType::Float32 {
+            suffixes.push(format!("dtype={}", t.dtype.torch_name()));
+        }
+        "[]".to_string()
+    } else {
+        if !has_default_dtype {
+            suffixes.push(format!("dtype={}", t.dtype.torch_name()));
+        }
+        tensor_str(t, indent, opts)
+    };
+    suffixes.extend(extra_suffixes.iter().cloned());
+    add_suffixes(&format!("{prefix}{body}"), &suffixes, indent, opts.linewidth)
+}
+
+fn python_tuple(dims: &[usize]) -> String {
+    match dims {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn tensor_str(t: &HostTensor<'_>, indent: usize, opts: &PrintOptions) -> String {
+    let summarize = t.values.len() > opts.threshold;
+    let sample = if summarize {
+        summarized_values(t.values, t.shape, opts.edgeitems)
+    } else {
+        t.values.to_vec()
+    };
+    let formatter = Formatter::new(&sample, t.dtype.is_floating(), opts);
+    let view = View { values: t.values, shape: t.shape };
+    format_view(&view, indent, summarize, &formatter, opts)
+}
+
+/// A row-major block of values: the whole tensor or one sub-tensor `t[i]`.
+struct View<'a> {
+    values: &'a [f64],
+    shape: &'a [usize],
+}
+
+impl<'a> View<'a> {
+    fn index(&self, i: usize) -> View<'a> {
+        let inner: usize = self.shape[1..].iter().product();
+        View {
+            values: &self.values[i * inner..(i + 1) * inner],
+            shape: &self.shape[1..],
+        }
+    }
+}
+
+/// The values PyTorch's `get_summarized_data` keeps: the first and last
+/// `edgeitems` entries along every dimension. The formatter is chosen from these.
+fn summarized_values(values: &[f64], shape: &[usize], edge: usize) -> Vec<f64> {
+    let view = View { values, shape };
+    let mut out = Vec::new();
+    collect_summary(&view, edge, &mut out);
+    out
+}
+
+fn collect_summary(view: &View<'_>, edge: usize, out: &mut Vec<f64>) {
+    match view.shape.len() {
+        0 => out.extend_from_slice(view.values),
+        _ => {
+            let n = view.shape[0];
+            let keep: Vec<usize> = if n > 2 * edge {
+                (0..edge).chain(n - edge..n).collect()
+            } else {
+                (0..n).collect()
+            };
+            for i in keep {
+                collect_summary(&view.index(i), edge, out);
+            }
+        }
+    }
+}
+
+fn format_view(view: &View<'_>, indent: usize, summarize: bool, f: &Formatter, opts: &PrintOptions) -> String {
+    match view.shape.len() {
+        0 => f.format(view.values[0]),
+        1 => vector_str(view.values, indent, summarize, f, opts),
+        dim => {
+            let n = view.shape[0];
+            let sub = |i| format_view(&view.index(i), indent + 1, summarize, f, opts);
+            let slices: Vec<String> = if summarize && n > 2 * opts.edgeitems {
+                (0..opts.edgeitems)
+                    .map(sub)
+                    .chain(std::iter::once("...".to_string()))
+                    .chain((n - opts.edgeitems..n).map(sub))
+                    .collect()
+            } else {
+                (0..n).map(sub).collect()
+            };
+            let separator = format!(",{}{}", "\n".repeat(dim - 1), " ".repeat(indent + 1));
+            format!("[{}]", slices.join(&separator))
+        }
+    }
+}
+
+fn vector_str(values: &[f64], indent: usize, summarize: bool, f: &Formatter, opts: &PrintOptions) -> String {
+    let element_length = f.max_width + 2;
+    let per_line = ((opts.linewidth as f64 - indent as f64) / element_length as f64).floor();
+    let per_line = per_line.max(1.0) as usize;
+    let n = values.len();
+    let data: Vec<String> = if summarize && n > 2 * opts.edgeitems {
+        values[..opts.edgeitems]
+            .iter()
+            .map(|&v| f.format(v))
+            .chain(std::iter::once(" ...".to_string()))
+            .chain(values[n - opts.edgeitems..].iter().map(|&v| f.format(v)))
+            .collect()
+    } else {
+        values.iter().map(|&v| f.format(v)).collect()
+    };
+    let lines: Vec<String> = data.chunks(per_line).map(|chunk| chunk.join(", ")).collect();
+    format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1))))
+}
+
+fn add_suffixes(tensor_str: &str, suffixes: &[String], indent: usize, linewidth: usize) -> String {
+    let mut out = tensor_str.to_string();
+    // PyTorch measures with `len(s) - s.rfind("\n") + 1`, where rfind is -1 when
+    // there is no newline; the arithmetic is reproduced as written.
+    let last_newline = tensor_str.rfind('\n').map_or(-1, |i| i as i64);
+    let mut last_line_len = tensor_str.chars().count() as i64 - last_newline + 1;
+    for suffix in suffixes {
+        let len = suffix.chars().count() as i64;
+        if last_line_len + len + 2 > linewidth as i64 {
+            out.push_str(&format!(",\n{}{}", " ".repeat(indent), suffix));
+            last_line_len = indent as i64 + len;
+        } else {
+            out.push_str(", ");
+            out.push_str(suffix);
+            last_line_len += len + 2;
+        }
+    }
+    out.push(')');
+    out
+}
+
+/// PyTorch's `_Formatter`: one element format and width for a whole tensor.
+struct Formatter {
+    floating: bool,
+    int_mode: bool,
+    sci_mode: bool,
+    max_width: usize,
+    precision: usize,
+}
+
+impl Formatter {
+    fn new(values: &[f64], floating: bool, opts: &PrintOptions) -> Self {
+        let mut f = Formatter {
+            floating,
+            int_mode: true,
+            sci_mode: false,
+            max_width: 1,
+            precision: opts.precision,
+        };
+        if !floating {
+            for &v in values {
+                f.max_width = f.max_width.max(format_int(v).len());
+            }
+            return f;
+        }
+        let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v != 0.0).collect();
+        if finite.is_empty() {
+            return f;
+        }
+        let min = finite.iter().fold(f64::INFINITY, |m, v| m.min(v.abs()));
+        let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        f.int_mode = finite.iter().all(|v| *v == v.ceil());
+        let p = opts.precision;
+        let widths: Box<dyn Fn(f64) -> usize> = if f.int_mode {
+            if max / min > 1000.0 || max > 1.0e8 {
+                f.sci_mode = true;
+                Box::new(move |v| python_exp(v, p).len())
+            } else {
+                Box::new(|v| python_fixed(v, 0).len() + 1)
+            }
+        } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
+            f.sci_mode = true;
+            Box::new(move |v| python_exp(v, p).len())
+        } else {
+            Box::new(move |v| python_fixed(v, p).len())
+        };
+        for &v in &finite {
+            f.max_width = f.max_width.max(widths(v));
+        }
+        if let Some(sci) = opts.sci_mode {
+            f.sci_mode = sci;
+        }
+        f
+    }
+
+    fn format(&self, v: f64) -> String {
+        let s = if !self.floating {
+            format_int(v)
+        } else if self.sci_mode {
+            python_exp(v, self.precision)
+        } else if self.int_mode {
+            let mut s = python_fixed(v, 0);
+            if v.is_finite() {
+                s.push('.');
+            }
+            s
+        } else {
+            python_fixed(v, self.precision)
+        };
+        let pad = self.max_width.saturating_sub(s.chars().count());
+        format!("{}{}", " ".repeat(pad), s)
+    }
+}
+
+fn format_int(v: f64) -> String {
+    format!("{}", v as i64)
+}
+
+/// Python's `format(v, ".{p}f")`: correctly rounded, `nan` and `inf` spelt as
+/// Python spells them.
+pub fn python_fixed(v: f64, precision: usize) -> String {
+    if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf".into() } else { "-inf".into() }
+    } else {
+        format!("{v:.precision$}")
+    }
+}
+
+/// Python's `format(v, ".{p}e")`: a signed exponent of at least two digits.
+pub fn python_exp(v: f64, precision: usize) -> String {
+    if !v.is_finite() {
+        return python_fixed(v, precision);
+    }
+    let rust = format!("{v:.precision$e}");
+    let (mantissa, exponent) = rust.split_once('e').expect("exponent form has an e");
+    let exponent: i32 = exponent.parse().expect("exponent is an integer");
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::expect;
+
+    fn repr(values: &[f64], shape: &[usize]) -> String {
+        let t = HostTensor { values, shape, dtype: DType::Float32 };
+        tensor_repr(&t, &[], Some("tpu:0"), &PrintOptions::default())
+    }
+
+    #[test]
+    fn integer_valued_floats_print_with_a_trailing_point() {
+        expect![[r#"
+            tensor([[9., 9.],
+                    [9., 9.]], device='tpu:0')"#]]
+        .assert_eq(&repr(&[9.0; 4], &[2, 2]));
+    }
+
+    #[test]
+    fn fixed_point_uses_four_decimals_and_a_common_width() {
+        expect!["tensor([ 0.5000, -1.2500, 10.0000], device='tpu:0')"].assert_eq(&repr(&[0.5, -1.25, 10.0], &[3]));
+    }
+
+    #[test]
+    fn wide_range_switches_to_scientific() {
+        expect!["tensor([1.0000e-05, 1.0000e+00], device='tpu:0')"].assert_eq(&repr(&[1e-5, 1.0], &[2]));
+    }
+
+    #[test]
+    fn scalars_and_non_finite_values() {
+        expect!["tensor(36., device='tpu:0')"].assert_eq(&repr(&[36.0], &[]));
+        expect!["tensor([nan, 1., inf], device='tpu:0')"].assert_eq(&repr(&[f64::NAN, 1.0, f64::INFINITY], &[3]));
+    }
+
+    #[test]
+    fn long_rows_wrap_at_eighty_columns_and_the_suffix_moves_down() {
+        let values: Vec<f64> = (0..20).map(|i| i as f64 + 0.5).collect();
+        expect![[r#"
+            tensor([ 0.5000,  1.5000,  2.5000,  3.5000,  4.5000,  5.5000,  6.5000,  7.5000,
+                     8.5000,  9.5000, 10.5000, 11.5000, 12.5000, 13.5000, 14.5000, 15.5000,
+                    16.5000, 17.5000, 18.5000, 19.5000], device='tpu:0')"#]]
+        .assert_eq(&repr(&values, &[20]));
+    }
+
+    #[test]
+    fn more_than_a_thousand_elements_are_summarised() {
+        let values: Vec<f64> = (0..1200).map(|i| 1000.0 + i as f64).collect();
+        expect![[r#"
+            tensor([[1000., 1001., 1002.,  ..., 1027., 1028., 1029.],
+                    [1030., 1031., 1032.,  ..., 1057., 1058., 1059.],
+                    [1060., 1061., 1062.,  ..., 1087., 1088., 1089.],
+                    ...,
+                    [2110., 2111., 2112.,  ..., 2137., 2138., 2139.],
+                    [2140., 2141., 2142.,  ..., 2167., 2168., 2169.],
+                    [2170., 2171., 2172.,  ..., 2197., 2198., 2199.]], device='tpu:0')"#]]
+        .assert_eq(&repr(&values, &[40, 30]));
+    }
+
+    #[test]
+    fn python_rounding_is_half_to_even_on_exact_ties() {
+        assert_eq!(python_fixed(0.5, 0), "0");
+        assert_eq!(python_fixed(2.5, 0), "2");
+        assert_eq!(python_fixed(-0.0, 0), "-0");
+        assert_eq!(python_exp(123456.0, 4), "1.2346e+05");
+    }
+}

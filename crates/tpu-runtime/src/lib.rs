@@ -1,0 +1,20 @@
+//! The runtime between the language and the hardware: device tensors, the
+//! dispatcher that sends each op to a backend and logs it, the reference backend
+//! that is the definition of every op, PyTorch-exact tensor printing, and the
+//! `Report` that every front end renders.
+//!
+//! Backends are trait objects so that the wgpu backend can live in its own crate
+//! (the only one that imports wgpu) and be chosen at run time.
+
+mod backend;
+pub mod format;
+mod reference;
+mod report;
+mod runtime;
+mod tensor;
+
+pub use backend::{Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture};
+pub use reference::ReferenceBackend;
+pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
+pub use runtime::{Runtime, RuntimeError};
+pub use tensor::{Device, Tensor};

@@ -1,0 +1,275 @@
+//! The dispatcher. Every tensor op from the language comes through here: shapes and
+//! devices are checked (with PyTorch's error wording), the op goes to the backend of
+//! the tensor's device, and an `OpRecord` is logged for the Report. `cpu` tensors
+//! always run on the reference backend; `tpu` tensors run on the backend chosen at
+//! start-up (wgpu when an adapter exists, the reference otherwise).
+
+use crate::backend::{Backend, BackendError, BackendKind, BufferId, Operand};
+use crate::format::{self, HostTensor, PrintOptions};
+use crate::reference::ReferenceBackend;
+use crate::report::OpRecord;
+use crate::tensor::{Device, ReleaseQueue, Tensor};
+use tpu_ir::{BinaryOp, DType, Op, Shape, ShapeError};
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum RuntimeError {
+    #[error("{0}")]
+    Shape(#[from] ShapeError),
+    #[error("Expected all tensors to be on the same device, but found at least two devices, {0} and {1}!")]
+    DeviceMismatch(Device, Device),
+    #[error("a Tensor with {0} elements cannot be converted to Scalar")]
+    NotAScalar(usize),
+    #[error("{0}")]
+    Backend(#[from] BackendError),
+    #[error("{0}")]
+    NotImplemented(String),
+}
+
+impl RuntimeError {
+    /// The Python exception class a user sees for this error.
+    pub fn python_kind(&self) -> &'static str {
+        match self {
+            RuntimeError::NotImplemented(_) | RuntimeError::Backend(BackendError::Unsupported { .. }) => {
+                "NotImplementedError"
+            }
+            _ => "RuntimeError",
+        }
+    }
+}
+
+pub struct Runtime {
+    host: ReferenceBackend,
+    tpu: Box<dyn Backend>,
+    release: ReleaseQueue,
+    ops: Vec<OpRecord>,
+    line: Option<u32>,
+    print_options: PrintOptions,
+}
+
+impl Runtime {
+    pub fn new(tpu: Box<dyn Backend>) -> Self {
+        Runtime {
+            host: ReferenceBackend::new(),
+            tpu,
+            release: ReleaseQueue::default(),
+            ops: Vec::new(),
+            line: None,
+            print_options: PrintOptions::default(),
+        }
+    }
+
+    pub fn tpu_backend_kind(&self) -> BackendKind {
+        self.tpu.kind()
+    }
+
+    pub fn tpu_device_description(&self) -> String {
+        self.tpu.device_description()
+    }
+
+    /// The source line that subsequent ops are attributed to in the Report.
+    pub fn set_line(&mut self, line: Option<u32>) {
+        self.line = line;
+    }
+
+    pub fn take_ops(&mut self) -> Vec<OpRecord> {
+        std::mem::take(&mut self.ops)
+    }
+
+    /// Buffers alive on the `tpu` backend, after freeing those already dropped.
+    pub fn live_tpu_buffers(&mut self) -> usize {
+        self.release_dropped();
+        self.tpu.live_buffers()
+    }
+
+    fn backend(&mut self, device: Device) -> &mut dyn Backend {
+        match device {
+            Device::Cpu => &mut self.host,
+            Device::Tpu(_) => self.tpu.as_mut(),
+        }
+    }
+
+    fn release_dropped(&mut self) {
+        let dropped: Vec<(Device, BufferId)> = self.release.borrow_mut().drain(..).collect();
+        for (device, buffer) in dropped {
+            self.backend(device).free(buffer);
+        }
+    }
+
+    fn dispatch(&mut self, op: Op, inputs: &[&Tensor], out_shape: Shape, device: Device) -> Result<Tensor, RuntimeError> {
+        self.release_dropped();
+        for t in inputs {
+            if t.dtype() != DType::Float32 {
+                return Err(RuntimeError::NotImplemented(format!(
+                    "{} tensors are not supported yet (only torch.float32)",
+                    t.dtype().torch_name()
+                )));
+            }
+            if t.device() != device {
+                return Err(RuntimeError::DeviceMismatch(device, t.device()));
+            }
+        }
+        let operands: Vec<Operand> = inputs
+            .iter()
+            .map(|t| Operand {
+                buffer: t.buffer(),
+                shape: t.shape(),
+            })
+            .collect();
+        let backend = self.backend(device);
+        let kind = backend.kind();
+        let done = backend.execute(&op, &operands, &out_shape)?;
+        self.ops.push(OpRecord {
+            name: op.aten_name(),
+            op,
+            input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),
+            output_shape: out_shape.dims().to_vec(),
+            device: device.to_string(),
+            backend: kind,
+            kernel: done.kernel,
+            kernel_language: done.kernel_language.to_string(),
+            line: self.line,
+        });
+        Ok(Tensor::new(out_shape, DType::Float32, device, done.buffer, self.release.clone()))
+    }
+
+    /// `torch.full(shape, value)`; `zeros` and `ones` are fills of 0 and 1.
+    pub fn full(&mut self, shape: Shape, value: f32, device: Device) -> Result<Tensor, RuntimeError> {
+        self.dispatch(Op::Fill { value }, &[], shape, device)
+    }
+
+    /// `torch.tensor(data)`: host values copied to the device.
+    pub fn from_values(&mut self, values: &[f32], shape: Shape, device: Device) -> Result<Tensor, RuntimeError> {
+        self.release_dropped();
+        debug_assert_eq!(values.len(), shape.numel());
+        let buffer = self.backend(device).upload(values)?;
+        Ok(Tensor::new(shape, DType::Float32, device, buffer, self.release.clone()))
+    }
+
+    pub fn binary(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
+        let out = Shape::broadcast(a.shape(), b.shape())?;
+        self.dispatch(Op::Binary { op }, &[a, b], out, a.device())
+    }
+
+    pub fn binary_scalar(&mut self, op: BinaryOp, a: &Tensor, scalar: f64, scalar_on_left: bool) -> Result<Tensor, RuntimeError> {
+        let op = Op::BinaryScalar {
+            op,
+            scalar: scalar as f32,
+            scalar_on_left,
+        };
+        self.dispatch(op, &[a], a.shape().clone(), a.device())
+    }
+
+    pub fn matmul(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
+        let (da, db) = (a.shape().dims(), b.shape().dims());
+        if da.len() != 2 || db.len() != 2 {
+            return Err(RuntimeError::NotImplemented(format!(
+                "matmul of a {}-D and a {}-D tensor is not supported yet (only 2-D @ 2-D)",
+                da.len(),
+                db.len()
+            )));
+        }
+        if da[1] != db[0] {
+            return Err(ShapeError::MatMul {
+                a: a.shape().clone(),
+                b: b.shape().clone(),
+            }
+            .into());
+        }
+        self.dispatch(Op::MatMul, &[a, b], Shape::new([da[0], db[1]]), a.device())
+    }
+
+    pub fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
+        self.dispatch(Op::SumAll, &[a], Shape::scalar(), a.device())
+    }
+
+    /// `tensor.cpu()` and `tensor.to(device)`.
+    pub async fn to_device(&mut self, t: &Tensor, device: Device) -> Result<Tensor, RuntimeError> {
+        if t.device() == device {
+            return Ok(t.clone());
+        }
+        let values = self.read(t).await?;
+        self.from_values(&values, t.shape().clone(), device)
+    }
+
+    /// Reads a tensor's values back to the host: a materialisation point.
+    pub async fn read(&mut self, t: &Tensor) -> Result<Vec<f32>, RuntimeError> {
+        self.release_dropped();
+        let buffer = t.buffer();
+        let mut values = self.backend(t.device()).read(buffer).await?;
+        values.truncate(t.numel());
+        Ok(values)
+    }
+
+    /// `tensor.item()`.
+    pub async fn item(&mut self, t: &Tensor) -> Result<f64, RuntimeError> {
+        if t.numel() != 1 {
+            return Err(RuntimeError::NotAScalar(t.numel()));
+        }
+        Ok(self.read(t).await?[0] as f64)
+    }
+
+    /// `repr(tensor)`, exactly as PyTorch prints it.
+    pub async fn repr(&mut self, t: &Tensor) -> Result<String, RuntimeError> {
+        let values: Vec<f64> = self.read(t).await?.into_iter().map(f64::from).collect();
+        let host = HostTensor {
+            values: &values,
+            shape: t.shape().dims(),
+            dtype: t.dtype(),
+        };
+        let device = match t.device() {
+            Device::Cpu => None,
+            d @ Device::Tpu(_) => Some(d.to_string()),
+        };
+        Ok(format::tensor_repr(&host, &[], device.as_deref(), &self.print_options))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime() -> Runtime {
+        Runtime::new(Box::new(ReferenceBackend::new()))
+    }
+
+    #[test]
+    fn dropped_tensors_free_their_buffers() {
+        let mut rt = runtime();
+        let tpu = Device::Tpu(0);
+        let a = rt.full(Shape::new([2, 2]), 1.0, tpu).unwrap();
+        let b = rt.binary_scalar(BinaryOp::Mul, &a, 2.0, false).unwrap();
+        assert_eq!(rt.live_tpu_buffers(), 2);
+        drop(a);
+        drop(b);
+        assert_eq!(rt.live_tpu_buffers(), 0);
+    }
+
+    #[test]
+    fn matmul_shape_mismatch_uses_pytorch_wording() {
+        let mut rt = runtime();
+        let a = rt.full(Shape::new([2, 3]), 1.0, Device::Tpu(0)).unwrap();
+        let b = rt.full(Shape::new([4, 2]), 1.0, Device::Tpu(0)).unwrap();
+        let err = rt.matmul(&a, &b).unwrap_err();
+        assert_eq!(err.to_string(), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+    }
+
+    #[test]
+    fn mixing_devices_is_an_error() {
+        let mut rt = runtime();
+        let a = rt.full(Shape::new([2]), 1.0, Device::Tpu(0)).unwrap();
+        let b = rt.full(Shape::new([2]), 1.0, Device::Cpu).unwrap();
+        let err = rt.binary(BinaryOp::Add, &a, &b).unwrap_err();
+        assert!(err.to_string().contains("tpu:0 and cpu"), "{err}");
+    }
+
+    #[test]
+    fn cpu_copy_prints_without_a_device_suffix() {
+        let mut rt = runtime();
+        let a = rt.full(Shape::new([2]), 1.5, Device::Tpu(0)).unwrap();
+        let on_tpu = pollster::block_on(rt.repr(&a)).unwrap();
+        let c = pollster::block_on(rt.to_device(&a, Device::Cpu)).unwrap();
+        let on_cpu = pollster::block_on(rt.repr(&c)).unwrap();
+        assert_eq!(on_tpu, "tensor([1.5000, 1.5000], device='tpu:0')");
+        assert_eq!(on_cpu, "tensor([1.5000, 1.5000])");
+    }
+}

@@ -1,0 +1,85 @@
+//! Tensor handles. A `Tensor` is metadata (shape, dtype, device) plus a shared
+//! reference to a device buffer. Dropping the last handle to a buffer queues it for
+//! release; the runtime frees queued buffers before its next dispatch, so memory
+//! follows Python's reference counting without the backend being borrowed in `Drop`.
+
+use crate::backend::BufferId;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+use tpu_ir::{DType, Shape};
+
+/// Where a tensor lives. `Tpu(0)` prints as `tpu:0`, as CUDA tensors print `cuda:0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Device {
+    Cpu,
+    Tpu(u32),
+}
+
+impl fmt::Display for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Device::Cpu => f.write_str("cpu"),
+            Device::Tpu(i) => write!(f, "tpu:{i}"),
+        }
+    }
+}
+
+pub(crate) type ReleaseQueue = Rc<RefCell<Vec<(Device, BufferId)>>>;
+
+struct Storage {
+    buffer: BufferId,
+    device: Device,
+    release: ReleaseQueue,
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        self.release.borrow_mut().push((self.device, self.buffer));
+    }
+}
+
+#[derive(Clone)]
+pub struct Tensor {
+    shape: Shape,
+    dtype: DType,
+    device: Device,
+    storage: Rc<Storage>,
+}
+
+impl Tensor {
+    pub(crate) fn new(shape: Shape, dtype: DType, device: Device, buffer: BufferId, release: ReleaseQueue) -> Self {
+        Tensor {
+            shape,
+            dtype,
+            device,
+            storage: Rc::new(Storage { buffer, device, release }),
+        }
+    }
+
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    pub fn numel(&self) -> usize {
+        self.shape.numel()
+    }
+
+    pub(crate) fn buffer(&self) -> BufferId {
+        self.storage.buffer
+    }
+}
+
+impl fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tensor({:?}, {:?}, {})", self.shape.dims(), self.dtype, self.device)
+    }
+}

@@ -1,0 +1,339 @@
+//! `WgpuBackend`: buffers, pipelines and dispatch. Each op is encoded and submitted
+//! at once without waiting (the host runs ahead of the GPU); only a read waits, and
+//! it waits by awaiting the buffer-mapping callback, never by spinning, because in a
+//! browser that callback only fires after control returns to the event loop.
+//!
+//! wgpu reports validation and out-of-memory errors through a device callback that
+//! panics by default; this backend installs its own handler and turns what it
+//! records into `BackendError`s, so a bad kernel is an error and not a crash.
+
+use crate::kernels::{self, MATMUL_TILE, MAX_RANK, WORKGROUP_SIZE};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tpu_ir::{Op, Shape};
+use tpu_runtime::{Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture};
+use wgpu::util::DeviceExt;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WgpuInitError {
+    #[error("no wgpu adapter is available: {0}")]
+    NoAdapter(String),
+    #[error("the wgpu adapter refused a device: {0}")]
+    NoDevice(String),
+}
+
+pub struct WgpuBackend {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    buffers: HashMap<u64, wgpu::Buffer>,
+    next_id: u64,
+    /// Compiled pipelines by kernel name; a name determines its WGSL source.
+    pipelines: HashMap<String, wgpu::ComputePipeline>,
+    device_error: Arc<Mutex<Option<String>>>,
+}
+
+/// What a kernel launch needs besides its pipeline.
+struct Launch {
+    name: String,
+    source: fn(&Op) -> String,
+    params: Vec<u32>,
+    workgroups: (u32, u32),
+}
+
+impl WgpuBackend {
+    pub async fn new() -> Result<Self, WgpuInitError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| WgpuInitError::NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("tpu-playground"),
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| WgpuInitError::NoDevice(e.to_string()))?;
+        let device_error = Arc::new(Mutex::new(None));
+        let sink = device_error.clone();
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            let mut slot = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            slot.get_or_insert_with(|| error.to_string());
+        }));
+        Ok(WgpuBackend {
+            device,
+            queue,
+            info,
+            buffers: HashMap::new(),
+            next_id: 0,
+            pipelines: HashMap::new(),
+            device_error,
+        })
+    }
+
+    fn take_device_error(&self) -> Result<(), BackendError> {
+        let mut slot = self.device_error.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match slot.take() {
+            Some(message) => Err(BackendError::Device(message)),
+            None => Ok(()),
+        }
+    }
+
+    fn insert(&mut self, buffer: wgpu::Buffer) -> BufferId {
+        self.next_id += 1;
+        self.buffers.insert(self.next_id, buffer);
+        BufferId(self.next_id)
+    }
+
+    fn buffer(&self, id: BufferId) -> Result<&wgpu::Buffer, BackendError> {
+        self.buffers.get(&id.0).ok_or(BackendError::UnknownBuffer(id))
+    }
+
+    /// Bytes for `elements` floats, refusing sizes the adapter cannot bind rather
+    /// than letting wgpu fail later. Zero-size bindings are invalid, so at least 4.
+    fn storage_size(&self, elements: usize) -> Result<u64, BackendError> {
+        let bytes = (elements.max(1) as u64) * 4;
+        let limit = self.device.limits().max_storage_buffer_binding_size;
+        if bytes > limit {
+            return Err(BackendError::Device(format!(
+                "out of memory: a tensor of {bytes} bytes exceeds the adapter's largest storage buffer ({limit} bytes)"
+            )));
+        }
+        Ok(bytes)
+    }
+
+    fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> wgpu::ComputePipeline {
+        if let Some(p) = self.pipelines.get(name) {
+            return p.clone();
+        }
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(name),
+            source: wgpu::ShaderSource::Wgsl(source().into()),
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(name),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        self.pipelines.insert(name.to_string(), pipeline.clone());
+        pipeline
+    }
+}
+
+/// A 2-D grid of 256-wide workgroups covering `n` elements.
+fn elementwise_grid(n: usize) -> (u32, u32) {
+    let groups = n.div_ceil(WORKGROUP_SIZE as usize).max(1) as u32;
+    let x = groups.min(65_535);
+    (x, groups.div_ceil(x))
+}
+
+fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendError> {
+    let n = out.numel();
+    Ok(match op {
+        Op::Fill { value } => Launch {
+            name: "fill".into(),
+            source: |_| kernels::fill(),
+            params: vec![n as u32, value.to_bits()],
+            workgroups: elementwise_grid(n),
+        },
+        Op::BinaryScalar {
+            op: bin,
+            scalar,
+            scalar_on_left,
+        } => Launch {
+            name: format!("binary_scalar_{}{}", bin.name(), if *scalar_on_left { "_rev" } else { "" }),
+            source: |op| match op {
+                Op::BinaryScalar { op, scalar_on_left, .. } => kernels::binary_scalar(*op, *scalar_on_left),
+                _ => unreachable!("planned for a scalar binary op"),
+            },
+            params: vec![n as u32, scalar.to_bits()],
+            workgroups: elementwise_grid(n),
+        },
+        Op::Binary { op: bin } => {
+            if out.rank() > MAX_RANK {
+                return Err(BackendError::Unsupported {
+                    backend: "wgpu",
+                    what: format!("elementwise ops on tensors of rank {} (at most {MAX_RANK})", out.rank()),
+                });
+            }
+            let mut params = vec![0u32; 2 + 3 * MAX_RANK];
+            params[0] = n as u32;
+            params[1] = out.rank() as u32;
+            let sa = inputs[0].shape.broadcast_strides(out);
+            let sb = inputs[1].shape.broadcast_strides(out);
+            for axis in 0..out.rank() {
+                params[2 + axis] = out.dims()[axis] as u32;
+                params[2 + MAX_RANK + axis] = sa[axis] as u32;
+                params[2 + 2 * MAX_RANK + axis] = sb[axis] as u32;
+            }
+            Launch {
+                name: format!("binary_{}", bin.name()),
+                source: |op| match op {
+                    Op::Binary { op } => kernels::binary(*op),
+                    _ => unreachable!("planned for a binary op"),
+                },
+                params,
+                workgroups: elementwise_grid(n),
+            }
+        }
+        Op::MatMul => {
+            let (m, k) = (inputs[0].shape.dims()[0], inputs[0].shape.dims()[1]);
+            let n = inputs[1].shape.dims()[1];
+            Launch {
+                name: "matmul_f32".into(),
+                source: |_| kernels::matmul(),
+                params: vec![m as u32, k as u32, n as u32],
+                workgroups: ((n as u32).div_ceil(MATMUL_TILE), (m as u32).div_ceil(MATMUL_TILE)),
+            }
+        }
+        Op::SumAll => Launch {
+            name: "sum_all".into(),
+            source: |_| kernels::sum_all(),
+            params: vec![inputs[0].shape.numel() as u32],
+            workgroups: (1, 1),
+        },
+    })
+}
+
+impl Backend for WgpuBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Wgpu
+    }
+
+    fn device_description(&self) -> String {
+        let info = &self.info;
+        let mut text = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
+        if !info.driver.is_empty() {
+            text.push_str(&format!(", driver {} {}", info.driver, info.driver_info));
+        }
+        text
+    }
+
+    fn upload(&mut self, data: &[f32]) -> Result<BufferId, BackendError> {
+        self.storage_size(data.len())?;
+        let contents: &[u8] = if data.is_empty() {
+            &[0; 4]
+        } else {
+            bytemuck::cast_slice(data)
+        };
+        let buffer = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("tensor"),
+            contents,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        });
+        self.take_device_error()?;
+        Ok(self.insert(buffer))
+    }
+
+    fn execute(&mut self, op: &Op, inputs: &[Operand<'_>], out_shape: &Shape) -> Result<Dispatched, BackendError> {
+        // Size first: a refused size must never reach the grid arithmetic in `plan`.
+        let size = self.storage_size(out_shape.numel())?;
+        let launch = plan(op, inputs, out_shape)?;
+        let out = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tensor"),
+            size,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        if out_shape.numel() > 0 {
+            let pipeline = self.pipeline(&launch.name, || (launch.source)(op));
+            let params = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("params"),
+                contents: bytemuck::cast_slice(&launch.params),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+            let mut resources = vec![params.as_entire_binding()];
+            for input in inputs {
+                resources.push(self.buffer(input.buffer)?.as_entire_binding());
+            }
+            resources.push(out.as_entire_binding());
+            let entries: Vec<wgpu::BindGroupEntry> = resources
+                .into_iter()
+                .enumerate()
+                .map(|(i, resource)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource,
+                })
+                .collect();
+            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&launch.name),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &bind_group, &[]);
+                pass.dispatch_workgroups(launch.workgroups.0, launch.workgroups.1, 1);
+            }
+            self.queue.submit([encoder.finish()]);
+        }
+        self.take_device_error()?;
+        Ok(Dispatched {
+            buffer: self.insert(out),
+            kernel: launch.name,
+            kernel_language: "WGSL",
+        })
+    }
+
+    fn read(&mut self, id: BufferId) -> ReadFuture<'_> {
+        let source = match self.buffer(id) {
+            Ok(b) => b,
+            Err(e) => return Box::pin(async move { Err(e) }),
+        };
+        let size = source.size();
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        let (sender, receiver) = futures_channel::oneshot::channel();
+        staging.slice(..).map_async(wgpu::MapMode::Read, move |result| {
+            let _ = sender.send(result);
+        });
+        // Natively nothing drives callbacks but a poll; in a browser the event loop
+        // does, and `poll` is a no-op there.
+        let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
+        Box::pin(async move {
+            polled.map_err(|e| BackendError::Device(e.to_string()))?;
+            receiver
+                .await
+                .map_err(|_| BackendError::Device("the readback was cancelled".into()))?
+                .map_err(|e| BackendError::Device(e.to_string()))?;
+            self.take_device_error()?;
+            let values = {
+                let view = staging
+                    .slice(..)
+                    .get_mapped_range()
+                    .map_err(|e| BackendError::Device(e.to_string()))?;
+                bytemuck::cast_slice::<u8, f32>(&view).to_vec()
+            };
+            staging.unmap();
+            Ok(values)
+        })
+    }
+
+    fn free(&mut self, buffer: BufferId) {
+        if let Some(b) = self.buffers.remove(&buffer.0) {
+            b.destroy();
+        }
+    }
+
+    fn live_buffers(&self) -> usize {
+        self.buffers.len()
+    }
+}
