@@ -1,0 +1,65 @@
+//! The Python subset that user programs are written in. `run` parses a program
+//! with ruff's parser, interprets it against a `Runtime`, and returns the `Report`.
+//! A program never panics the host: syntax errors, unknown names, shape errors and
+//! unsupported constructs all come back as diagnostics with a line and column.
+
+mod args;
+mod builtins;
+mod error;
+mod interp;
+mod source;
+mod torch_api;
+mod value;
+
+pub use error::PyErr;
+pub use source::SourceFile;
+pub use value::float_repr;
+
+use std::rc::Rc;
+use tpu_runtime::{Report, Runtime};
+
+/// Options for one run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The file name shown in tracebacks.
+    pub filename: String,
+    /// Statements, loop iterations and calls the program may execute before it is
+    /// stopped as a runaway.
+    pub fuel: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            filename: "main.py".into(),
+            fuel: 10_000_000,
+        }
+    }
+}
+
+/// Runs `source` to completion (or to its first error) on `runtime`.
+pub async fn run(source: &str, runtime: Runtime, options: &RunOptions) -> Report {
+    let file = Rc::new(SourceFile::new(&options.filename, source));
+    let mut report = Report {
+        backend: Some(runtime.tpu_backend_kind()),
+        backend_device: runtime.tpu_device_description(),
+        ..Report::default()
+    };
+    let parsed = match ruff_python_parser::parse_module(source) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            report
+                .diagnostics
+                .push(error::syntax_error(&file, &e.error.to_string(), e.location));
+            return report;
+        }
+    };
+    let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
+    let result = interp.exec_block(&parsed.syntax().body).await;
+    if let Err(e) = result {
+        report.diagnostics.push(e.to_diagnostic(&file));
+    }
+    report.stdout = std::mem::take(&mut interp.stdout);
+    report.ops = interp.runtime.take_ops();
+    report
+}

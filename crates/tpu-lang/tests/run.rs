@@ -1,0 +1,147 @@
+//! Whole programs through the interpreter on the reference backend: output, the op
+//! log, and the tracebacks that bad programs get (snapshots of the exact text).
+
+use expect_test::{Expect, expect};
+use tpu_lang::{RunOptions, run};
+use tpu_runtime::{Report, ReferenceBackend, Runtime};
+
+fn run_program(source: &str) -> Report {
+    let runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    pollster::block_on(run(source, runtime, &RunOptions::default()))
+}
+
+fn check_error(source: &str, expected: Expect) {
+    let report = run_program(source);
+    let diagnostic = report.diagnostics.first().expect("the program should fail");
+    expected.assert_eq(&diagnostic.traceback);
+}
+
+const HELLO: &str = r#"import torch
+x = torch.ones(2, 3, device="tpu")
+y = (x * 2 + 1) @ torch.ones(3, 2, device="tpu")
+print(y)
+print(y.sum().item())
+"#;
+
+#[test]
+fn the_foundation_program_prints_what_pytorch_prints() {
+    let report = run_program(HELLO);
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    assert_eq!(
+        report.stdout,
+        "tensor([[9., 9.],\n        [9., 9.]], device='tpu:0')\n36.0\n"
+    );
+    let names: Vec<&str> = report.ops.iter().map(|op| op.name.as_str()).collect();
+    assert_eq!(names, ["aten::fill", "aten::mul", "aten::add", "aten::fill", "aten::mm", "aten::sum"]);
+    assert_eq!(report.ops[4].line, Some(3));
+}
+
+#[test]
+fn python_values_print_as_cpython_prints_them() {
+    let report = run_program(
+        "print(1, 2.5, 'a', None, True, [1, (2,)], 1e16, 1/3, 7 // -2, -7 % 3)\nprint('x', 'y', sep='-', end='!\\n')\n",
+    );
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    assert_eq!(
+        report.stdout,
+        "1 2.5 a None True [1, (2,)] 1e+16 0.3333333333333333 -4 2\nx-y!\n"
+    );
+}
+
+#[test]
+fn loops_and_branches_drive_tensor_ops() {
+    let report = run_program(
+        "import torch\nx = torch.zeros(3, device='tpu')\nfor i in range(4):\n    if i % 2 == 0:\n        x += i\n    else:\n        x = x - 1\nprint(x.tolist(), x.shape, x.device)\n",
+    );
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    assert_eq!(report.stdout, "[0.0, 0.0, 0.0] torch.Size([3]) tpu:0\n");
+}
+
+#[test]
+fn syntax_error_names_line_and_column() {
+    check_error(
+        "import torch\nx = torch.ones(2, 3, device=\"tpu\"\nprint(x)\n",
+        expect![[r#"
+              File "main.py", line 3
+                print(x)
+                ^
+            SyntaxError: Expected `,`, found name"#]],
+    );
+}
+
+#[test]
+fn unknown_name_is_a_name_error_at_the_name() {
+    let report = run_program("import torch\nx = torch.ones(2)\ny = x + undefined_thing\n");
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, "NameError");
+    let span = d.span.unwrap();
+    assert_eq!((span.line, span.column), (3, 9));
+    check_error(
+        "import torch\nx = torch.ones(2)\ny = x + undefined_thing\n",
+        expect![[r#"
+            Traceback (most recent call last):
+              File "main.py", line 3, in <module>
+                y = x + undefined_thing
+                        ^^^^^^^^^^^^^^^
+            NameError: name 'undefined_thing' is not defined"#]],
+    );
+}
+
+#[test]
+fn shape_mismatch_uses_pytorch_wording_and_points_at_the_expression() {
+    check_error(
+        "import torch\nx = torch.ones(2, 3, device='tpu')\ny = x @ torch.ones(4, 2, device='tpu')\n",
+        expect![[r#"
+            Traceback (most recent call last):
+              File "main.py", line 3, in <module>
+                y = x @ torch.ones(4, 2, device='tpu')
+                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"#]],
+    );
+    check_error(
+        "import torch\na = torch.ones(2, 3)\nb = torch.ones(4)\nc = a + b\n",
+        expect![[r#"
+            Traceback (most recent call last):
+              File "main.py", line 4, in <module>
+                c = a + b
+                    ^^^^^
+            RuntimeError: The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"#]],
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_not_implemented_errors_naming_them() {
+    check_error(
+        "def f():\n    return 1\n",
+        expect![[r#"
+            Traceback (most recent call last):
+              File "main.py", line 1, in <module>
+                def f():
+                ^^^^^^^^
+            NotImplementedError: 'def' (function definitions) is not supported yet"#]],
+    );
+}
+
+#[test]
+fn an_endless_loop_stops_on_its_fuel_budget() {
+    let runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    let options = RunOptions {
+        fuel: 10_000,
+        ..RunOptions::default()
+    };
+    let report = pollster::block_on(run("x = 0\nwhile True:\n    x += 1\n", runtime, &options));
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, "TimeoutError");
+    assert!(matches!(d.span.map(|s| s.line), Some(2 | 3)), "{d:?}");
+}
+
+#[test]
+fn deep_nesting_is_a_recursion_error_not_a_crash() {
+    let source = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    let report = run_program(&source);
+    // Either the parser or the interpreter refuses it; neither may crash.
+    assert!(!report.ok());
+    let deep = format!("x = {}1\n", "-".repeat(1000));
+    let report = run_program(&deep);
+    assert_eq!(report.diagnostics[0].kind, "RecursionError");
+}
