@@ -156,7 +156,7 @@ pub fn unsupported_operands(op: Operator, a: &Value, b: &Value) -> PyErr {
     ))
 }
 
-impl Interpreter {
+impl Interpreter<'_> {
     pub async fn binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
         match (&a, &b) {
             (Value::Tensor(_), _) | (_, Value::Tensor(_)) => self.tensor_binary(op, &a, &b),

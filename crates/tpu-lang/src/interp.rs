@@ -32,8 +32,8 @@ pub enum Flow {
     Continue,
 }
 
-pub struct Interpreter {
-    pub runtime: Runtime,
+pub struct Interpreter<'r> {
+    pub runtime: &'r mut Runtime,
     pub stdout: String,
     pub file: Rc<SourceFile>,
     globals: HashMap<String, Value>,
@@ -42,8 +42,8 @@ pub struct Interpreter {
     depth: usize,
 }
 
-impl Interpreter {
-    pub fn new(runtime: Runtime, file: Rc<SourceFile>, fuel_budget: u64) -> Self {
+impl<'r> Interpreter<'r> {
+    pub fn new(runtime: &'r mut Runtime, file: Rc<SourceFile>, fuel_budget: u64) -> Self {
         Interpreter {
             runtime,
             stdout: String::new(),

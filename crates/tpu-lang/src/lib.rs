@@ -37,8 +37,10 @@ impl Default for RunOptions {
     }
 }
 
-/// Runs `source` to completion (or to its first error) on `runtime`.
-pub async fn run(source: &str, runtime: Runtime, options: &RunOptions) -> Report {
+/// Runs `source` to completion (or to its first error) on `runtime`. The runtime
+/// outlives the run so that a session (the page, a test) keeps its device and its
+/// compiled kernels from one run to the next.
+pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> Report {
     let file = Rc::new(SourceFile::new(&options.filename, source));
     let mut report = Report {
         backend: Some(runtime.tpu_backend_kind()),
@@ -60,6 +62,9 @@ pub async fn run(source: &str, runtime: Runtime, options: &RunOptions) -> Report
         report.diagnostics.push(e.to_diagnostic(&file));
     }
     report.stdout = std::mem::take(&mut interp.stdout);
-    report.ops = interp.runtime.take_ops();
+    drop(interp);
+    report.ops = runtime.take_ops();
+    // The program's variables are gone; give their buffers back now.
+    runtime.collect_garbage();
     report
 }

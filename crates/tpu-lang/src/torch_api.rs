@@ -197,7 +197,7 @@ fn flatten(value: &Value, shape: &mut Vec<usize>, depth: usize, out: &mut Vec<f3
     Ok(any_float)
 }
 
-impl Interpreter {
+impl Interpreter<'_> {
     pub async fn call_torch(&mut self, name: &str, mut args: Args) -> PyResult<Value> {
         let short = name.trim_start_matches("torch.");
         match short {

@@ -6,8 +6,8 @@ use tpu_lang::{RunOptions, run};
 use tpu_runtime::{Report, ReferenceBackend, Runtime};
 
 fn run_program(source: &str) -> Report {
-    let runtime = Runtime::new(Box::new(ReferenceBackend::new()));
-    pollster::block_on(run(source, runtime, &RunOptions::default()))
+    let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    pollster::block_on(run(source, &mut runtime, &RunOptions::default()))
 }
 
 fn check_error(source: &str, expected: Expect) {
@@ -124,12 +124,12 @@ fn unsupported_constructs_are_not_implemented_errors_naming_them() {
 
 #[test]
 fn an_endless_loop_stops_on_its_fuel_budget() {
-    let runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
     let options = RunOptions {
         fuel: 10_000,
         ..RunOptions::default()
     };
-    let report = pollster::block_on(run("x = 0\nwhile True:\n    x += 1\n", runtime, &options));
+    let report = pollster::block_on(run("x = 0\nwhile True:\n    x += 1\n", &mut runtime, &options));
     let d = &report.diagnostics[0];
     assert_eq!(d.kind, "TimeoutError");
     assert!(matches!(d.span.map(|s| s.line), Some(2 | 3)), "{d:?}");
@@ -144,4 +144,15 @@ fn deep_nesting_is_a_recursion_error_not_a_crash() {
     let deep = format!("x = {}1\n", "-".repeat(1000));
     let report = run_program(&deep);
     assert_eq!(report.diagnostics[0].kind, "RecursionError");
+}
+
+#[test]
+fn a_runtime_serves_several_runs_and_frees_their_buffers() {
+    let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    for _ in 0..3 {
+        let report = pollster::block_on(run(HELLO, &mut runtime, &RunOptions::default()));
+        assert!(report.ok());
+        assert_eq!(report.ops.len(), 6);
+        assert_eq!(runtime.live_tpu_buffers(), 0);
+    }
 }

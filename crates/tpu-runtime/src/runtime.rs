@@ -88,6 +88,11 @@ impl Runtime {
         }
     }
 
+    /// Frees the buffers of every tensor dropped so far.
+    pub fn collect_garbage(&mut self) {
+        self.release_dropped();
+    }
+
     fn release_dropped(&mut self) {
         let dropped: Vec<(Device, BufferId)> = self.release.borrow_mut().drain(..).collect();
         for (device, buffer) in dropped {

@@ -1,0 +1,76 @@
+//! The `tpu` command. `tpu run FILE` runs a PyTorch program with its `tpu` tensors
+//! on the selected backend, prints what the program printed, and on error prints a
+//! Python traceback to stderr and exits 1. `--report out.json` writes the Report.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tpu_lang::RunOptions;
+use tpu_runtime::Runtime;
+use tpu_wgpu::BackendChoice;
+
+#[derive(Parser)]
+#[command(name = "tpu", version, about = "PyTorch on a simulated TPU")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a PyTorch program.
+    Run {
+        /// The program, a `.py` file.
+        file: PathBuf,
+        /// Which backend runs `tpu` tensors: auto (wgpu when an adapter exists), cpu or wgpu.
+        #[arg(long, default_value = "auto")]
+        backend: BackendChoice,
+        /// Write the run's Report as JSON to this path.
+        #[arg(long)]
+        report: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Run { file, backend, report } => run(&file, backend, report.as_deref()),
+    }
+}
+
+fn run(file: &std::path::Path, backend: BackendChoice, report_path: Option<&std::path::Path>) -> ExitCode {
+    let source = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tpu: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let selected = match pollster::block_on(tpu_wgpu::select_backend(backend)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tpu: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(reason) = &selected.fallback_reason {
+        eprintln!("tpu: using the reference backend ({reason})");
+    }
+    let options = RunOptions {
+        filename: file.display().to_string(),
+        ..RunOptions::default()
+    };
+    let mut runtime = Runtime::new(selected.backend);
+    let report = pollster::block_on(tpu_lang::run(&source, &mut runtime, &options));
+    print!("{}", report.stdout);
+    for diagnostic in &report.diagnostics {
+        eprintln!("{}", diagnostic.traceback);
+    }
+    if let Some(path) = report_path {
+        let json = serde_json::to_string_pretty(&report).expect("a Report is plain data");
+        if let Err(e) = std::fs::write(path, json) {
+            eprintln!("tpu: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if report.ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

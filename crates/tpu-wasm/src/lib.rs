@@ -1,0 +1,86 @@
+//! The only crate that knows `JsValue`. It exposes one class to JavaScript:
+//!
+//! ```js
+//! const playground = await Playground.create("auto");   // or "wgpu" / "cpu"
+//! const report = await playground.run(source);          // a plain Report object
+//! ```
+//!
+//! A `Playground` owns one runtime (and so one GPU device and its compiled
+//! kernels) for all its runs. Errors in the user's program are part of the Report;
+//! a rejected promise means the playground itself could not run (no adapter when
+//! `wgpu` was forced, or a run already in progress).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use tpu_lang::RunOptions;
+use tpu_runtime::{Report, Runtime};
+use tpu_wgpu::BackendChoice;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Playground {
+    /// `None` while a run holds the runtime.
+    runtime: Rc<RefCell<Option<Runtime>>>,
+    fallback_reason: Option<String>,
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// Picks the backend (`"auto"`, `"wgpu"` or `"cpu"`) and opens its device.
+    pub async fn create(backend: Option<String>) -> Result<Playground, JsError> {
+        console_error_panic_hook::set_once();
+        let choice: BackendChoice = backend
+            .as_deref()
+            .unwrap_or("auto")
+            .parse()
+            .map_err(|e: String| JsError::new(&e))?;
+        let selected = tpu_wgpu::select_backend(choice)
+            .await
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(Playground {
+            runtime: Rc::new(RefCell::new(Some(Runtime::new(selected.backend)))),
+            fallback_reason: selected.fallback_reason,
+        })
+    }
+
+    /// Which backend runs `tpu` tensors: `"wgpu"` or `"reference"`.
+    #[wasm_bindgen(getter)]
+    pub fn backend(&self) -> String {
+        self.with_runtime(|rt| rt.tpu_backend_kind().name().to_string())
+            .unwrap_or_default()
+    }
+
+    /// Why `auto` fell back to the reference backend, if it did.
+    #[wasm_bindgen(getter, js_name = fallbackReason)]
+    pub fn fallback_reason(&self) -> Option<String> {
+        self.fallback_reason.clone()
+    }
+
+    /// Runs a program; resolves to its Report.
+    pub fn run(&self, source: String) -> js_sys::Promise {
+        let slot = self.runtime.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let mut runtime = slot
+                .borrow_mut()
+                .take()
+                .ok_or_else(|| JsValue::from(JsError::new("a run is already in progress")))?;
+            let report = tpu_lang::run(&source, &mut runtime, &RunOptions::default()).await;
+            *slot.borrow_mut() = Some(runtime);
+            report_to_js(&report)
+        })
+    }
+}
+
+impl Playground {
+    fn with_runtime<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
+        self.runtime.borrow().as_ref().map(f)
+    }
+}
+
+/// Reports cross to JavaScript as plain objects (maps become objects).
+fn report_to_js(report: &Report) -> Result<JsValue, JsValue> {
+    use serde::Serialize;
+    report
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from(JsError::new(&e.to_string())))
+}
