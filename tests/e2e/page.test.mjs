@@ -1,0 +1,163 @@
+// End-to-end tests of the page in headless Chromium (playwright-core driving
+// /usr/bin/chromium with WebGPU on SwiftShader). They serve the built page from
+// www/dist (or use PAGE_URL), run programs through the real UI and read what the
+// page shows. A screenshot lands in tests/artifacts/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { extname, join, normalize, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const dist = join(root, "www", "dist");
+const artifacts = join(root, "tests", "artifacts");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+};
+
+let server;
+let browser;
+let baseUrl;
+
+function serveDist() {
+  return new Promise((resolve) => {
+    server = createServer(async (req, res) => {
+      const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^\/+/, "");
+      const file = join(dist, path === "" ? "index.html" : path);
+      if (!file.startsWith(dist)) {
+        res.writeHead(403).end();
+        return;
+      }
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end("not found");
+      }
+    });
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}/`));
+  });
+}
+
+before(async () => {
+  baseUrl = process.env.PAGE_URL ?? (await serveDist());
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--enable-unsafe-webgpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-dev-shm-usage",
+    ],
+  });
+  await mkdir(artifacts, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Opens the page and waits for the runtime; collects console errors. */
+async function openPage() {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, {
+    timeout: 60_000,
+  });
+  return { page, errors };
+}
+
+async function waitForRun(page) {
+  await page.waitForFunction(
+    () => {
+      const s = document.querySelector("#status")?.textContent ?? "";
+      return s !== "running…" && s !== "ready";
+    },
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+/** Replaces the editor's text as a user would: select all, then type. */
+async function setProgram(page, source) {
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(source);
+}
+
+test("the preloaded program runs on WebGPU and prints what PyTorch prints", async () => {
+  const { page, errors } = await openPage();
+  assert.equal(await page.textContent("#backend"), "WebGPU (wgpu)");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.equal(
+    await page.textContent("#output"),
+    "tensor([[9., 9.],\n        [9., 9.]], device='tpu:0')\n36.0\n",
+  );
+  const rows = await page.$$eval("#ops tbody tr", (trs) => trs.map((tr) => tr.textContent));
+  assert.equal(rows.length, 6);
+  const mm = await page.$$eval("#ops tbody tr", (trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent)).find((cells) => cells[2] === "aten::mm"),
+  );
+  assert.deepEqual(mm.slice(1), ["3", "aten::mm", "[2, 2]", "tpu:0", "wgpu", "matmul_f32 (WGSL)"]);
+  await page.screenshot({ path: join(artifacts, "page-hello.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Ctrl+Enter runs an edited program and errors link to their line", async () => {
+  const { page, errors } = await openPage();
+  await setProgram(page, 'import torch\nx = torch.ones(2, 3, device="tpu")\ny = x @ x\n');
+  await page.keyboard.press("Control+Enter");
+  await waitForRun(page);
+  const text = await page.textContent("#output");
+  assert.match(text, /File "main\.py", line 3, in <module>/);
+  assert.match(text, /RuntimeError: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)/);
+  assert.equal(await page.textContent("#output a.error-location"), "↪ line 3, column 5");
+  await page.click("#output a.error-location");
+  const cursorLine = await page.evaluate(() => {
+    const sel = window.getSelection();
+    return sel?.anchorNode?.parentElement?.closest(".cm-line")?.textContent ?? sel?.anchorNode?.textContent;
+  });
+  assert.equal(cursorLine, "y = x @ x");
+  await page.screenshot({ path: join(artifacts, "page-error.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("syntax errors and unknown names are shown, and the page stays usable", async () => {
+  const { page, errors } = await openPage();
+  await setProgram(page, "x = (1 +\n");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.match(await page.textContent("#output"), /SyntaxError: /);
+  await setProgram(page, "print(undefined_name)\n");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.match(await page.textContent("#output"), /NameError: name 'undefined_name' is not defined/);
+  await setProgram(page, "print(6 * 7)\n");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.equal(await page.textContent("#output"), "42\n");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
