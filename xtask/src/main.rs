@@ -1,2 +1,251 @@
-//! placeholder, replaced below
-fn main() {}
+//! The README's two commands, and the setup both share.
+//!
+//! - `cargo xtask serve [--port N]`: set up what the page needs, build the wasm
+//!   package and the page, and serve it on 127.0.0.1.
+//! - `cargo xtask test`: set up everything (browsers and Vulkan included), then run
+//!   every check CI runs: formatting, clippy (native and wasm), native tests with
+//!   wgpu on a real adapter, `wasm-pack test --headless --chrome`, the page's type
+//!   check, and the browser end-to-end tests.
+//!
+//! Every setup step first checks whether its work is already done, so both commands
+//! are idempotent and quick on a machine that is already set up.
+
+mod setup;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve(&args[1..]),
+        Some("test") => test(),
+        Some("setup") => setup::all(&root()),
+        _ => Err("usage: cargo xtask serve [--port N] | test | setup".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root (the parent of this crate's directory).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the repository")
+        .to_path_buf()
+}
+
+/// Runs a command in `dir`, echoing it, and fails if it fails.
+pub fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, String)]) -> Result {
+    eprintln!("$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .status()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// Runs a command and returns its stdout, or `None` if it cannot run or fails.
+pub fn output(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// PATH with the npm workspace's binaries first: wasm-pack then finds the
+/// `wasm-opt` of the npm package `binaryen`, not Debian's older one.
+fn path_with_node_bin(root: &Path) -> String {
+    let bin = root.join("node_modules/.bin");
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn build_page(root: &Path) -> Result {
+    let path = path_with_node_bin(root);
+    run(
+        root,
+        "wasm-pack",
+        &[
+            "build",
+            "crates/tpu-wasm",
+            "--release",
+            "--target",
+            "web",
+            "--out-dir",
+            "../../www/pkg",
+            "--no-pack",
+        ],
+        &[("PATH", path)],
+    )?;
+    run(root, "npm", &["run", "build", "--workspace", "www"], &[])
+}
+
+fn serve(args: &[String]) -> Result {
+    let root = root();
+    let mut port: u16 = 8000;
+    if let [flag, value] = args
+        && flag == "--port"
+    {
+        port = value.parse().map_err(|_| format!("bad port {value}"))?;
+    }
+    setup::for_serve(&root)?;
+    build_page(&root)?;
+    // Take the requested port if it is free, else any free one, so that the URL
+    // printed below is the one actually served.
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
+        .or_else(|_| std::net::TcpListener::bind(("127.0.0.1", 0)))
+        .map_err(|e| format!("no free port: {e}"))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    drop(listener);
+    println!("\ntpu-playground is served at http://127.0.0.1:{port}/  (Ctrl+C stops it)\n");
+    let port = port.to_string();
+    run(
+        &root.join("www"),
+        "npx",
+        &[
+            "vite",
+            "preview",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port,
+            "--strictPort",
+        ],
+        &[],
+    )
+}
+
+fn test() -> Result {
+    let root = root();
+    let started = Instant::now();
+    let mut timings: Vec<(&str, f64)> = Vec::new();
+    let mut step = |name: &'static str, f: &mut dyn FnMut() -> Result| -> Result {
+        eprintln!("\n=== {name}");
+        let t = Instant::now();
+        f()?;
+        timings.push((name, t.elapsed().as_secs_f64()));
+        Ok(())
+    };
+    // lavapipe's loader warns on every adapter request without a runtime dir.
+    let runtime_dir = std::env::temp_dir().join("tpu-playground-xdg");
+    std::fs::create_dir_all(&runtime_dir).map_err(|e| e.to_string())?;
+    let xdg = ("XDG_RUNTIME_DIR", runtime_dir.display().to_string());
+
+    step("setup", &mut || setup::all(&root))?;
+    step("cargo fmt --check", &mut || {
+        run(&root, "cargo", &["fmt", "--all", "--check"], &[])
+    })?;
+    step("clippy (native)", &mut || {
+        run(
+            &root,
+            "cargo",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            &[],
+        )
+    })?;
+    step("clippy (wasm32)", &mut || {
+        run(
+            &root,
+            "cargo",
+            &[
+                "clippy",
+                "-p",
+                "tpu-wasm",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            &[],
+        )
+    })?;
+    step("native tests (wgpu on a real adapter)", &mut || {
+        run(
+            &root,
+            "cargo",
+            &["test", "--workspace"],
+            &[("TPU_REQUIRE_GPU", "1".into()), xdg.clone()],
+        )
+    })?;
+    step("wasm-pack test --headless --chrome", &mut || {
+        wasm_browser_tests(&root)
+    })?;
+    step("page: build", &mut || build_page(&root))?;
+    step("page: type check", &mut || {
+        run(
+            &root,
+            "npm",
+            &["run", "typecheck", "--workspace", "www"],
+            &[],
+        )
+    })?;
+    step("page: end-to-end tests in Chromium", &mut || {
+        run(&root, "npm", &["test", "--workspace", "tests/e2e"], &[])
+    })?;
+
+    eprintln!(
+        "\n=== all checks passed in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    for (name, seconds) in timings {
+        eprintln!("  {seconds:>7.1} s  {name}");
+    }
+    Ok(())
+}
+
+/// `wasm-pack test --headless --chrome`, failing if no browser test ran: a run
+/// that executes zero tests proves nothing.
+fn wasm_browser_tests(root: &Path) -> Result {
+    let dir = root.join("crates/tpu-wasm");
+    eprintln!("$ wasm-pack test --headless --chrome (in crates/tpu-wasm)");
+    let out = Command::new("wasm-pack")
+        .args(["test", "--headless", "--chrome"])
+        .current_dir(&dir)
+        .env("CHROMEDRIVER", "/usr/bin/chromedriver")
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "300")
+        .env("PATH", path_with_node_bin(root))
+        .output()
+        .map_err(|e| format!("cannot start wasm-pack: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprint!("{}{stdout}", String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() {
+        return Err("wasm-pack test failed".into());
+    }
+    let passed: usize = stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("test result: ok. "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    if passed == 0 {
+        return Err("wasm-pack test ran zero browser tests".into());
+    }
+    eprintln!("{passed} browser tests passed");
+    Ok(())
+}

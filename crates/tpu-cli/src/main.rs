@@ -33,11 +33,19 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Run { file, backend, report } => run(&file, backend, report.as_deref()),
+        Command::Run {
+            file,
+            backend,
+            report,
+        } => run(&file, backend, report.as_deref()),
     }
 }
 
-fn run(file: &std::path::Path, backend: BackendChoice, report_path: Option<&std::path::Path>) -> ExitCode {
+fn run(
+    file: &std::path::Path,
+    backend: BackendChoice,
+    report_path: Option<&std::path::Path>,
+) -> ExitCode {
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
@@ -72,5 +80,9 @@ fn run(file: &std::path::Path, backend: BackendChoice, report_path: Option<&std:
             return ExitCode::from(2);
         }
     }
-    if report.ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

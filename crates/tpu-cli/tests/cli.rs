@@ -5,11 +5,16 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn program(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/programs")
+        .join(name)
 }
 
 fn tpu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tpu")).args(args).output().expect("tpu runs")
+    Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(args)
+        .output()
+        .expect("tpu runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -40,16 +45,29 @@ fn hello_runs_on_wgpu_and_the_report_says_so() {
     let dir = std::env::temp_dir().join(format!("tpu-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let report_path = dir.join("report.json");
-    let out = tpu(&["run", "--backend", "wgpu", "--report", report_path.to_str().unwrap(), hello.to_str().unwrap()]);
+    let out = tpu(&[
+        "run",
+        "--backend",
+        "wgpu",
+        "--report",
+        report_path.to_str().unwrap(),
+        hello.to_str().unwrap(),
+    ]);
     if !out.status.success() && !wgpu_required() && stderr(&out).contains("no wgpu adapter") {
         eprintln!("skipping: {}", stderr(&out));
         return;
     }
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), HELLO_OUTPUT);
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
     assert_eq!(report["backend"], "wgpu");
-    let mm = report["ops"].as_array().unwrap().iter().find(|op| op["name"] == "aten::mm").expect("an mm op");
+    let mm = report["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|op| op["name"] == "aten::mm")
+        .expect("an mm op");
     assert_eq!(mm["backend"], "wgpu");
     assert_eq!(mm["kernel_language"], "WGSL");
     assert_eq!(mm["line"], 3);
@@ -59,8 +77,14 @@ fn hello_runs_on_wgpu_and_the_report_says_so() {
 fn failing_programs_print_a_traceback_and_exit_1() {
     let cases = [
         ("error_syntax.py", "SyntaxError"),
-        ("error_unknown_name.py", "NameError: name 'wieght' is not defined"),
-        ("error_shape_mismatch.py", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)"),
+        (
+            "error_unknown_name.py",
+            "NameError: name 'wieght' is not defined",
+        ),
+        (
+            "error_shape_mismatch.py",
+            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)",
+        ),
     ];
     for (name, expected) in cases {
         let path = program(name);

@@ -24,7 +24,11 @@ impl fmt::Display for ShapeError {
                 let rank = a.rank().max(b.rank());
                 let size = |s: &Shape| {
                     let offset = rank - s.rank();
-                    if *dim >= offset { s.0[*dim - offset] } else { 1 }
+                    if *dim >= offset {
+                        s.0[*dim - offset]
+                    } else {
+                        1
+                    }
                 };
                 write!(
                     f,

@@ -10,17 +10,25 @@ use ruff_python_ast::{CmpOp, Operator};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-const BUILTINS: &[&str] = &["print", "len", "range", "float", "int", "str", "repr", "abs", "bool"];
+const BUILTINS: &[&str] = &[
+    "print", "len", "range", "float", "int", "str", "repr", "abs", "bool",
+];
 
 pub fn builtin(name: &str) -> Option<Value> {
-    BUILTINS.iter().find(|&&b| b == name).map(|&b| Value::Builtin(b))
+    BUILTINS
+        .iter()
+        .find(|&&b| b == name)
+        .map(|&b| Value::Builtin(b))
 }
 
 pub fn import(name: &str) -> PyResult<Value> {
     match name {
         "torch" => Ok(Value::Module("torch")),
         "math" => Ok(Value::Module("math")),
-        _ => Err(PyErr::new("ModuleNotFoundError", format!("No module named '{name}'"))),
+        _ => Err(PyErr::new(
+            "ModuleNotFoundError",
+            format!("No module named '{name}'"),
+        )),
     }
 }
 
@@ -32,7 +40,10 @@ pub fn attribute(base: &Value, name: &str) -> PyResult<Value> {
             "e" => Ok(Value::Float(std::f64::consts::E)),
             "inf" => Ok(Value::Float(f64::INFINITY)),
             "nan" => Ok(Value::Float(f64::NAN)),
-            _ => Err(PyErr::new("AttributeError", format!("module 'math' has no attribute '{name}'"))),
+            _ => Err(PyErr::new(
+                "AttributeError",
+                format!("module 'math' has no attribute '{name}'"),
+            )),
         },
         Value::Tensor(t) => crate::torch_api::tensor_attribute(t, name),
         other => Err(PyErr::new(
@@ -48,7 +59,11 @@ pub fn subscript(base: &Value, index: &Value) -> PyResult<Value> {
         Value::List(l) => l.borrow().clone(),
         Value::Tuple(t) => t.to_vec(),
         Value::Size(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
-        Value::Tensor(_) => return Err(PyErr::not_implemented("tensor indexing is not supported yet")),
+        Value::Tensor(_) => {
+            return Err(PyErr::not_implemented(
+                "tensor indexing is not supported yet",
+            ));
+        }
         other => {
             return Err(PyErr::type_error(format!(
                 "'{}' object is not subscriptable",
@@ -66,7 +81,10 @@ pub fn subscript(base: &Value, index: &Value) -> PyResult<Value> {
     let n = items.len() as i64;
     let j = if *i < 0 { i + n } else { *i };
     if j < 0 || j >= n {
-        return Err(PyErr::new("IndexError", format!("{} index out of range", base.type_name())));
+        return Err(PyErr::new(
+            "IndexError",
+            format!("{} index out of range", base.type_name()),
+        ));
     }
     Ok(items[j as usize].clone())
 }
@@ -81,7 +99,10 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> PyResult<bool> {
             CmpOp::Gt => x > y,
             CmpOp::GtE => x >= y,
             CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
-                return Err(PyErr::not_implemented(format!("'{}' on numbers is not supported yet", op.as_str())));
+                return Err(PyErr::not_implemented(format!(
+                    "'{}' on numbers is not supported yet",
+                    op.as_str()
+                )));
             }
         });
     }
@@ -90,9 +111,9 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> PyResult<bool> {
         (CmpOp::IsNot, _, Value::None) => Ok(!matches!(a, Value::None)),
         (CmpOp::Eq, Value::Str(x), Value::Str(y)) => Ok(x == y),
         (CmpOp::NotEq, Value::Str(x), Value::Str(y)) => Ok(x != y),
-        (_, Value::Tensor(_), _) | (_, _, Value::Tensor(_)) => {
-            Err(PyErr::not_implemented("comparisons of tensors are not supported yet"))
-        }
+        (_, Value::Tensor(_), _) | (_, _, Value::Tensor(_)) => Err(PyErr::not_implemented(
+            "comparisons of tensors are not supported yet",
+        )),
         _ => Err(PyErr::type_error(format!(
             "'{}' not supported between instances of '{}' and '{}'",
             op.as_str(),
@@ -114,10 +135,15 @@ fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
             Operator::Div if y == 0 => return Err(zero()),
             Operator::Div => Value::Float(x as f64 / y as f64),
             Operator::FloorDiv if y == 0 => return Err(zero()),
-            Operator::FloorDiv => Value::Int(x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 }),
+            Operator::FloorDiv => {
+                Value::Int(x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 })
+            }
             Operator::Mod if y == 0 => return Err(zero()),
             Operator::Mod => Value::Int(((x % y) + y) % y),
-            Operator::Pow if y >= 0 => Value::Int(x.checked_pow(u32::try_from(y).map_err(|_| overflow())?).ok_or_else(overflow)?),
+            Operator::Pow if y >= 0 => Value::Int(
+                x.checked_pow(u32::try_from(y).map_err(|_| overflow())?)
+                    .ok_or_else(overflow)?,
+            ),
             Operator::Pow => Value::Float((x as f64).powf(y as f64)),
             _ => return Err(unsupported_operands(op, a, b)),
         });
@@ -140,7 +166,12 @@ fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
     match (op, a, b) {
         (Operator::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
         (Operator::Add, Value::List(x), Value::List(y)) => {
-            let joined: Vec<Value> = x.borrow().iter().chain(y.borrow().iter()).cloned().collect();
+            let joined: Vec<Value> = x
+                .borrow()
+                .iter()
+                .chain(y.borrow().iter())
+                .cloned()
+                .collect();
             Ok(Value::List(Rc::new(RefCell::new(joined))))
         }
         _ => Err(unsupported_operands(op, a, b)),
@@ -169,7 +200,10 @@ impl Interpreter<'_> {
             Value::Builtin(name) if name.starts_with("torch.") => self.call_torch(name, args).await,
             Value::Builtin(name) => self.call_builtin(name, &mut args).await,
             Value::Method(tensor, name) => self.call_method(&tensor, name, args).await,
-            other => Err(PyErr::type_error(format!("'{}' object is not callable", other.type_name()))),
+            other => Err(PyErr::type_error(format!(
+                "'{}' object is not callable",
+                other.type_name()
+            ))),
         }
     }
 
@@ -179,12 +213,22 @@ impl Interpreter<'_> {
                 let sep = match args.keyword("sep") {
                     None | Some(Value::None) => " ".to_string(),
                     Some(Value::Str(s)) => s.to_string(),
-                    Some(v) => return Err(PyErr::type_error(format!("sep must be None or a string, not {}", v.type_name()))),
+                    Some(v) => {
+                        return Err(PyErr::type_error(format!(
+                            "sep must be None or a string, not {}",
+                            v.type_name()
+                        )));
+                    }
                 };
                 let end = match args.keyword("end") {
                     None | Some(Value::None) => "\n".to_string(),
                     Some(Value::Str(s)) => s.to_string(),
-                    Some(v) => return Err(PyErr::type_error(format!("end must be None or a string, not {}", v.type_name()))),
+                    Some(v) => {
+                        return Err(PyErr::type_error(format!(
+                            "end must be None or a string, not {}",
+                            v.type_name()
+                        )));
+                    }
                 };
                 args.finish("print", usize::MAX)?;
                 let mut parts = Vec::with_capacity(args.positional.len());
@@ -206,8 +250,17 @@ impl Interpreter<'_> {
                         Some(&d) => d,
                         None => return Err(PyErr::type_error("len() of a 0-d tensor")),
                     },
-                    Some(v) => return Err(PyErr::type_error(format!("object of type '{}' has no len()", v.type_name()))),
-                    None => return Err(PyErr::type_error("len() takes exactly one argument (0 given)")),
+                    Some(v) => {
+                        return Err(PyErr::type_error(format!(
+                            "object of type '{}' has no len()",
+                            v.type_name()
+                        )));
+                    }
+                    None => {
+                        return Err(PyErr::type_error(
+                            "len() takes exactly one argument (0 given)",
+                        ));
+                    }
                 };
                 Ok(Value::Int(n as i64))
             }
@@ -219,25 +272,40 @@ impl Interpreter<'_> {
                     .map(|v| match v {
                         Value::Int(i) => Ok(*i),
                         Value::Bool(b) => Ok(*b as i64),
-                        v => Err(PyErr::type_error(format!("'{}' object cannot be interpreted as an integer", v.type_name()))),
+                        v => Err(PyErr::type_error(format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            v.type_name()
+                        ))),
                     })
                     .collect::<PyResult<_>>()?;
                 let (start, stop, step) = match ints[..] {
                     [stop] => (0, stop, 1),
                     [start, stop] => (start, stop, 1),
                     [start, stop, step] => (start, stop, step),
-                    _ => return Err(PyErr::type_error("range expected at least 1 argument, got 0")),
+                    _ => {
+                        return Err(PyErr::type_error(
+                            "range expected at least 1 argument, got 0",
+                        ));
+                    }
                 };
                 if step == 0 {
                     return Err(PyErr::new("ValueError", "range() arg 3 must not be zero"));
                 }
-                let count = if step > 0 { (stop - start + step - 1) / step } else { (start - stop - step - 1) / -step };
+                let count = if step > 0 {
+                    (stop - start + step - 1) / step
+                } else {
+                    (start - stop - step - 1) / -step
+                };
                 // Ranges are materialised as lists today; refuse ones that would
                 // exhaust memory instead of trying.
                 if count > 10_000_000 {
-                    return Err(PyErr::not_implemented("ranges longer than 10,000,000 are not supported yet"));
+                    return Err(PyErr::not_implemented(
+                        "ranges longer than 10,000,000 are not supported yet",
+                    ));
                 }
-                let items = (0..count.max(0)).map(|i| Value::Int(start + i * step)).collect();
+                let items = (0..count.max(0))
+                    .map(|i| Value::Int(start + i * step))
+                    .collect();
                 Ok(Value::List(Rc::new(RefCell::new(items))))
             }
             "float" | "int" | "bool" | "abs" => {
@@ -251,15 +319,29 @@ impl Interpreter<'_> {
                     ("bool", v) => Ok(Value::Bool(self.truth(v).await?)),
                     ("abs", Value::Int(i)) => Ok(Value::Int(i.abs())),
                     ("abs", Value::Float(f)) => Ok(Value::Float(f.abs())),
-                    ("float", v) if v.as_number().is_some() => Ok(Value::Float(v.as_number().unwrap())),
+                    ("float", v) if v.as_number().is_some() => {
+                        Ok(Value::Float(v.as_number().unwrap()))
+                    }
                     ("int", Value::Float(f)) if f.is_finite() => Ok(Value::Int(f.trunc() as i64)),
-                    ("int", Value::Int(_) | Value::Bool(_)) => Ok(Value::Int(value.as_number().unwrap() as i64)),
-                    ("float", Value::Str(s)) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
-                        PyErr::new("ValueError", format!("could not convert string to float: {}", str_repr(s)))
-                    }),
-                    ("int", Value::Str(s)) => s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
-                        PyErr::new("ValueError", format!("invalid literal for int() with base 10: {}", str_repr(s)))
-                    }),
+                    ("int", Value::Int(_) | Value::Bool(_)) => {
+                        Ok(Value::Int(value.as_number().unwrap() as i64))
+                    }
+                    ("float", Value::Str(s)) => {
+                        s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
+                            PyErr::new(
+                                "ValueError",
+                                format!("could not convert string to float: {}", str_repr(s)),
+                            )
+                        })
+                    }
+                    ("int", Value::Str(s)) => {
+                        s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
+                            PyErr::new(
+                                "ValueError",
+                                format!("invalid literal for int() with base 10: {}", str_repr(s)),
+                            )
+                        })
+                    }
                     _ => Err(PyErr::type_error(format!(
                         "{name}() argument must be a string or a real number, not '{}'",
                         value.type_name()
@@ -278,7 +360,9 @@ impl Interpreter<'_> {
                 let v = args.positional.first().cloned().unwrap_or(Value::None);
                 Ok(Value::str(&self.repr_of(&v).await?))
             }
-            _ => Err(PyErr::not_implemented(format!("{name}() is not supported yet"))),
+            _ => Err(PyErr::not_implemented(format!(
+                "{name}() is not supported yet"
+            ))),
         }
     }
 
@@ -292,7 +376,10 @@ impl Interpreter<'_> {
     }
 
     /// `repr(value)`; tensors are read back from the device.
-    pub fn repr_of<'a>(&'a mut self, value: &'a Value) -> std::pin::Pin<Box<dyn std::future::Future<Output = PyResult<String>> + 'a>> {
+    pub fn repr_of<'a>(
+        &'a mut self,
+        value: &'a Value,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = PyResult<String>> + 'a>> {
         Box::pin(async move {
             Ok(match value {
                 Value::None => "None".into(),
@@ -322,10 +409,15 @@ impl Interpreter<'_> {
                 Value::Tensor(t) => self.runtime.repr(t).await?,
                 Value::Size(dims) => tpu_ir::Shape::new(dims.to_vec()).to_string(),
                 Value::Device(tpu_runtime::Device::Cpu) => "device(type='cpu')".into(),
-                Value::Device(tpu_runtime::Device::Tpu(i)) => format!("device(type='tpu', index={i})"),
+                Value::Device(tpu_runtime::Device::Tpu(i)) => {
+                    format!("device(type='tpu', index={i})")
+                }
                 Value::DType(d) => d.torch_name().to_string(),
                 Value::Module(name) => format!("<module '{name}'>"),
-                Value::Builtin(name) => format!("<built-in function {}>", name.rsplit('.').next().unwrap_or(name)),
+                Value::Builtin(name) => format!(
+                    "<built-in function {}>",
+                    name.rsplit('.').next().unwrap_or(name)
+                ),
                 Value::Method(_, name) => format!("<built-in method {name} of Tensor object>"),
             })
         })

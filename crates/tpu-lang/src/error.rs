@@ -42,7 +42,10 @@ impl PyErr {
         let span = self.range.map(|r| file.span(r));
         let mut traceback = String::from("Traceback (most recent call last):\n");
         if let Some(span) = span {
-            traceback.push_str(&format!("  File \"{}\", line {}, in <module>\n", file.name, span.line));
+            traceback.push_str(&format!(
+                "  File \"{}\", line {}, in <module>\n",
+                file.name, span.line
+            ));
             traceback.push_str(&quote_with_carets(file, span));
         }
         traceback.push_str(&format!("{}: {}", self.kind, self.message));
@@ -74,7 +77,11 @@ pub fn quote_with_carets(file: &SourceFile, span: tpu_runtime::SourceSpan) -> St
     };
     let width = last.saturating_sub(first).max(1);
     let code: String = line.chars().skip(indent).collect();
-    format!("    {code}\n    {}{}\n", " ".repeat(first - indent), "^".repeat(width))
+    format!(
+        "    {code}\n    {}{}\n",
+        " ".repeat(first - indent),
+        "^".repeat(width)
+    )
 }
 
 /// A syntax error as CPython prints one: no traceback header, the location, the

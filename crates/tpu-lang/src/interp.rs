@@ -73,7 +73,10 @@ impl<'r> Interpreter<'r> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(PyErr::new("RecursionError", "maximum recursion depth exceeded"));
+            return Err(PyErr::new(
+                "RecursionError",
+                "maximum recursion depth exceeded",
+            ));
         }
         Ok(())
     }
@@ -192,7 +195,12 @@ impl<'r> Interpreter<'r> {
             Stmt::Pass(_) => {}
             Stmt::Break(_) => return Ok(Flow::Break),
             Stmt::Continue(_) => return Ok(Flow::Continue),
-            other => return Err(PyErr::not_implemented(format!("{} is not supported yet", stmt_name(other)))),
+            other => {
+                return Err(PyErr::not_implemented(format!(
+                    "{} is not supported yet",
+                    stmt_name(other)
+                )));
+            }
         }
         Ok(Flow::Normal)
     }
@@ -204,13 +212,18 @@ impl<'r> Interpreter<'r> {
                     self.globals.insert(name.id.to_string(), value);
                     Ok(())
                 }
-                Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                Expr::Tuple(ast::ExprTuple { elts, .. })
+                | Expr::List(ast::ExprList { elts, .. }) => {
                     let items = self.iterate(value).map_err(|e| e.at(target.range()))?;
                     if items.len() != elts.len() {
                         let message = if items.len() > elts.len() {
                             format!("too many values to unpack (expected {})", elts.len())
                         } else {
-                            format!("not enough values to unpack (expected {}, got {})", elts.len(), items.len())
+                            format!(
+                                "not enough values to unpack (expected {}, got {})",
+                                elts.len(),
+                                items.len()
+                            )
                         };
                         return Err(PyErr::new("ValueError", message).at(target.range()));
                     }
@@ -219,7 +232,10 @@ impl<'r> Interpreter<'r> {
                     }
                     Ok(())
                 }
-                _ => Err(PyErr::not_implemented("assignment to this kind of target is not supported yet").at(target.range())),
+                _ => Err(PyErr::not_implemented(
+                    "assignment to this kind of target is not supported yet",
+                )
+                .at(target.range())),
             }
         })
     }
@@ -231,8 +247,13 @@ impl<'r> Interpreter<'r> {
             Value::Tuple(t) => Ok(t.to_vec()),
             Value::Size(s) => Ok(s.iter().map(|&d| Value::Int(d as i64)).collect()),
             Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
-            Value::Tensor(_) => Err(PyErr::not_implemented("iterating over a tensor is not supported yet")),
-            other => Err(PyErr::type_error(format!("'{}' object is not iterable", other.type_name()))),
+            Value::Tensor(_) => Err(PyErr::not_implemented(
+                "iterating over a tensor is not supported yet",
+            )),
+            other => Err(PyErr::type_error(format!(
+                "'{}' object is not iterable",
+                other.type_name()
+            ))),
         }
     }
 
@@ -268,12 +289,13 @@ impl<'r> Interpreter<'r> {
     async fn eval_inner(&mut self, expr: &Expr) -> PyResult<Value> {
         Ok(match expr {
             Expr::NumberLiteral(n) => match &n.value {
-                Number::Int(i) => Value::Int(
-                    i.as_i64()
-                        .ok_or_else(|| PyErr::new("OverflowError", "integer literal does not fit in 64 bits"))?,
-                ),
+                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
+                    PyErr::new("OverflowError", "integer literal does not fit in 64 bits")
+                })?),
                 Number::Float(f) => Value::Float(*f),
-                Number::Complex { .. } => return Err(PyErr::not_implemented("complex numbers are not supported")),
+                Number::Complex { .. } => {
+                    return Err(PyErr::not_implemented("complex numbers are not supported"));
+                }
             },
             Expr::StringLiteral(s) => Value::str(s.value.to_str()),
             Expr::BooleanLiteral(b) => Value::Bool(b.value),
@@ -302,9 +324,15 @@ impl<'r> Interpreter<'r> {
                 let operand = self.eval(&u.operand).await?;
                 match u.op {
                     ast::UnaryOp::Not => Value::Bool(!self.truth(&operand).await?),
-                    ast::UnaryOp::USub => self.binary(Operator::Mult, operand, Value::Int(-1)).await?,
+                    ast::UnaryOp::USub => {
+                        self.binary(Operator::Mult, operand, Value::Int(-1)).await?
+                    }
                     ast::UnaryOp::UAdd => operand,
-                    ast::UnaryOp::Invert => return Err(PyErr::not_implemented("the ~ operator is not supported yet")),
+                    ast::UnaryOp::Invert => {
+                        return Err(PyErr::not_implemented(
+                            "the ~ operator is not supported yet",
+                        ));
+                    }
                 }
             }
             Expr::BoolOp(b) => {
@@ -346,13 +374,19 @@ impl<'r> Interpreter<'r> {
                 let mut args = Args::default();
                 for arg in call.arguments.args.iter() {
                     if let Expr::Starred(_) = arg {
-                        return Err(PyErr::not_implemented("*args in calls is not supported yet").at(arg.range()));
+                        return Err(
+                            PyErr::not_implemented("*args in calls is not supported yet")
+                                .at(arg.range()),
+                        );
                     }
                     args.positional.push(self.eval(arg).await?);
                 }
                 for kw in call.arguments.keywords.iter() {
                     let Some(name) = &kw.arg else {
-                        return Err(PyErr::not_implemented("**kwargs in calls is not supported yet").at(kw.range()));
+                        return Err(PyErr::not_implemented(
+                            "**kwargs in calls is not supported yet",
+                        )
+                        .at(kw.range()));
                     };
                     let value = self.eval(&kw.value).await?;
                     args.keywords.push((name.to_string(), value));
@@ -360,7 +394,12 @@ impl<'r> Interpreter<'r> {
                 self.burn_fuel()?;
                 self.call(func, args).await?
             }
-            other => return Err(PyErr::not_implemented(format!("{} is not supported yet", expr_name(other)))),
+            other => {
+                return Err(PyErr::not_implemented(format!(
+                    "{} is not supported yet",
+                    expr_name(other)
+                )));
+            }
         })
     }
 

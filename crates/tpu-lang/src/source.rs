@@ -43,7 +43,9 @@ impl SourceFile {
 
     /// The text of a 1-based line, without its newline.
     pub fn line_text(&self, line: u32) -> &str {
-        let i = (line as usize).saturating_sub(1).min(self.line_starts.len() - 1);
+        let i = (line as usize)
+            .saturating_sub(1)
+            .min(self.line_starts.len() - 1);
         let start = self.line_starts[i];
         let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&e| e);
         self.text[start..end].trim_end_matches(['\n', '\r'])

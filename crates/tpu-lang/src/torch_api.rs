@@ -49,7 +49,8 @@ fn qualified(name: &str) -> &'static str {
 }
 
 const TENSOR_METHODS: &[&str] = &[
-    "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul", "div",
+    "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul",
+    "div",
 ];
 
 pub fn tensor_attribute(t: &Tensor, name: &str) -> PyResult<Value> {
@@ -112,7 +113,10 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
             Value::Int(n) => {
                 return Err(PyErr::new(
                     "RuntimeError",
-                    format!("Trying to create tensor with negative dimension {n}: {values:?}", values = shape_text(values)),
+                    format!(
+                        "Trying to create tensor with negative dimension {n}: {values:?}",
+                        values = shape_text(values)
+                    ),
                 ));
             }
             other => {
@@ -148,13 +152,20 @@ fn factory_options(args: &mut Args) -> PyResult<Device> {
                     d.torch_name()
                 )));
             }
-            other => return Err(PyErr::type_error(format!("dtype must be a torch.dtype, not {}", other.type_name()))),
+            other => {
+                return Err(PyErr::type_error(format!(
+                    "dtype must be a torch.dtype, not {}",
+                    other.type_name()
+                )));
+            }
         }
     }
-    if let Some(rg) = args.keyword("requires_grad") {
-        if rg.truthy() == Some(true) {
-            return Err(PyErr::not_implemented("autograd (requires_grad=True) is not supported yet"));
-        }
+    if let Some(rg) = args.keyword("requires_grad")
+        && rg.truthy() == Some(true)
+    {
+        return Err(PyErr::not_implemented(
+            "autograd (requires_grad=True) is not supported yet",
+        ));
     }
     match args.keyword("device") {
         None | Some(Value::None) => Ok(Device::Cpu),
@@ -163,7 +174,12 @@ fn factory_options(args: &mut Args) -> PyResult<Device> {
 }
 
 /// Flattens nested lists of numbers for `torch.tensor`, checking they are rectangular.
-fn flatten(value: &Value, shape: &mut Vec<usize>, depth: usize, out: &mut Vec<f32>) -> PyResult<bool> {
+fn flatten(
+    value: &Value,
+    shape: &mut Vec<usize>,
+    depth: usize,
+    out: &mut Vec<f32>,
+) -> PyResult<bool> {
     let items: Vec<Value> = match value {
         Value::List(l) => l.borrow().clone(),
         Value::Tuple(t) => t.to_vec(),
@@ -187,7 +203,11 @@ fn flatten(value: &Value, shape: &mut Vec<usize>, depth: usize, out: &mut Vec<f3
     } else if shape[depth] != items.len() {
         return Err(PyErr::new(
             "ValueError",
-            format!("expected sequence of length {} at dim {depth} (got {})", shape[depth], items.len()),
+            format!(
+                "expected sequence of length {} at dim {depth} (got {})",
+                shape[depth],
+                items.len()
+            ),
         ));
     }
     let mut any_float = false;
@@ -206,25 +226,33 @@ impl Interpreter<'_> {
                 args.finish(short, usize::MAX)?;
                 let (shape_args, value) = if short == "full" {
                     let [size, fill] = &args.positional[..] else {
-                        return Err(PyErr::type_error("full() missing required arguments: 'size' and 'fill_value'"));
+                        return Err(PyErr::type_error(
+                            "full() missing required arguments: 'size' and 'fill_value'",
+                        ));
                     };
-                    let fill = fill
-                        .as_number()
-                        .ok_or_else(|| PyErr::type_error("full(): argument 'fill_value' must be a number"))?;
+                    let fill = fill.as_number().ok_or_else(|| {
+                        PyErr::type_error("full(): argument 'fill_value' must be a number")
+                    })?;
                     (std::slice::from_ref(size), fill)
                 } else {
-                    (&args.positional[..], if short == "ones" { 1.0 } else { 0.0 })
+                    (
+                        &args.positional[..],
+                        if short == "ones" { 1.0 } else { 0.0 },
+                    )
                 };
                 let shape = parse_shape(shape_args, short)?;
-                Ok(Value::Tensor(self.runtime.full(shape, value as f32, device)?))
+                Ok(Value::Tensor(self.runtime.full(
+                    shape,
+                    value as f32,
+                    device,
+                )?))
             }
             "tensor" => {
                 let device = factory_options(&mut args)?;
                 args.finish("tensor", 1)?;
-                let data = args
-                    .positional
-                    .first()
-                    .ok_or_else(|| PyErr::type_error("tensor() missing required argument 'data'"))?;
+                let data = args.positional.first().ok_or_else(|| {
+                    PyErr::type_error("tensor() missing required argument 'data'")
+                })?;
                 let (mut shape, mut values) = (Vec::new(), Vec::new());
                 let any_float = flatten(data, &mut shape, 0, &mut values)?;
                 if !any_float && !values.is_empty() {
@@ -232,7 +260,11 @@ impl Interpreter<'_> {
                         "integer tensors (torch.int64) are not supported yet; write 1.0 instead of 1",
                     ));
                 }
-                Ok(Value::Tensor(self.runtime.from_values(&values, Shape(shape), device)?))
+                Ok(Value::Tensor(self.runtime.from_values(
+                    &values,
+                    Shape(shape),
+                    device,
+                )?))
             }
             "device" => {
                 args.finish("device", 1)?;
@@ -241,12 +273,16 @@ impl Interpreter<'_> {
             }
             "matmul" | "sum" => {
                 let Some(Value::Tensor(t)) = args.positional.first().cloned() else {
-                    return Err(PyErr::type_error(format!("{short}(): argument 'input' must be Tensor")));
+                    return Err(PyErr::type_error(format!(
+                        "{short}(): argument 'input' must be Tensor"
+                    )));
                 };
                 args.positional.remove(0);
                 self.call_method(&t, short, args).await
             }
-            _ => Err(PyErr::not_implemented(format!("{name}() is not supported yet"))),
+            _ => Err(PyErr::not_implemented(format!(
+                "{name}() is not supported yet"
+            ))),
         }
     }
 
@@ -265,11 +301,16 @@ impl Interpreter<'_> {
                 Ok(Value::Tensor(self.runtime.to_device(t, Device::Cpu).await?))
             }
             "to" => {
-                let target = args.get(0, "device").ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
+                let target = args
+                    .get(0, "device")
+                    .ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
                 let device = match target {
                     Value::DType(DType::Float32) => return Ok(Value::Tensor(t.clone())),
                     Value::DType(d) => {
-                        return Err(PyErr::not_implemented(format!("{} tensors are not supported yet", d.torch_name())));
+                        return Err(PyErr::not_implemented(format!(
+                            "{} tensors are not supported yet",
+                            d.torch_name()
+                        )));
                     }
                     other => parse_device(&other)?,
                 };
@@ -294,7 +335,10 @@ impl Interpreter<'_> {
                         }
                         Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
                     }
-                    Some(v) => Err(PyErr::type_error(format!("size(): argument 'dim' must be int, not {}", v.type_name()))),
+                    Some(v) => Err(PyErr::type_error(format!(
+                        "size(): argument 'dim' must be int, not {}",
+                        v.type_name()
+                    ))),
                 }
             }
             "dim" => Ok(Value::Int(t.shape().rank() as i64)),
@@ -306,11 +350,9 @@ impl Interpreter<'_> {
             }
             "matmul" | "add" | "sub" | "mul" | "div" => {
                 args.finish(name, 1)?;
-                let other = args
-                    .positional
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| PyErr::type_error(format!("{name}() missing required argument 'other'")))?;
+                let other = args.positional.first().cloned().ok_or_else(|| {
+                    PyErr::type_error(format!("{name}() missing required argument 'other'"))
+                })?;
                 let op = match name {
                     "matmul" => Operator::MatMult,
                     "add" => Operator::Add,
@@ -320,7 +362,9 @@ impl Interpreter<'_> {
                 };
                 self.tensor_binary(op, &Value::Tensor(t.clone()), &other)
             }
-            _ => Err(PyErr::not_implemented(format!("Tensor.{name}() is not supported yet"))),
+            _ => Err(PyErr::not_implemented(format!(
+                "Tensor.{name}() is not supported yet"
+            ))),
         }
     }
 
@@ -329,7 +373,9 @@ impl Interpreter<'_> {
         let unsupported = || crate::builtins::unsupported_operands(op, a, b);
         if op == Operator::MatMult {
             return match (a, b) {
-                (Value::Tensor(x), Value::Tensor(y)) => Ok(Value::Tensor(self.runtime.matmul(x, y)?)),
+                (Value::Tensor(x), Value::Tensor(y)) => {
+                    Ok(Value::Tensor(self.runtime.matmul(x, y)?))
+                }
                 _ => Err(unsupported()),
             };
         }
@@ -367,7 +413,9 @@ fn nest(values: &[f32], dims: &[usize]) -> Value {
         [] => Value::Float(values[0] as f64),
         [n, rest @ ..] => {
             let inner: usize = rest.iter().product();
-            let items = (0..*n).map(|i| nest(&values[i * inner..(i + 1) * inner], rest)).collect();
+            let items = (0..*n)
+                .map(|i| nest(&values[i * inner..(i + 1) * inner], rest))
+                .collect();
             Value::List(Rc::new(RefCell::new(items)))
         }
     }

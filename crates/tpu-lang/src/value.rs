@@ -90,7 +90,11 @@ pub fn float_repr(v: f64) -> String {
         return if v > 0.0 { "inf".into() } else { "-inf".into() };
     }
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if v.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     // Rust's `{:e}` gives the shortest round-trip digits, e.g. `-1.2345e-7`.
     let sci = format!("{v:e}");
@@ -103,14 +107,21 @@ pub fn float_repr(v: f64) -> String {
     let point = exponent + 1;
     if !(-4 < point && point <= 16) {
         let (head, tail) = digits.split_at(1);
-        let fraction = if tail.is_empty() { String::new() } else { format!(".{tail}") };
+        let fraction = if tail.is_empty() {
+            String::new()
+        } else {
+            format!(".{tail}")
+        };
         let esign = if exponent < 0 { '-' } else { '+' };
         return format!("{sign}{head}{fraction}e{esign}{:02}", exponent.abs());
     }
     if point <= 0 {
         format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
     } else if point as usize >= digits.len() {
-        format!("{sign}{digits}{}.0", "0".repeat(point as usize - digits.len()))
+        format!(
+            "{sign}{digits}{}.0",
+            "0".repeat(point as usize - digits.len())
+        )
     } else {
         let (int, frac) = digits.split_at(point as usize);
         format!("{sign}{int}.{frac}")
@@ -119,7 +130,11 @@ pub fn float_repr(v: f64) -> String {
 
 /// CPython's `repr(str)`: single quotes unless the text contains one and no double.
 pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -132,7 +147,9 @@ pub fn str_repr(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }

@@ -3,7 +3,7 @@
 
 use expect_test::{Expect, expect};
 use tpu_lang::{RunOptions, run};
-use tpu_runtime::{Report, ReferenceBackend, Runtime};
+use tpu_runtime::{ReferenceBackend, Report, Runtime};
 
 fn run_program(source: &str) -> Report {
     let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
@@ -32,7 +32,17 @@ fn the_foundation_program_prints_what_pytorch_prints() {
         "tensor([[9., 9.],\n        [9., 9.]], device='tpu:0')\n36.0\n"
     );
     let names: Vec<&str> = report.ops.iter().map(|op| op.name.as_str()).collect();
-    assert_eq!(names, ["aten::fill", "aten::mul", "aten::add", "aten::fill", "aten::mm", "aten::sum"]);
+    assert_eq!(
+        names,
+        [
+            "aten::fill",
+            "aten::mul",
+            "aten::add",
+            "aten::fill",
+            "aten::mm",
+            "aten::sum"
+        ]
+    );
     assert_eq!(report.ops[4].line, Some(3));
 }
 
@@ -129,7 +139,11 @@ fn an_endless_loop_stops_on_its_fuel_budget() {
         fuel: 10_000,
         ..RunOptions::default()
     };
-    let report = pollster::block_on(run("x = 0\nwhile True:\n    x += 1\n", &mut runtime, &options));
+    let report = pollster::block_on(run(
+        "x = 0\nwhile True:\n    x += 1\n",
+        &mut runtime,
+        &options,
+    ));
     let d = &report.diagnostics[0];
     assert_eq!(d.kind, "TimeoutError");
     assert!(matches!(d.span.map(|s| s.line), Some(2 | 3)), "{d:?}");

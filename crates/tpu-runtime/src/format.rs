@@ -41,7 +41,12 @@ pub struct HostTensor<'a> {
 
 /// `repr(tensor)`: `tensor([...], device='tpu:0')`. `suffixes` are the extra
 /// `key=value` parts in PyTorch's order (device first, then dtype, then autograd).
-pub fn tensor_repr(t: &HostTensor<'_>, extra_suffixes: &[String], device: Option<&str>, opts: &PrintOptions) -> String {
+pub fn tensor_repr(
+    t: &HostTensor<'_>,
+    extra_suffixes: &[String],
+    device: Option<&str>,
+    opts: &PrintOptions,
+) -> String {
     let prefix = "tensor(";
     let indent = prefix.len();
     let mut suffixes = Vec::new();
@@ -64,13 +69,24 @@ pub fn tensor_repr(t: &HostTensor<'_>, extra_suffixes: &[String], device: Option
         tensor_str(t, indent, opts)
     };
     suffixes.extend(extra_suffixes.iter().cloned());
-    add_suffixes(&format!("{prefix}{body}"), &suffixes, indent, opts.linewidth)
+    add_suffixes(
+        &format!("{prefix}{body}"),
+        &suffixes,
+        indent,
+        opts.linewidth,
+    )
 }
 
 fn python_tuple(dims: &[usize]) -> String {
     match dims {
         [one] => format!("({one},)"),
-        _ => format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -82,7 +98,10 @@ fn tensor_str(t: &HostTensor<'_>, indent: usize, opts: &PrintOptions) -> String 
         t.values.to_vec()
     };
     let formatter = Formatter::new(&sample, t.dtype.is_floating(), opts);
-    let view = View { values: t.values, shape: t.shape };
+    let view = View {
+        values: t.values,
+        shape: t.shape,
+    };
     format_view(&view, indent, summarize, &formatter, opts)
 }
 
@@ -128,7 +147,13 @@ fn collect_summary(view: &View<'_>, edge: usize, out: &mut Vec<f64>) {
     }
 }
 
-fn format_view(view: &View<'_>, indent: usize, summarize: bool, f: &Formatter, opts: &PrintOptions) -> String {
+fn format_view(
+    view: &View<'_>,
+    indent: usize,
+    summarize: bool,
+    f: &Formatter,
+    opts: &PrintOptions,
+) -> String {
     match view.shape.len() {
         0 => f.format(view.values[0]),
         1 => vector_str(view.values, indent, summarize, f, opts),
@@ -150,7 +175,13 @@ fn format_view(view: &View<'_>, indent: usize, summarize: bool, f: &Formatter, o
     }
 }
 
-fn vector_str(values: &[f64], indent: usize, summarize: bool, f: &Formatter, opts: &PrintOptions) -> String {
+fn vector_str(
+    values: &[f64],
+    indent: usize,
+    summarize: bool,
+    f: &Formatter,
+    opts: &PrintOptions,
+) -> String {
     let element_length = f.max_width + 2;
     let per_line = ((opts.linewidth as f64 - indent as f64) / element_length as f64).floor();
     let per_line = per_line.max(1.0) as usize;
@@ -165,8 +196,14 @@ fn vector_str(values: &[f64], indent: usize, summarize: bool, f: &Formatter, opt
     } else {
         values.iter().map(|&v| f.format(v)).collect()
     };
-    let lines: Vec<String> = data.chunks(per_line).map(|chunk| chunk.join(", ")).collect();
-    format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1))))
+    let lines: Vec<String> = data
+        .chunks(per_line)
+        .map(|chunk| chunk.join(", "))
+        .collect();
+    format!(
+        "[{}]",
+        lines.join(&format!(",\n{}", " ".repeat(indent + 1)))
+    )
 }
 
 fn add_suffixes(tensor_str: &str, suffixes: &[String], indent: usize, linewidth: usize) -> String {
@@ -214,7 +251,11 @@ impl Formatter {
             }
             return f;
         }
-        let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v != 0.0).collect();
+        let finite: Vec<f64> = values
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite() && *v != 0.0)
+            .collect();
         if finite.is_empty() {
             return f;
         }
@@ -297,7 +338,11 @@ mod tests {
     use expect_test::expect;
 
     fn repr(values: &[f64], shape: &[usize]) -> String {
-        let t = HostTensor { values, shape, dtype: DType::Float32 };
+        let t = HostTensor {
+            values,
+            shape,
+            dtype: DType::Float32,
+        };
         tensor_repr(&t, &[], Some("tpu:0"), &PrintOptions::default())
     }
 
@@ -311,18 +356,21 @@ mod tests {
 
     #[test]
     fn fixed_point_uses_four_decimals_and_a_common_width() {
-        expect!["tensor([ 0.5000, -1.2500, 10.0000], device='tpu:0')"].assert_eq(&repr(&[0.5, -1.25, 10.0], &[3]));
+        expect!["tensor([ 0.5000, -1.2500, 10.0000], device='tpu:0')"]
+            .assert_eq(&repr(&[0.5, -1.25, 10.0], &[3]));
     }
 
     #[test]
     fn wide_range_switches_to_scientific() {
-        expect!["tensor([1.0000e-05, 1.0000e+00], device='tpu:0')"].assert_eq(&repr(&[1e-5, 1.0], &[2]));
+        expect!["tensor([1.0000e-05, 1.0000e+00], device='tpu:0')"]
+            .assert_eq(&repr(&[1e-5, 1.0], &[2]));
     }
 
     #[test]
     fn scalars_and_non_finite_values() {
         expect!["tensor(36., device='tpu:0')"].assert_eq(&repr(&[36.0], &[]));
-        expect!["tensor([nan, 1., inf], device='tpu:0')"].assert_eq(&repr(&[f64::NAN, 1.0, f64::INFINITY], &[3]));
+        expect!["tensor([nan, 1., inf], device='tpu:0')"]
+            .assert_eq(&repr(&[f64::NAN, 1.0, f64::INFINITY], &[3]));
     }
 
     #[test]

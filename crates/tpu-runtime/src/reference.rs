@@ -2,7 +2,9 @@
 //! of what every op means; every other backend and eager mode is tested against it.
 //! Clarity wins over speed here, except where a loop order is free to choose.
 
-use crate::backend::{Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture};
+use crate::backend::{
+    Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture,
+};
 use std::collections::HashMap;
 use tpu_ir::{Op, Shape};
 
@@ -30,7 +32,12 @@ impl ReferenceBackend {
             .ok_or(BackendError::UnknownBuffer(id))
     }
 
-    fn compute(&self, op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Vec<f32>, BackendError> {
+    fn compute(
+        &self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out: &Shape,
+    ) -> Result<Vec<f32>, BackendError> {
         Ok(match op {
             Op::Fill { value } => vec![*value; out.numel()],
             Op::Binary { op } => {
@@ -44,10 +51,20 @@ impl ReferenceBackend {
                 });
                 result
             }
-            Op::BinaryScalar { op, scalar, scalar_on_left } => {
+            Op::BinaryScalar {
+                op,
+                scalar,
+                scalar_on_left,
+            } => {
                 let a = self.get(inputs[0].buffer)?;
                 a.iter()
-                    .map(|&x| if *scalar_on_left { op.apply(*scalar, x) } else { op.apply(x, *scalar) })
+                    .map(|&x| {
+                        if *scalar_on_left {
+                            op.apply(*scalar, x)
+                        } else {
+                            op.apply(x, *scalar)
+                        }
+                    })
                     .collect()
             }
             Op::MatMul => {
@@ -128,7 +145,12 @@ impl Backend for ReferenceBackend {
         Ok(self.store(data.to_vec()))
     }
 
-    fn execute(&mut self, op: &Op, inputs: &[Operand<'_>], out_shape: &Shape) -> Result<Dispatched, BackendError> {
+    fn execute(
+        &mut self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+    ) -> Result<Dispatched, BackendError> {
         let data = self.compute(op, inputs, out_shape)?;
         Ok(Dispatched {
             buffer: self.store(data),
@@ -166,8 +188,16 @@ mod tests {
     use super::*;
     use tpu_ir::BinaryOp;
 
-    fn run(backend: &mut ReferenceBackend, op: Op, inputs: &[(Vec<f32>, Shape)], out: Shape) -> Vec<f32> {
-        let ids: Vec<BufferId> = inputs.iter().map(|(d, _)| backend.upload(d).unwrap()).collect();
+    fn run(
+        backend: &mut ReferenceBackend,
+        op: Op,
+        inputs: &[(Vec<f32>, Shape)],
+        out: Shape,
+    ) -> Vec<f32> {
+        let ids: Vec<BufferId> = inputs
+            .iter()
+            .map(|(d, _)| backend.upload(d).unwrap())
+            .collect();
         let operands: Vec<Operand> = ids
             .iter()
             .zip(inputs)
@@ -182,7 +212,10 @@ mod tests {
         let mut b = ReferenceBackend::new();
         let a = (vec![1., 2., 3., 4., 5., 6.], Shape::new([2, 3]));
         let c = (vec![1., 0., 0., 1., 1., 1.], Shape::new([3, 2]));
-        assert_eq!(run(&mut b, Op::MatMul, &[a, c], Shape::new([2, 2])), vec![4., 5., 10., 11.]);
+        assert_eq!(
+            run(&mut b, Op::MatMul, &[a, c], Shape::new([2, 2])),
+            vec![4., 5., 10., 11.]
+        );
     }
 
     #[test]
@@ -201,7 +234,11 @@ mod tests {
     fn scalar_on_the_left_keeps_operand_order() {
         let mut b = ReferenceBackend::new();
         let a = (vec![1., 4.], Shape::new([2]));
-        let op = Op::BinaryScalar { op: BinaryOp::Sub, scalar: 10.0, scalar_on_left: true };
+        let op = Op::BinaryScalar {
+            op: BinaryOp::Sub,
+            scalar: 10.0,
+            scalar_on_left: true,
+        };
         assert_eq!(run(&mut b, op, &[a], Shape::new([2])), vec![9., 6.]);
     }
 }

@@ -15,7 +15,9 @@ use tpu_ir::{BinaryOp, DType, Op, Shape, ShapeError};
 pub enum RuntimeError {
     #[error("{0}")]
     Shape(#[from] ShapeError),
-    #[error("Expected all tensors to be on the same device, but found at least two devices, {0} and {1}!")]
+    #[error(
+        "Expected all tensors to be on the same device, but found at least two devices, {0} and {1}!"
+    )]
     DeviceMismatch(Device, Device),
     #[error("a Tensor with {0} elements cannot be converted to Scalar")]
     NotAScalar(usize),
@@ -29,9 +31,8 @@ impl RuntimeError {
     /// The Python exception class a user sees for this error.
     pub fn python_kind(&self) -> &'static str {
         match self {
-            RuntimeError::NotImplemented(_) | RuntimeError::Backend(BackendError::Unsupported { .. }) => {
-                "NotImplementedError"
-            }
+            RuntimeError::NotImplemented(_)
+            | RuntimeError::Backend(BackendError::Unsupported { .. }) => "NotImplementedError",
             _ => "RuntimeError",
         }
     }
@@ -100,7 +101,13 @@ impl Runtime {
         }
     }
 
-    fn dispatch(&mut self, op: Op, inputs: &[&Tensor], out_shape: Shape, device: Device) -> Result<Tensor, RuntimeError> {
+    fn dispatch(
+        &mut self,
+        op: Op,
+        inputs: &[&Tensor],
+        out_shape: Shape,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
         for t in inputs {
             if t.dtype() != DType::Float32 {
@@ -134,20 +141,42 @@ impl Runtime {
             kernel_language: done.kernel_language.to_string(),
             line: self.line,
         });
-        Ok(Tensor::new(out_shape, DType::Float32, device, done.buffer, self.release.clone()))
+        Ok(Tensor::new(
+            out_shape,
+            DType::Float32,
+            device,
+            done.buffer,
+            self.release.clone(),
+        ))
     }
 
     /// `torch.full(shape, value)`; `zeros` and `ones` are fills of 0 and 1.
-    pub fn full(&mut self, shape: Shape, value: f32, device: Device) -> Result<Tensor, RuntimeError> {
+    pub fn full(
+        &mut self,
+        shape: Shape,
+        value: f32,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
         self.dispatch(Op::Fill { value }, &[], shape, device)
     }
 
     /// `torch.tensor(data)`: host values copied to the device.
-    pub fn from_values(&mut self, values: &[f32], shape: Shape, device: Device) -> Result<Tensor, RuntimeError> {
+    pub fn from_values(
+        &mut self,
+        values: &[f32],
+        shape: Shape,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
         debug_assert_eq!(values.len(), shape.numel());
         let buffer = self.backend(device).upload(values)?;
-        Ok(Tensor::new(shape, DType::Float32, device, buffer, self.release.clone()))
+        Ok(Tensor::new(
+            shape,
+            DType::Float32,
+            device,
+            buffer,
+            self.release.clone(),
+        ))
     }
 
     pub fn binary(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
@@ -155,7 +184,13 @@ impl Runtime {
         self.dispatch(Op::Binary { op }, &[a, b], out, a.device())
     }
 
-    pub fn binary_scalar(&mut self, op: BinaryOp, a: &Tensor, scalar: f64, scalar_on_left: bool) -> Result<Tensor, RuntimeError> {
+    pub fn binary_scalar(
+        &mut self,
+        op: BinaryOp,
+        a: &Tensor,
+        scalar: f64,
+        scalar_on_left: bool,
+    ) -> Result<Tensor, RuntimeError> {
         let op = Op::BinaryScalar {
             op,
             scalar: scalar as f32,
@@ -225,7 +260,12 @@ impl Runtime {
             Device::Cpu => None,
             d @ Device::Tpu(_) => Some(d.to_string()),
         };
-        Ok(format::tensor_repr(&host, &[], device.as_deref(), &self.print_options))
+        Ok(format::tensor_repr(
+            &host,
+            &[],
+            device.as_deref(),
+            &self.print_options,
+        ))
     }
 }
 
@@ -255,7 +295,10 @@ mod tests {
         let a = rt.full(Shape::new([2, 3]), 1.0, Device::Tpu(0)).unwrap();
         let b = rt.full(Shape::new([4, 2]), 1.0, Device::Tpu(0)).unwrap();
         let err = rt.matmul(&a, &b).unwrap_err();
-        assert_eq!(err.to_string(), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+        assert_eq!(
+            err.to_string(),
+            "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"
+        );
     }
 
     #[test]

@@ -48,12 +48,22 @@ pub struct Tensor {
 }
 
 impl Tensor {
-    pub(crate) fn new(shape: Shape, dtype: DType, device: Device, buffer: BufferId, release: ReleaseQueue) -> Self {
+    pub(crate) fn new(
+        shape: Shape,
+        dtype: DType,
+        device: Device,
+        buffer: BufferId,
+        release: ReleaseQueue,
+    ) -> Self {
         Tensor {
             shape,
             dtype,
             device,
-            storage: Rc::new(Storage { buffer, device, release }),
+            storage: Rc::new(Storage {
+                buffer,
+                device,
+                release,
+            }),
         }
     }
 
@@ -80,6 +90,12 @@ impl Tensor {
 
 impl fmt::Debug for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Tensor({:?}, {:?}, {})", self.shape.dims(), self.dtype, self.device)
+        write!(
+            f,
+            "Tensor({:?}, {:?}, {})",
+            self.shape.dims(),
+            self.dtype,
+            self.device
+        )
     }
 }

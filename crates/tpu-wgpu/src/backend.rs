@@ -78,7 +78,10 @@ impl WgpuBackend {
     }
 
     fn take_device_error(&self) -> Result<(), BackendError> {
-        let mut slot = self.device_error.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut slot = self
+            .device_error
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         match slot.take() {
             Some(message) => Err(BackendError::Device(message)),
             None => Ok(()),
@@ -92,7 +95,9 @@ impl WgpuBackend {
     }
 
     fn buffer(&self, id: BufferId) -> Result<&wgpu::Buffer, BackendError> {
-        self.buffers.get(&id.0).ok_or(BackendError::UnknownBuffer(id))
+        self.buffers
+            .get(&id.0)
+            .ok_or(BackendError::UnknownBuffer(id))
     }
 
     /// Bytes for `elements` floats, refusing sizes the adapter cannot bind rather
@@ -112,18 +117,22 @@ impl WgpuBackend {
         if let Some(p) = self.pipelines.get(name) {
             return p.clone();
         }
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(name),
-            source: wgpu::ShaderSource::Wgsl(source().into()),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(name),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(name),
+                source: wgpu::ShaderSource::Wgsl(source().into()),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
         self.pipelines.insert(name.to_string(), pipeline.clone());
         pipeline
     }
@@ -150,9 +159,15 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             scalar,
             scalar_on_left,
         } => Launch {
-            name: format!("binary_scalar_{}{}", bin.name(), if *scalar_on_left { "_rev" } else { "" }),
+            name: format!(
+                "binary_scalar_{}{}",
+                bin.name(),
+                if *scalar_on_left { "_rev" } else { "" }
+            ),
             source: |op| match op {
-                Op::BinaryScalar { op, scalar_on_left, .. } => kernels::binary_scalar(*op, *scalar_on_left),
+                Op::BinaryScalar {
+                    op, scalar_on_left, ..
+                } => kernels::binary_scalar(*op, *scalar_on_left),
                 _ => unreachable!("planned for a scalar binary op"),
             },
             params: vec![n as u32, scalar.to_bits()],
@@ -162,7 +177,10 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             if out.rank() > MAX_RANK {
                 return Err(BackendError::Unsupported {
                     backend: "wgpu",
-                    what: format!("elementwise ops on tensors of rank {} (at most {MAX_RANK})", out.rank()),
+                    what: format!(
+                        "elementwise ops on tensors of rank {} (at most {MAX_RANK})",
+                        out.rank()
+                    ),
                 });
             }
             let mut params = vec![0u32; 2 + 3 * MAX_RANK];
@@ -192,7 +210,10 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
                 name: "matmul_f32".into(),
                 source: |_| kernels::matmul(),
                 params: vec![m as u32, k as u32, n as u32],
-                workgroups: ((n as u32).div_ceil(MATMUL_TILE), (m as u32).div_ceil(MATMUL_TILE)),
+                workgroups: (
+                    (n as u32).div_ceil(MATMUL_TILE),
+                    (m as u32).div_ceil(MATMUL_TILE),
+                ),
             }
         }
         Op::SumAll => Launch {
@@ -225,32 +246,45 @@ impl Backend for WgpuBackend {
         } else {
             bytemuck::cast_slice(data)
         };
-        let buffer = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("tensor"),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        });
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tensor"),
+                contents,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+            });
         self.take_device_error()?;
         Ok(self.insert(buffer))
     }
 
-    fn execute(&mut self, op: &Op, inputs: &[Operand<'_>], out_shape: &Shape) -> Result<Dispatched, BackendError> {
+    fn execute(
+        &mut self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+    ) -> Result<Dispatched, BackendError> {
         // Size first: a refused size must never reach the grid arithmetic in `plan`.
         let size = self.storage_size(out_shape.numel())?;
         let launch = plan(op, inputs, out_shape)?;
         let out = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tensor"),
             size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         if out_shape.numel() > 0 {
             let pipeline = self.pipeline(&launch.name, || (launch.source)(op));
-            let params = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("params"),
-                contents: bytemuck::cast_slice(&launch.params),
-                usage: wgpu::BufferUsages::STORAGE,
-            });
+            let params = self
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("params"),
+                    contents: bytemuck::cast_slice(&launch.params),
+                    usage: wgpu::BufferUsages::STORAGE,
+                });
             let mut resources = vec![params.as_entire_binding()];
             for input in inputs {
                 resources.push(self.buffer(input.buffer)?.as_entire_binding());
@@ -302,9 +336,11 @@ impl Backend for WgpuBackend {
         encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
         let (sender, receiver) = futures_channel::oneshot::channel();
-        staging.slice(..).map_async(wgpu::MapMode::Read, move |result| {
-            let _ = sender.send(result);
-        });
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                let _ = sender.send(result);
+            });
         // Natively nothing drives callbacks but a poll; in a browser the event loop
         // does, and `poll` is a no-op there.
         let polled = self.device.poll(wgpu::PollType::wait_indefinitely());

@@ -175,10 +175,14 @@ mod tests {
             sum_all(),
         ];
         for source in sources {
-            let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
-            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
-                .validate(&module)
-                .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+            let module =
+                naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+            naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::empty(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
         }
     }
 }

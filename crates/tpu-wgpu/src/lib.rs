@@ -29,7 +29,9 @@ impl std::str::FromStr for BackendChoice {
             "auto" => Ok(BackendChoice::Auto),
             "cpu" | "reference" => Ok(BackendChoice::Reference),
             "wgpu" | "gpu" => Ok(BackendChoice::Wgpu),
-            other => Err(format!("unknown backend '{other}': expected auto, cpu or wgpu")),
+            other => Err(format!(
+                "unknown backend '{other}': expected auto, cpu or wgpu"
+            )),
         }
     }
 }

@@ -20,10 +20,18 @@ fn wgpu_or_skip() -> Option<WgpuBackend> {
 }
 
 /// Runs `op` on both backends with the same inputs and returns both outputs.
-fn both(gpu: &mut WgpuBackend, op: Op, inputs: &[(Vec<f32>, Shape)], out: &Shape) -> (Vec<f32>, Vec<f32>) {
+fn both(
+    gpu: &mut WgpuBackend,
+    op: Op,
+    inputs: &[(Vec<f32>, Shape)],
+    out: &Shape,
+) -> (Vec<f32>, Vec<f32>) {
     let mut reference = ReferenceBackend::new();
     let run = |backend: &mut dyn Backend| {
-        let ids: Vec<_> = inputs.iter().map(|(d, _)| backend.upload(d).unwrap()).collect();
+        let ids: Vec<_> = inputs
+            .iter()
+            .map(|(d, _)| backend.upload(d).unwrap())
+            .collect();
         let operands: Vec<Operand> = ids
             .iter()
             .zip(inputs)
@@ -41,19 +49,29 @@ fn assert_close(reference: &[f32], actual: &[f32]) {
     assert_eq!(reference.len(), actual.len());
     for (i, (r, a)) in reference.iter().zip(actual).enumerate() {
         let tolerance = 1e-5f32.max(1e-5 * r.abs());
-        assert!((r - a).abs() <= tolerance, "element {i}: reference {r}, wgpu {a}");
+        assert!(
+            (r - a).abs() <= tolerance,
+            "element {i}: reference {r}, wgpu {a}"
+        );
     }
 }
 
 fn ramp(n: usize) -> Vec<f32> {
-    (0..n).map(|i| ((i * 7919) % 113) as f32 / 17.0 - 3.0).collect()
+    (0..n)
+        .map(|i| ((i * 7919) % 113) as f32 / 17.0 - 3.0)
+        .collect()
 }
 
 #[test]
 fn matmul_matches_reference_on_ragged_shapes() {
-    let Some(mut gpu) = wgpu_or_skip() else { return };
+    let Some(mut gpu) = wgpu_or_skip() else {
+        return;
+    };
     for (m, k, n) in [(1, 1, 1), (2, 3, 2), (17, 33, 5), (64, 128, 96)] {
-        let inputs = [(ramp(m * k), Shape::new([m, k])), (ramp(k * n), Shape::new([k, n]))];
+        let inputs = [
+            (ramp(m * k), Shape::new([m, k])),
+            (ramp(k * n), Shape::new([k, n])),
+        ];
         let (r, g) = both(&mut gpu, Op::MatMul, &inputs, &Shape::new([m, n]));
         assert_close(&r, &g);
     }
@@ -61,15 +79,24 @@ fn matmul_matches_reference_on_ragged_shapes() {
 
 #[test]
 fn broadcasting_binary_ops_match_reference() {
-    let Some(mut gpu) = wgpu_or_skip() else { return };
+    let Some(mut gpu) = wgpu_or_skip() else {
+        return;
+    };
     let cases = [
         (Shape::new([4, 5]), Shape::new([5]), Shape::new([4, 5])),
-        (Shape::new([3, 1, 2]), Shape::new([4, 1]), Shape::new([3, 4, 2])),
+        (
+            Shape::new([3, 1, 2]),
+            Shape::new([4, 1]),
+            Shape::new([3, 4, 2]),
+        ),
         (Shape::new([1000]), Shape::new([1000]), Shape::new([1000])),
     ];
     for op in [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div] {
         for (a, b, out) in &cases {
-            let inputs = [(ramp(a.numel()), a.clone()), (ramp(b.numel()).iter().map(|x| x + 5.0).collect(), b.clone())];
+            let inputs = [
+                (ramp(a.numel()), a.clone()),
+                (ramp(b.numel()).iter().map(|x| x + 5.0).collect(), b.clone()),
+            ];
             let (r, g) = both(&mut gpu, Op::Binary { op }, &inputs, out);
             assert_close(&r, &g);
         }
@@ -78,12 +105,18 @@ fn broadcasting_binary_ops_match_reference() {
 
 #[test]
 fn scalar_ops_fill_and_sum_match_reference() {
-    let Some(mut gpu) = wgpu_or_skip() else { return };
+    let Some(mut gpu) = wgpu_or_skip() else {
+        return;
+    };
     // 70,000 elements need more than one row of workgroups' worth of 256 threads
     // per dimension only past 16.7M, but exercise a non-multiple of 256.
     let shape = Shape::new([70_001]);
     let input = [(ramp(70_001), shape.clone())];
-    let op = Op::BinaryScalar { op: BinaryOp::Sub, scalar: 2.5, scalar_on_left: true };
+    let op = Op::BinaryScalar {
+        op: BinaryOp::Sub,
+        scalar: 2.5,
+        scalar_on_left: true,
+    };
     let (r, g) = both(&mut gpu, op, &input, &shape);
     assert_close(&r, &g);
     let (r, g) = both(&mut gpu, Op::Fill { value: -1.5 }, &[], &shape);
@@ -96,8 +129,12 @@ fn scalar_ops_fill_and_sum_match_reference() {
 
 #[test]
 fn oversized_tensors_are_an_error_not_a_crash() {
-    let Some(mut gpu) = wgpu_or_skip() else { return };
+    let Some(mut gpu) = wgpu_or_skip() else {
+        return;
+    };
     let huge = Shape::new([1usize << 40]);
-    let err = gpu.execute(&Op::Fill { value: 0.0 }, &[], &huge).unwrap_err();
+    let err = gpu
+        .execute(&Op::Fill { value: 0.0 }, &[], &huge)
+        .unwrap_err();
     assert!(err.to_string().contains("out of memory"), "{err}");
 }

@@ -1,0 +1,151 @@
+//! Idempotent setup for a fresh machine of the project's kind (Debian 12, rustup,
+//! Node 20, running as root): the wasm target, wasm-pack, wasm-bindgen-cli at the
+//! version Cargo.lock pins, Chromium, ChromeDriver and lavapipe through apt-get,
+//! and the npm workspace from its lockfile. Each step checks before it acts.
+
+use crate::{Result, output, run};
+use std::path::Path;
+
+const WASM_PACK_VERSION: &str = "0.15.1";
+const APT_PACKAGES: &[&str] = &["chromium", "chromium-driver", "mesa-vulkan-drivers"];
+
+/// What `serve` needs: Rust to wasm, and the npm packages.
+pub fn for_serve(root: &Path) -> Result {
+    wasm_target(root)?;
+    wasm_pack(root)?;
+    wasm_bindgen_cli(root)?;
+    npm(root)
+}
+
+/// Everything, including what only the tests need.
+pub fn all(root: &Path) -> Result {
+    rust_components(root)?;
+    apt(root)?;
+    for_serve(root)
+}
+
+fn wasm_target(root: &Path) -> Result {
+    let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        return Ok(());
+    }
+    run(
+        root,
+        "rustup",
+        &["target", "add", "wasm32-unknown-unknown"],
+        &[],
+    )
+}
+
+fn rust_components(root: &Path) -> Result {
+    let fmt = output("cargo", &["fmt", "--version"]).is_some();
+    let clippy = output("cargo", &["clippy", "--version"]).is_some();
+    if fmt && clippy {
+        return Ok(());
+    }
+    run(
+        root,
+        "rustup",
+        &["component", "add", "rustfmt", "clippy"],
+        &[],
+    )
+}
+
+fn wasm_pack(root: &Path) -> Result {
+    let have = output("wasm-pack", &["--version"]).unwrap_or_default();
+    if have.trim() == format!("wasm-pack {WASM_PACK_VERSION}") {
+        return Ok(());
+    }
+    run(
+        root,
+        "cargo",
+        &[
+            "install",
+            "wasm-pack",
+            "--version",
+            WASM_PACK_VERSION,
+            "--force",
+        ],
+        &[],
+    )
+}
+
+/// The `wasm-bindgen` version in Cargo.lock; the CLI must match it exactly.
+fn locked_wasm_bindgen(root: &Path) -> Result<String> {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\""
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(v.trim_end_matches('"').to_string());
+        }
+    }
+    Err("Cargo.lock names no wasm-bindgen".into())
+}
+
+fn wasm_bindgen_cli(root: &Path) -> Result {
+    let version = locked_wasm_bindgen(root)?;
+    let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
+    if have.trim() == format!("wasm-bindgen {version}") {
+        return Ok(());
+    }
+    // No `--locked`: the CLI's own lockfile names a webpki-roots release that this
+    // machine's registry does not serve (see TOOLCHAIN.md).
+    run(
+        root,
+        "cargo",
+        &[
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &version,
+            "--force",
+        ],
+        &[],
+    )
+}
+
+fn apt(root: &Path) -> Result {
+    let missing: Vec<&str> = APT_PACKAGES
+        .iter()
+        .copied()
+        .filter(|p| {
+            !output("dpkg-query", &["-W", "-f=${Status}", p])
+                .is_some_and(|s| s.contains("install ok installed"))
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let noninteractive = [("DEBIAN_FRONTEND", "noninteractive".to_string())];
+    let sudo = output("id", &["-u"]).is_some_and(|uid| uid.trim() != "0");
+    let (program, prefix): (&str, Vec<&str>) = if sudo {
+        ("sudo", vec!["apt-get"])
+    } else {
+        ("apt-get", vec![])
+    };
+    let mut update = prefix.clone();
+    update.extend(["update", "-q"]);
+    run(root, program, &update, &noninteractive)?;
+    let mut install = prefix;
+    install.extend(["install", "-y", "-q"]);
+    install.extend(missing.iter());
+    run(root, program, &install, &noninteractive)
+}
+
+/// `npm ci` when node_modules is missing or older than the lockfile.
+fn npm(root: &Path) -> Result {
+    let lock = root.join("package-lock.json");
+    let installed = root.join("node_modules/.package-lock.json");
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let fresh = matches!((modified(&lock), modified(&installed)), (Some(l), Some(i)) if i >= l);
+    if fresh {
+        return Ok(());
+    }
+    run(root, "npm", &["ci", "--no-audit", "--no-fund"], &[])
+}
