@@ -118,7 +118,7 @@ test("the preloaded program runs on WebGPU and prints what PyTorch prints", asyn
   const mm = await page.$$eval("#ops tbody tr", (trs) =>
     trs.map((tr) => [...tr.children].map((td) => td.textContent)).find((cells) => cells[2] === "aten::mm"),
   );
-  assert.deepEqual(mm.slice(1), ["3", "aten::mm", "[2, 2]", "tpu:0", "wgpu", "matmul_f32 (WGSL)"]);
+  assert.deepEqual(mm.slice(1), ["3", "aten::mm", "[2, 2]", "tpu:0", "wgpu", "matmul (WGSL)"]);
   await page.screenshot({ path: join(artifacts, "page-hello.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();

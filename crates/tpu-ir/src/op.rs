@@ -75,4 +75,22 @@ impl Op {
             Op::SumAll => "aten::sum".into(),
         }
     }
+
+    /// The name of the kernel that computes this op, the same on every backend:
+    /// ops that need different code get different names (`_rev` puts the scalar on
+    /// the left), ops that differ only in their constants share one.
+    pub fn kernel_name(&self) -> String {
+        match self {
+            Op::Fill { .. } => "fill".into(),
+            Op::Binary { op } => format!("binary_{}", op.name()),
+            Op::BinaryScalar {
+                op, scalar_on_left, ..
+            } => {
+                let rev = if *scalar_on_left { "_rev" } else { "" };
+                format!("binary_scalar_{}{rev}", op.name())
+            }
+            Op::MatMul => "matmul".into(),
+            Op::SumAll => "sum_all".into(),
+        }
+    }
 }

@@ -158,12 +158,9 @@ impl<'r> Interpreter<'r> {
                 let mut broke = false;
                 while self.truthy(&s.test).await? {
                     self.burn_fuel()?;
-                    match self.exec_block(&s.body).await? {
-                        Flow::Break => {
-                            broke = true;
-                            break;
-                        }
-                        Flow::Continue | Flow::Normal => {}
+                    if let Flow::Break = self.exec_block(&s.body).await? {
+                        broke = true;
+                        break;
                     }
                 }
                 if !broke {
@@ -180,12 +177,9 @@ impl<'r> Interpreter<'r> {
                 for item in items {
                     self.burn_fuel()?;
                     self.assign(&s.target, item).await?;
-                    match self.exec_block(&s.body).await? {
-                        Flow::Break => {
-                            broke = true;
-                            break;
-                        }
-                        Flow::Continue | Flow::Normal => {}
+                    if let Flow::Break = self.exec_block(&s.body).await? {
+                        broke = true;
+                        break;
                     }
                 }
                 if !broke {

@@ -58,6 +58,39 @@ pub enum BackendError {
     Device(String),
 }
 
+/// Uploads `inputs`, runs `op` and reads the result back, freeing every buffer it
+/// made: one op on host data, for differential tests between backends.
+pub async fn run_op(
+    backend: &mut dyn Backend,
+    op: &Op,
+    inputs: &[(Vec<f32>, Shape)],
+    out_shape: &Shape,
+) -> Result<Vec<f32>, BackendError> {
+    let mut ids = Vec::with_capacity(inputs.len());
+    for (data, _) in inputs {
+        ids.push(backend.upload(data)?);
+    }
+    let operands: Vec<Operand> = ids
+        .iter()
+        .zip(inputs)
+        .map(|(&buffer, (_, shape))| Operand { buffer, shape })
+        .collect();
+    let result = match backend.execute(op, &operands, out_shape) {
+        Ok(done) => {
+            let values = backend.read(done.buffer).await;
+            ids.push(done.buffer);
+            values
+        }
+        Err(e) => Err(e),
+    };
+    for id in ids {
+        backend.free(id);
+    }
+    let mut values = result?;
+    values.truncate(out_shape.numel());
+    Ok(values)
+}
+
 pub type ReadFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<f32>, BackendError>> + 'a>>;
 
 pub trait Backend {

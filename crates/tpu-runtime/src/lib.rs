@@ -13,7 +13,9 @@ mod report;
 mod runtime;
 mod tensor;
 
-pub use backend::{Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture};
+pub use backend::{
+    Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture, run_op,
+};
 pub use reference::ReferenceBackend;
 pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
 pub use runtime::{Runtime, RuntimeError};

@@ -154,7 +154,7 @@ impl Backend for ReferenceBackend {
         let data = self.compute(op, inputs, out_shape)?;
         Ok(Dispatched {
             buffer: self.store(data),
-            kernel: kernel_name(op),
+            kernel: op.kernel_name(),
             kernel_language: "Rust",
         })
     }
@@ -173,16 +173,6 @@ impl Backend for ReferenceBackend {
     }
 }
 
-fn kernel_name(op: &Op) -> String {
-    match op {
-        Op::Fill { .. } => "fill".into(),
-        Op::Binary { op } => format!("binary_{}", op.name()),
-        Op::BinaryScalar { op, .. } => format!("binary_scalar_{}", op.name()),
-        Op::MatMul => "matmul".into(),
-        Op::SumAll => "sum_all".into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,17 +184,7 @@ mod tests {
         inputs: &[(Vec<f32>, Shape)],
         out: Shape,
     ) -> Vec<f32> {
-        let ids: Vec<BufferId> = inputs
-            .iter()
-            .map(|(d, _)| backend.upload(d).unwrap())
-            .collect();
-        let operands: Vec<Operand> = ids
-            .iter()
-            .zip(inputs)
-            .map(|(&buffer, (_, shape))| Operand { buffer, shape })
-            .collect();
-        let out = backend.execute(&op, &operands, &out).unwrap();
-        pollster::block_on(backend.read(out.buffer)).unwrap()
+        pollster::block_on(crate::run_op(backend, &op, inputs, &out)).unwrap()
     }
 
     #[test]

@@ -33,10 +33,9 @@ pub struct WgpuBackend {
     device_error: Arc<Mutex<Option<String>>>,
 }
 
-/// What a kernel launch needs besides its pipeline.
+/// What a kernel launch needs besides its pipeline: the `params` array the
+/// kernel reads its sizes and constants from, and the grid.
 struct Launch {
-    name: String,
-    source: fn(&Op) -> String,
     params: Vec<u32>,
     workgroups: (u32, u32),
 }
@@ -149,31 +148,14 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
     let n = out.numel();
     Ok(match op {
         Op::Fill { value } => Launch {
-            name: "fill".into(),
-            source: |_| kernels::fill(),
             params: vec![n as u32, value.to_bits()],
             workgroups: elementwise_grid(n),
         },
-        Op::BinaryScalar {
-            op: bin,
-            scalar,
-            scalar_on_left,
-        } => Launch {
-            name: format!(
-                "binary_scalar_{}{}",
-                bin.name(),
-                if *scalar_on_left { "_rev" } else { "" }
-            ),
-            source: |op| match op {
-                Op::BinaryScalar {
-                    op, scalar_on_left, ..
-                } => kernels::binary_scalar(*op, *scalar_on_left),
-                _ => unreachable!("planned for a scalar binary op"),
-            },
+        Op::BinaryScalar { scalar, .. } => Launch {
             params: vec![n as u32, scalar.to_bits()],
             workgroups: elementwise_grid(n),
         },
-        Op::Binary { op: bin } => {
+        Op::Binary { .. } => {
             if out.rank() > MAX_RANK {
                 return Err(BackendError::Unsupported {
                     backend: "wgpu",
@@ -194,11 +176,6 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
                 params[2 + 2 * MAX_RANK + axis] = sb[axis] as u32;
             }
             Launch {
-                name: format!("binary_{}", bin.name()),
-                source: |op| match op {
-                    Op::Binary { op } => kernels::binary(*op),
-                    _ => unreachable!("planned for a binary op"),
-                },
                 params,
                 workgroups: elementwise_grid(n),
             }
@@ -207,8 +184,6 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             let (m, k) = (inputs[0].shape.dims()[0], inputs[0].shape.dims()[1]);
             let n = inputs[1].shape.dims()[1];
             Launch {
-                name: "matmul_f32".into(),
-                source: |_| kernels::matmul(),
                 params: vec![m as u32, k as u32, n as u32],
                 workgroups: (
                     (n as u32).div_ceil(MATMUL_TILE),
@@ -217,8 +192,6 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             }
         }
         Op::SumAll => Launch {
-            name: "sum_all".into(),
-            source: |_| kernels::sum_all(),
             params: vec![inputs[0].shape.numel() as u32],
             workgroups: (1, 1),
         },
@@ -268,6 +241,7 @@ impl Backend for WgpuBackend {
         // Size first: a refused size must never reach the grid arithmetic in `plan`.
         let size = self.storage_size(out_shape.numel())?;
         let launch = plan(op, inputs, out_shape)?;
+        let name = op.kernel_name();
         let out = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tensor"),
             size,
@@ -277,7 +251,7 @@ impl Backend for WgpuBackend {
             mapped_at_creation: false,
         });
         if out_shape.numel() > 0 {
-            let pipeline = self.pipeline(&launch.name, || (launch.source)(op));
+            let pipeline = self.pipeline(&name, || kernels::source(op));
             let params = self
                 .device
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -299,7 +273,7 @@ impl Backend for WgpuBackend {
                 })
                 .collect();
             let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&launch.name),
+                label: Some(&name),
                 layout: &pipeline.get_bind_group_layout(0),
                 entries: &entries,
             });
@@ -315,7 +289,7 @@ impl Backend for WgpuBackend {
         self.take_device_error()?;
         Ok(Dispatched {
             buffer: self.insert(out),
-            kernel: launch.name,
+            kernel: name,
             kernel_language: "WGSL",
         })
     }

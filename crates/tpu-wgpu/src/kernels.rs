@@ -3,7 +3,7 @@
 //! and every elementwise kernel indexes a 2-D grid of 256-wide workgroups so that
 //! tensors past 65,535 workgroups still fit WebGPU's per-dimension dispatch limit.
 
-use tpu_ir::BinaryOp;
+use tpu_ir::{BinaryOp, Op};
 
 /// Threads per workgroup for 1-D kernels.
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -11,6 +11,19 @@ pub const WORKGROUP_SIZE: u32 = 256;
 pub const MATMUL_TILE: u32 = 16;
 /// The highest rank the broadcasting kernel handles.
 pub const MAX_RANK: usize = 8;
+
+/// The WGSL of the kernel for `op`; ops with the same `Op::kernel_name` share it.
+pub fn source(op: &Op) -> String {
+    match op {
+        Op::Fill { .. } => fill(),
+        Op::BinaryScalar {
+            op, scalar_on_left, ..
+        } => binary_scalar(*op, *scalar_on_left),
+        Op::Binary { op } => binary(*op),
+        Op::MatMul => matmul(),
+        Op::SumAll => sum_all(),
+    }
+}
 
 const ELEMENTWISE_INDEX: &str = "
 @compute @workgroup_size(256)

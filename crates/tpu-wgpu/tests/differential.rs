@@ -3,7 +3,7 @@
 //! missing adapter a failure instead of a skip.
 
 use tpu_ir::{BinaryOp, Op, Shape};
-use tpu_runtime::{Backend, Operand, ReferenceBackend};
+use tpu_runtime::{Backend, ReferenceBackend, run_op};
 use tpu_wgpu::WgpuBackend;
 
 fn wgpu_or_skip() -> Option<WgpuBackend> {
@@ -26,23 +26,9 @@ fn both(
     inputs: &[(Vec<f32>, Shape)],
     out: &Shape,
 ) -> (Vec<f32>, Vec<f32>) {
-    let mut reference = ReferenceBackend::new();
-    let run = |backend: &mut dyn Backend| {
-        let ids: Vec<_> = inputs
-            .iter()
-            .map(|(d, _)| backend.upload(d).unwrap())
-            .collect();
-        let operands: Vec<Operand> = ids
-            .iter()
-            .zip(inputs)
-            .map(|(&buffer, (_, shape))| Operand { buffer, shape })
-            .collect();
-        let done = backend.execute(&op, &operands, out).unwrap();
-        let mut values = pollster::block_on(backend.read(done.buffer)).unwrap();
-        values.truncate(out.numel());
-        values
-    };
-    (run(&mut reference), run(gpu))
+    let reference = pollster::block_on(run_op(&mut ReferenceBackend::new(), &op, inputs, out));
+    let wgpu = pollster::block_on(run_op(gpu, &op, inputs, out));
+    (reference.unwrap(), wgpu.unwrap())
 }
 
 fn assert_close(reference: &[f32], actual: &[f32]) {
