@@ -194,7 +194,7 @@ fn test() -> Result {
             &[("TPU_REQUIRE_GPU", "1".into()), xdg.clone()],
         )
     })?;
-    step("wasm-pack test --headless --chrome", &mut || {
+    step("wasm-pack test --release --headless --chrome", &mut || {
         wasm_browser_tests(&root)
     })?;
     step("page: build", &mut || build_page(&root))?;
@@ -220,13 +220,14 @@ fn test() -> Result {
     Ok(())
 }
 
-/// `wasm-pack test --headless --chrome`, failing if no browser test ran: a run
-/// that executes zero tests proves nothing.
+/// `wasm-pack test --release --headless --chrome`, failing if no browser test ran:
+/// a run that executes zero tests proves nothing. Release, because that is what
+/// the page ships, and the recursion limits are sized to its frames.
 fn wasm_browser_tests(root: &Path) -> Result {
     let dir = root.join("crates/tpu-wasm");
-    eprintln!("$ wasm-pack test --headless --chrome (in crates/tpu-wasm)");
+    eprintln!("$ wasm-pack test --release --headless --chrome (in crates/tpu-wasm)");
     let out = Command::new("wasm-pack")
-        .args(["test", "--headless", "--chrome"])
+        .args(["test", "--release", "--headless", "--chrome"])
         .current_dir(&dir)
         .env("CHROMEDRIVER", "/usr/bin/chromedriver")
         .env("WASM_BINDGEN_TEST_TIMEOUT", "300")

@@ -37,7 +37,21 @@ fn main() -> ExitCode {
             file,
             backend,
             report,
-        } => run(&file, backend, report.as_deref()),
+        } => {
+            // The interpreter recurses on the native stack; give it the stack its
+            // recursion limit was measured against.
+            let worker = std::thread::Builder::new()
+                .name("tpu-run".into())
+                .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+                .spawn(move || run(&file, backend, report.as_deref()));
+            match worker.map(|w| w.join()) {
+                Ok(Ok(code)) => code,
+                _ => {
+                    eprintln!("tpu: the run thread failed");
+                    ExitCode::from(3)
+                }
+            }
+        }
     }
 }
 

@@ -1,17 +1,75 @@
-//! Python's built-in functions and operators on plain values: `print`, `len`,
-//! `range`, arithmetic with Python's int/float rules, comparisons, `str`/`repr`,
-//! attribute lookup and subscripts. Tensor operands are handed to `torch_api`.
+//! Python's built-in functions (`print`, `len`, `range`, `sorted`, `isinstance`,
+//! ...) and the built-in types used as functions (`int`, `list`, `dict`, ...).
 
-use crate::args::Args;
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
-use crate::value::{Value, float_repr, str_repr};
-use ruff_python_ast::{CmpOp, Operator};
+use crate::ops::py_cmp;
+use crate::value::{Dict, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
 const BUILTINS: &[&str] = &[
-    "print", "len", "range", "float", "int", "str", "repr", "abs", "bool",
+    "print",
+    "len",
+    "range",
+    "enumerate",
+    "zip",
+    "sorted",
+    "reversed",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "round",
+    "isinstance",
+    "issubclass",
+    "type",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "int",
+    "float",
+    "str",
+    "bool",
+    "repr",
+    "hasattr",
+    "getattr",
+    "setattr",
+    "any",
+    "all",
+    "map",
+    "filter",
+    "super",
+    "object",
+    "callable",
+    "id",
+    "hash",
+    "vars",
+    "format",
+    "chr",
+    "ord",
+    "divmod",
+    "pow",
+    "iter",
+    "next",
+    "frozenset",
+];
+
+/// The built-in types, which print as `<class 'int'>`.
+const TYPES: &[&str] = &[
+    "int",
+    "float",
+    "str",
+    "bool",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "object",
+    "type",
+    "range",
+    "frozenset",
 ];
 
 pub fn builtin(name: &str) -> Option<Value> {
@@ -21,261 +79,135 @@ pub fn builtin(name: &str) -> Option<Value> {
         .map(|&b| Value::Builtin(b))
 }
 
-pub fn import(name: &str) -> PyResult<Value> {
-    match name {
-        "torch" => Ok(Value::Module("torch")),
-        "math" => Ok(Value::Module("math")),
-        _ => Err(PyErr::new(
-            "ModuleNotFoundError",
-            format!("No module named '{name}'"),
-        )),
-    }
+pub fn type_name_of_builtin(name: &str) -> Option<&'static str> {
+    TYPES.iter().find(|&&t| t == name).copied()
 }
 
-pub fn attribute(base: &Value, name: &str) -> PyResult<Value> {
-    match base {
-        Value::Module("torch") => crate::torch_api::torch_attribute(name),
-        Value::Module("math") => match name {
-            "pi" => Ok(Value::Float(std::f64::consts::PI)),
-            "e" => Ok(Value::Float(std::f64::consts::E)),
-            "inf" => Ok(Value::Float(f64::INFINITY)),
-            "nan" => Ok(Value::Float(f64::NAN)),
-            _ => Err(PyErr::new(
-                "AttributeError",
-                format!("module 'math' has no attribute '{name}'"),
-            )),
-        },
-        Value::Tensor(t) => crate::torch_api::tensor_attribute(t, name),
-        other => Err(PyErr::new(
-            "AttributeError",
-            format!("'{}' object has no attribute '{name}'", other.type_name()),
-        )),
-    }
-}
-
-/// `base[index]` for sequences with an integer index.
-pub fn subscript(base: &Value, index: &Value) -> PyResult<Value> {
-    let items: Vec<Value> = match base {
-        Value::List(l) => l.borrow().clone(),
-        Value::Tuple(t) => t.to_vec(),
-        Value::Size(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
-        Value::Tensor(_) => {
-            return Err(PyErr::not_implemented(
-                "tensor indexing is not supported yet",
-            ));
-        }
+/// What `type(value)` returns.
+fn type_of(value: &Value) -> Value {
+    match value {
+        Value::Instance(i) => Value::Class(i.class.clone()),
         other => {
-            return Err(PyErr::type_error(format!(
-                "'{}' object is not subscriptable",
-                other.type_name()
-            )));
-        }
-    };
-    let Value::Int(i) = index else {
-        return Err(PyErr::type_error(format!(
-            "{} indices must be integers, not {}",
-            base.type_name(),
-            index.type_name()
-        )));
-    };
-    let n = items.len() as i64;
-    let j = if *i < 0 { i + n } else { *i };
-    if j < 0 || j >= n {
-        return Err(PyErr::new(
-            "IndexError",
-            format!("{} index out of range", base.type_name()),
-        ));
-    }
-    Ok(items[j as usize].clone())
-}
-
-pub fn compare(op: CmpOp, a: &Value, b: &Value) -> PyResult<bool> {
-    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
-        return Ok(match op {
-            CmpOp::Eq => x == y,
-            CmpOp::NotEq => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::LtE => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::GtE => x >= y,
-            CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
-                return Err(PyErr::not_implemented(format!(
-                    "'{}' on numbers is not supported yet",
-                    op.as_str()
-                )));
+            let name = other.builtin_type_name();
+            match TYPES.iter().find(|&&t| t == name) {
+                Some(&t) => Value::Builtin(t),
+                None => Value::Builtin(
+                    BUILTINS
+                        .iter()
+                        .find(|&&b| b == "type")
+                        .copied()
+                        .unwrap_or("type"),
+                ),
             }
-        });
-    }
-    match (op, a, b) {
-        (CmpOp::Is, _, Value::None) => Ok(matches!(a, Value::None)),
-        (CmpOp::IsNot, _, Value::None) => Ok(!matches!(a, Value::None)),
-        (CmpOp::Eq, Value::Str(x), Value::Str(y)) => Ok(x == y),
-        (CmpOp::NotEq, Value::Str(x), Value::Str(y)) => Ok(x != y),
-        (_, Value::Tensor(_), _) | (_, _, Value::Tensor(_)) => Err(PyErr::not_implemented(
-            "comparisons of tensors are not supported yet",
-        )),
-        _ => Err(PyErr::type_error(format!(
-            "'{}' not supported between instances of '{}' and '{}'",
-            op.as_str(),
-            a.type_name(),
-            b.type_name()
-        ))),
-    }
-}
-
-fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
-    let overflow = || PyErr::new("OverflowError", "integer result does not fit in 64 bits");
-    let zero = || PyErr::new("ZeroDivisionError", "division by zero");
-    if let (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) = (a, b) {
-        let (x, y) = (a.as_number().unwrap() as i64, b.as_number().unwrap() as i64);
-        return Ok(match op {
-            Operator::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-            Operator::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
-            Operator::Mult => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
-            Operator::Div if y == 0 => return Err(zero()),
-            Operator::Div => Value::Float(x as f64 / y as f64),
-            Operator::FloorDiv if y == 0 => return Err(zero()),
-            Operator::FloorDiv => {
-                Value::Int(x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 })
-            }
-            Operator::Mod if y == 0 => return Err(zero()),
-            Operator::Mod => Value::Int(((x % y) + y) % y),
-            Operator::Pow if y >= 0 => Value::Int(
-                x.checked_pow(u32::try_from(y).map_err(|_| overflow())?)
-                    .ok_or_else(overflow)?,
-            ),
-            Operator::Pow => Value::Float((x as f64).powf(y as f64)),
-            _ => return Err(unsupported_operands(op, a, b)),
-        });
-    }
-    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
-        return Ok(Value::Float(match op {
-            Operator::Add => x + y,
-            Operator::Sub => x - y,
-            Operator::Mult => x * y,
-            Operator::Div if y == 0.0 => return Err(zero()),
-            Operator::Div => x / y,
-            Operator::FloorDiv if y == 0.0 => return Err(zero()),
-            Operator::FloorDiv => (x / y).floor(),
-            Operator::Mod if y == 0.0 => return Err(zero()),
-            Operator::Mod => x - y * (x / y).floor(),
-            Operator::Pow => x.powf(y),
-            _ => return Err(unsupported_operands(op, a, b)),
-        }));
-    }
-    match (op, a, b) {
-        (Operator::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
-        (Operator::Add, Value::List(x), Value::List(y)) => {
-            let joined: Vec<Value> = x
-                .borrow()
-                .iter()
-                .chain(y.borrow().iter())
-                .cloned()
-                .collect();
-            Ok(Value::List(Rc::new(RefCell::new(joined))))
         }
-        _ => Err(unsupported_operands(op, a, b)),
     }
-}
-
-pub fn unsupported_operands(op: Operator, a: &Value, b: &Value) -> PyErr {
-    PyErr::type_error(format!(
-        "unsupported operand type(s) for {}: '{}' and '{}'",
-        op.as_str(),
-        a.type_name(),
-        b.type_name()
-    ))
 }
 
 impl Interpreter<'_> {
-    pub async fn binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
-        match (&a, &b) {
-            (Value::Tensor(_), _) | (_, Value::Tensor(_)) => self.tensor_binary(op, &a, &b),
-            _ => arithmetic(op, &a, &b),
-        }
+    /// `isinstance(value, class_or_tuple)`.
+    pub fn isinstance(&self, value: &Value, class: &Value) -> PyResult<bool> {
+        Ok(match class {
+            Value::Class(c) => match value {
+                Value::Instance(i) => i.class.is_subclass_of(c),
+                _ => false,
+            },
+            Value::Builtin(t) => match (*t, value) {
+                ("object", _) => true,
+                ("int", Value::Int(_) | Value::Bool(_)) => true,
+                ("float", Value::Float(_)) => true,
+                ("torch.Tensor", Value::Tensor(_)) => true,
+                (t, v) => v.builtin_type_name() == t,
+            },
+            Value::Tuple(items) => {
+                for item in items.iter() {
+                    if self.isinstance(value, item)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            _ => {
+                return Err(PyErr::type_error(
+                    "isinstance() arg 2 must be a type, a tuple of types, or a union",
+                ));
+            }
+        })
     }
 
-    pub async fn call(&mut self, func: Value, mut args: Args) -> PyResult<Value> {
-        match func {
-            Value::Builtin(name) if name.starts_with("torch.") => self.call_torch(name, args).await,
-            Value::Builtin(name) => self.call_builtin(name, &mut args).await,
-            Value::Method(tensor, name) => self.call_method(&tensor, name, args).await,
-            other => Err(PyErr::type_error(format!(
-                "'{}' object is not callable",
-                other.type_name()
-            ))),
+    pub async fn call_builtin(
+        &mut self,
+        name: &'static str,
+        mut args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    ) -> PyResult<Value> {
+        if let Some(torch_name) = name.strip_prefix("torch.") {
+            return self.call_torch(torch_name, args, kwargs).await;
         }
-    }
-
-    async fn call_builtin(&mut self, name: &str, args: &mut Args) -> PyResult<Value> {
-        match name {
+        if let Some(math_name) = name.strip_prefix("math.") {
+            if matches!(math_name, "prod" | "fsum") {
+                let items = self
+                    .collect(args.first().cloned().unwrap_or(Value::None))
+                    .await?;
+                let numbers: Vec<f64> = items.iter().filter_map(Value::as_number).collect();
+                if numbers.len() != items.len() {
+                    return Err(PyErr::type_error("must be real number"));
+                }
+                if math_name == "fsum" {
+                    return Ok(Value::Float(numbers.iter().sum()));
+                }
+                if items.iter().all(|v| v.as_int().is_some()) {
+                    let mut p: i64 = 1;
+                    for v in &items {
+                        p = p.checked_mul(v.as_int().unwrap_or(1)).ok_or_else(|| {
+                            PyErr::new("OverflowError", "integer result does not fit in 64 bits")
+                        })?;
+                    }
+                    return Ok(Value::Int(p));
+                }
+                return Ok(Value::Float(numbers.iter().product()));
+            }
+            return self.call_math(math_name, &args);
+        }
+        let mut kw = Keywords(kwargs);
+        let arity = |n: usize, args: &[Value]| -> PyResult<()> {
+            if args.len() != n {
+                return Err(PyErr::type_error(format!(
+                    "{name}() takes exactly {n} argument{} ({} given)",
+                    if n == 1 { "" } else { "s" },
+                    args.len()
+                )));
+            }
+            Ok(())
+        };
+        let result = match name {
             "print" => {
-                let sep = match args.keyword("sep") {
-                    None | Some(Value::None) => " ".to_string(),
-                    Some(Value::Str(s)) => s.to_string(),
-                    Some(v) => {
-                        return Err(PyErr::type_error(format!(
-                            "sep must be None or a string, not {}",
-                            v.type_name()
-                        )));
-                    }
-                };
-                let end = match args.keyword("end") {
-                    None | Some(Value::None) => "\n".to_string(),
-                    Some(Value::Str(s)) => s.to_string(),
-                    Some(v) => {
-                        return Err(PyErr::type_error(format!(
-                            "end must be None or a string, not {}",
-                            v.type_name()
-                        )));
-                    }
-                };
-                args.finish("print", usize::MAX)?;
-                let mut parts = Vec::with_capacity(args.positional.len());
-                for value in args.positional.clone() {
-                    parts.push(self.str_of(&value).await?);
+                let sep = kw.string("sep")?.unwrap_or_else(|| " ".into());
+                let end = kw.string("end")?.unwrap_or_else(|| "\n".into());
+                kw.take("flush");
+                kw.finish(name)?;
+                let mut parts = Vec::with_capacity(args.len());
+                for value in &args {
+                    parts.push(self.str_of(value).await?);
                 }
                 self.stdout.push_str(&parts.join(&sep));
                 self.stdout.push_str(&end);
-                Ok(Value::None)
+                Value::None
             }
+            "object.__init__" => Value::None,
             "len" => {
-                args.finish("len", 1)?;
-                let n = match args.positional.first() {
-                    Some(Value::List(l)) => l.borrow().len(),
-                    Some(Value::Tuple(t)) => t.len(),
-                    Some(Value::Str(s)) => s.chars().count(),
-                    Some(Value::Size(s)) => s.len(),
-                    Some(Value::Tensor(t)) => match t.shape().dims().first() {
-                        Some(&d) => d,
-                        None => return Err(PyErr::type_error("len() of a 0-d tensor")),
-                    },
-                    Some(v) => {
-                        return Err(PyErr::type_error(format!(
-                            "object of type '{}' has no len()",
-                            v.type_name()
-                        )));
-                    }
-                    None => {
-                        return Err(PyErr::type_error(
-                            "len() takes exactly one argument (0 given)",
-                        ));
-                    }
-                };
-                Ok(Value::Int(n as i64))
+                arity(1, &args)?;
+                Value::Int(self.len_of(&args[0]).await? as i64)
             }
             "range" => {
-                args.finish("range", 3)?;
                 let ints: Vec<i64> = args
-                    .positional
                     .iter()
-                    .map(|v| match v {
-                        Value::Int(i) => Ok(*i),
-                        Value::Bool(b) => Ok(*b as i64),
-                        v => Err(PyErr::type_error(format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            v.type_name()
-                        ))),
+                    .map(|v| {
+                        v.as_int().ok_or_else(|| {
+                            PyErr::type_error(format!(
+                                "'{}' object cannot be interpreted as an integer",
+                                v.type_name()
+                            ))
+                        })
                     })
                     .collect::<PyResult<_>>()?;
                 let (start, stop, step) = match ints[..] {
@@ -283,143 +215,612 @@ impl Interpreter<'_> {
                     [start, stop] => (start, stop, 1),
                     [start, stop, step] => (start, stop, step),
                     _ => {
-                        return Err(PyErr::type_error(
-                            "range expected at least 1 argument, got 0",
-                        ));
+                        return Err(PyErr::type_error(format!(
+                            "range expected at most 3 arguments, got {}",
+                            ints.len()
+                        )));
                     }
                 };
                 if step == 0 {
-                    return Err(PyErr::new("ValueError", "range() arg 3 must not be zero"));
+                    return Err(PyErr::value_error("range() arg 3 must not be zero"));
                 }
-                let count = if step > 0 {
-                    (stop - start + step - 1) / step
+                Value::Range(start, stop, step)
+            }
+            "enumerate" => {
+                let start = kw.take("start").and_then(|v| v.as_int()).unwrap_or(0);
+                kw.finish(name)?;
+                let items = self
+                    .collect(args.first().cloned().unwrap_or(Value::None))
+                    .await?;
+                Value::list(
+                    items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+                        .collect(),
+                )
+            }
+            "zip" => {
+                kw.take("strict");
+                let mut columns = Vec::new();
+                for a in args {
+                    columns.push(self.collect(a).await?);
+                }
+                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                Value::list(
+                    (0..n)
+                        .map(|i| Value::tuple(columns.iter().map(|c| c[i].clone()).collect()))
+                        .collect(),
+                )
+            }
+            "sorted" => {
+                let key = kw.take("key");
+                let reverse = kw.take("reverse");
+                kw.finish(name)?;
+                arity(1, &args)?;
+                let items = self.collect(args.remove(0)).await?;
+                let reverse = match reverse {
+                    Some(r) => self.truth(&r).await?,
+                    None => false,
+                };
+                Value::list(self.sort(items, key, reverse).await?)
+            }
+            "reversed" => {
+                let mut items = self
+                    .collect(args.first().cloned().unwrap_or(Value::None))
+                    .await?;
+                items.reverse();
+                Value::list(items)
+            }
+            "min" | "max" => {
+                let key = kw.take("key");
+                let default = kw.take("default");
+                kw.finish(name)?;
+                let items = if args.len() == 1 {
+                    self.collect(args.remove(0)).await?
                 } else {
-                    (start - stop - step - 1) / -step
+                    args
                 };
-                // Ranges are materialised as lists today; refuse ones that would
-                // exhaust memory instead of trying.
-                if count > 10_000_000 {
-                    return Err(PyErr::not_implemented(
-                        "ranges longer than 10,000,000 are not supported yet",
+                if items.is_empty() {
+                    return default.ok_or_else(|| {
+                        PyErr::value_error(format!("{name}() iterable argument is empty"))
+                    });
+                }
+                let keys = match key {
+                    Some(k) => {
+                        let mut keys = Vec::with_capacity(items.len());
+                        for item in &items {
+                            keys.push(self.call(k.clone(), vec![item.clone()], Vec::new()).await?);
+                        }
+                        keys
+                    }
+                    None => items.clone(),
+                };
+                let mut best = 0;
+                for i in 1..items.len() {
+                    let ord = self.order(&keys[i], &keys[best]).await?;
+                    let better = if name == "min" {
+                        ord.is_lt()
+                    } else {
+                        ord.is_gt()
+                    };
+                    if better {
+                        best = i;
+                    }
+                }
+                items[best].clone()
+            }
+            "sum" => {
+                let mut total = kw.take("start").unwrap_or(Value::Int(0));
+                kw.finish(name)?;
+                if args.len() == 2 {
+                    total = args.pop().unwrap_or(Value::Int(0));
+                }
+                let items = self
+                    .collect(args.first().cloned().unwrap_or(Value::None))
+                    .await?;
+                for item in items {
+                    total = self
+                        .binary(ruff_python_ast::Operator::Add, total, item)
+                        .await?;
+                }
+                total
+            }
+            "abs" => {
+                arity(1, &args)?;
+                match &args[0] {
+                    Value::Int(i) => Value::Int(i.abs()),
+                    Value::Bool(b) => Value::Int(*b as i64),
+                    Value::Float(f) => Value::Float(f.abs()),
+                    Value::Tensor(t) => {
+                        self.call_torch("abs", vec![Value::Tensor(t.clone())], Vec::new())
+                            .await?
+                    }
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "bad operand type for abs(): '{}'",
+                            other.type_name()
+                        )));
+                    }
+                }
+            }
+            "round" => {
+                let ndigits = match args.get(1).cloned().or_else(|| kw.take("ndigits")) {
+                    None | Some(Value::None) => None,
+                    Some(v) => Some(
+                        v.as_int()
+                            .ok_or_else(|| PyErr::type_error("ndigits must be an integer"))?,
+                    ),
+                };
+                let value = match args.first() {
+                    Some(Value::Tensor(t)) => self.tensor_item(t).await?,
+                    Some(v) => v.clone(),
+                    None => {
+                        return Err(PyErr::type_error(
+                            "round() missing required argument 'number'",
+                        ));
+                    }
+                };
+                round(&value, ndigits)?
+            }
+            "isinstance" => {
+                arity(2, &args)?;
+                Value::Bool(self.isinstance(&args[0], &args[1])?)
+            }
+            "issubclass" => {
+                arity(2, &args)?;
+                match (&args[0], &args[1]) {
+                    (Value::Class(a), Value::Class(b)) => Value::Bool(a.is_subclass_of(b)),
+                    (Value::Class(_), Value::Builtin("object")) => Value::Bool(true),
+                    _ => Value::Bool(false),
+                }
+            }
+            "type" => {
+                arity(1, &args)?;
+                type_of(&args[0])
+            }
+            "list" | "tuple" | "set" | "frozenset" => {
+                let items = match args.into_iter().next() {
+                    Some(v) => self.collect(v).await?,
+                    None => Vec::new(),
+                };
+                match name {
+                    "list" => Value::list(items),
+                    "tuple" => Value::tuple(items),
+                    _ => self.make_set(items)?,
+                }
+            }
+            "dict" => {
+                let mut dict = Dict::default();
+                if let Some(source) = args.into_iter().next() {
+                    match source {
+                        Value::Dict(d) => dict = d.borrow().clone(),
+                        other => {
+                            for pair in self.collect(other).await? {
+                                let kv = self.collect(pair).await?;
+                                if kv.len() != 2 {
+                                    return Err(PyErr::value_error(
+                                        "dictionary update sequence element has wrong length",
+                                    ));
+                                }
+                                dict.insert(
+                                    crate::expr::hash_key(&kv[0])?,
+                                    kv[0].clone(),
+                                    kv[1].clone(),
+                                );
+                            }
+                        }
+                    }
+                }
+                for (k, v) in kw.0.drain(..) {
+                    dict.insert(
+                        crate::value::HashKey::Str(Rc::from(k.as_str())),
+                        Value::str(&k),
+                        v,
+                    );
+                }
+                Value::Dict(Rc::new(RefCell::new(dict)))
+            }
+            "int" | "float" | "bool" | "str" | "repr" => {
+                let value = args.first().cloned();
+                match (name, value) {
+                    ("bool", None) => Value::Bool(false),
+                    ("bool", Some(v)) => Value::Bool(self.truth(&v).await?),
+                    ("str", None) => Value::str(""),
+                    ("str", Some(v)) => Value::str(&self.str_of(&v).await?),
+                    ("repr", Some(v)) => Value::str(&self.repr_of(&v).await?),
+                    ("int", None) => Value::Int(0),
+                    ("float", None) => Value::Float(0.0),
+                    (_, Some(Value::Tensor(t))) => {
+                        let item = self.tensor_item(&t).await?;
+                        convert_number(name, &item)?
+                    }
+                    (_, Some(v)) => convert_number(name, &v)?,
+                    _ => {
+                        return Err(PyErr::type_error(format!(
+                            "{name}() missing required argument"
+                        )));
+                    }
+                }
+            }
+            "hasattr" => {
+                arity(2, &args)?;
+                let Value::Str(attr) = &args[1] else {
+                    return Err(PyErr::type_error(
+                        "hasattr(): attribute name must be string",
                     ));
-                }
-                let items = (0..count.max(0))
-                    .map(|i| Value::Int(start + i * step))
-                    .collect();
-                Ok(Value::List(Rc::new(RefCell::new(items))))
-            }
-            "float" | "int" | "bool" | "abs" => {
-                args.finish(name, 1)?;
-                let value = args.positional.first().cloned().unwrap_or(Value::Int(0));
-                let value = match value {
-                    Value::Tensor(t) => Value::Float(self.runtime.item(&t).await?),
-                    v => v,
                 };
-                match (name, &value) {
-                    ("bool", v) => Ok(Value::Bool(self.truth(v).await?)),
-                    ("abs", Value::Int(i)) => Ok(Value::Int(i.abs())),
-                    ("abs", Value::Float(f)) => Ok(Value::Float(f.abs())),
-                    ("float", v) if v.as_number().is_some() => {
-                        Ok(Value::Float(v.as_number().unwrap()))
-                    }
-                    ("int", Value::Float(f)) if f.is_finite() => Ok(Value::Int(f.trunc() as i64)),
-                    ("int", Value::Int(_) | Value::Bool(_)) => {
-                        Ok(Value::Int(value.as_number().unwrap() as i64))
-                    }
-                    ("float", Value::Str(s)) => {
-                        s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
-                            PyErr::new(
-                                "ValueError",
-                                format!("could not convert string to float: {}", str_repr(s)),
-                            )
-                        })
-                    }
-                    ("int", Value::Str(s)) => {
-                        s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
-                            PyErr::new(
-                                "ValueError",
-                                format!("invalid literal for int() with base 10: {}", str_repr(s)),
-                            )
-                        })
-                    }
-                    _ => Err(PyErr::type_error(format!(
-                        "{name}() argument must be a string or a real number, not '{}'",
-                        value.type_name()
-                    ))),
+                Value::Bool(self.get_attribute(&args[0], attr).await.is_ok())
+            }
+            "getattr" => {
+                let Some(Value::Str(attr)) = args.get(1).cloned() else {
+                    return Err(PyErr::type_error(
+                        "getattr(): attribute name must be string",
+                    ));
+                };
+                match self.get_attribute(&args[0], &attr).await {
+                    Ok(v) => v,
+                    Err(e) => match args.get(2) {
+                        Some(default) => default.clone(),
+                        None => return Err(e),
+                    },
                 }
             }
-            "str" => {
-                args.finish("str", 1)?;
-                match args.positional.first().cloned() {
-                    Some(v) => Ok(Value::str(&self.str_of(&v).await?)),
-                    None => Ok(Value::str("")),
+            "setattr" => {
+                arity(3, &args)?;
+                let Value::Str(attr) = &args[1] else {
+                    return Err(PyErr::type_error(
+                        "setattr(): attribute name must be string",
+                    ));
+                };
+                self.set_attribute(&args[0], attr, args[2].clone())?;
+                Value::None
+            }
+            "vars" => {
+                arity(1, &args)?;
+                self.get_attribute(&args[0], "__dict__").await?
+            }
+            "any" | "all" => {
+                arity(1, &args)?;
+                let items = self.collect(args.remove(0)).await?;
+                let want = name == "any";
+                let mut result = !want;
+                for item in items {
+                    if self.truth(&item).await? == want {
+                        result = want;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+            "map" | "filter" => {
+                if args.len() < 2 {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() needs a function and an iterable"
+                    )));
+                }
+                let f = args.remove(0);
+                let mut columns = Vec::new();
+                for a in args {
+                    columns.push(self.collect(a).await?);
+                }
+                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let row: Vec<Value> = columns.iter().map(|c| c[i].clone()).collect();
+                    if name == "map" {
+                        out.push(self.call(f.clone(), row, Vec::new()).await?);
+                    } else {
+                        let keep = match &f {
+                            Value::None => self.truth(&row[0]).await?,
+                            f => {
+                                let r = self
+                                    .call(f.clone(), vec![row[0].clone()], Vec::new())
+                                    .await?;
+                                self.truth(&r).await?
+                            }
+                        };
+                        if keep {
+                            out.push(row[0].clone());
+                        }
+                    }
+                }
+                Value::list(out)
+            }
+            "iter" => {
+                arity(1, &args)?;
+                Value::list(self.collect(args.remove(0)).await?)
+            }
+            "next" => {
+                return Err(PyErr::not_implemented(
+                    "next() is not supported (iterators are eager lists here)",
+                ));
+            }
+            "super" => {
+                if !args.is_empty() {
+                    return match (&args[0], args.get(1)) {
+                        (Value::Class(c), Some(obj)) => {
+                            Ok(Value::Super(Rc::new((c.clone(), obj.clone()))))
+                        }
+                        _ => Err(PyErr::type_error(
+                            "super() arguments must be a class and an instance",
+                        )),
+                    };
+                }
+                let Some((function, Some(receiver))) = self.frames.last().cloned() else {
+                    return Err(PyErr::new("RuntimeError", "super(): no arguments"));
+                };
+                let Some(class) = function.class.borrow().upgrade() else {
+                    return Err(PyErr::new(
+                        "RuntimeError",
+                        "super(): __class__ cell not found",
+                    ));
+                };
+                Value::Super(Rc::new((class, receiver)))
+            }
+            "object" => Value::Instance(Rc::new(crate::value::Instance {
+                class: crate::classes::new_class("object", Vec::new(), Default::default())?,
+                attrs: RefCell::default(),
+            })),
+            "callable" => {
+                arity(1, &args)?;
+                Value::Bool(
+                    matches!(
+                        args[0],
+                        Value::Function(_)
+                            | Value::Builtin(_)
+                            | Value::NativeMethod(_)
+                            | Value::BoundMethod(_)
+                            | Value::Class(_)
+                    ) || matches!(&args[0], Value::Instance(i) if i.class.lookup("__call__").is_some()),
+                )
+            }
+            "id" => {
+                arity(1, &args)?;
+                Value::Int(match args[0].hash_key() {
+                    Some(crate::value::HashKey::Id(id)) => id as i64,
+                    _ => 0,
+                })
+            }
+            "hash" => {
+                arity(1, &args)?;
+                let key = crate::expr::hash_key(&args[0])?;
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                key.hash(&mut h);
+                Value::Int(match key {
+                    crate::value::HashKey::Int(i) => i,
+                    _ => h.finish() as i64,
+                })
+            }
+            "format" => {
+                let spec = match args.get(1) {
+                    Some(Value::Str(s)) => s.to_string(),
+                    None => String::new(),
+                    Some(_) => return Err(PyErr::type_error("format() argument 2 must be str")),
+                };
+                let value = args.first().cloned().unwrap_or(Value::None);
+                Value::str(&self.format_value(&value, &spec).await?)
+            }
+            "chr" => {
+                arity(1, &args)?;
+                let code = args[0]
+                    .as_int()
+                    .ok_or_else(|| PyErr::type_error("an integer is required"))?;
+                let c = char::from_u32(code as u32)
+                    .ok_or_else(|| PyErr::value_error("chr() arg not in range(0x110000)"))?;
+                Value::str(&c.to_string())
+            }
+            "ord" => {
+                arity(1, &args)?;
+                match &args[0] {
+                    Value::Str(s) if s.chars().count() == 1 => {
+                        Value::Int(s.chars().next().unwrap_or('\0') as i64)
+                    }
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "ord() expected a character, but got {}",
+                            other.type_name()
+                        )));
+                    }
                 }
             }
-            "repr" => {
-                args.finish("repr", 1)?;
-                let v = args.positional.first().cloned().unwrap_or(Value::None);
-                Ok(Value::str(&self.repr_of(&v).await?))
+            "divmod" => {
+                arity(2, &args)?;
+                let q = crate::ops::arithmetic(
+                    ruff_python_ast::Operator::FloorDiv,
+                    &args[0],
+                    &args[1],
+                )?;
+                let r = crate::ops::arithmetic(ruff_python_ast::Operator::Mod, &args[0], &args[1])?;
+                Value::tuple(vec![q, r])
             }
-            _ => Err(PyErr::not_implemented(format!(
-                "{name}() is not supported yet"
+            "pow" => {
+                arity(2, &args)?;
+                let (a, b) = (args.remove(0), args.remove(0));
+                self.binary(ruff_python_ast::Operator::Pow, a, b).await?
+            }
+            _ => return Err(PyErr::not_implemented(format!("{name}() is not supported"))),
+        };
+        Ok(result)
+    }
+
+    pub async fn len_of(&mut self, value: &Value) -> PyResult<usize> {
+        Ok(match value {
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Str(s) => s.chars().count(),
+            Value::Dict(d) | Value::Set(d) => d.borrow().len(),
+            Value::Size(s) => s.len(),
+            Value::Range(a, b, s) => crate::call::range_len(*a, *b, *s) as usize,
+            Value::Tensor(t) => match t.shape().dims().first() {
+                Some(&d) => d,
+                None => return Err(PyErr::type_error("len() of a 0-d tensor")),
+            },
+            Value::Instance(i) => match i.class.lookup("__len__") {
+                Some(method) => {
+                    let n = self.call(method, vec![value.clone()], Vec::new()).await?;
+                    n.as_int().unwrap_or(0) as usize
+                }
+                None => {
+                    return Err(PyErr::type_error(format!(
+                        "object of type '{}' has no len()",
+                        i.class.name
+                    )));
+                }
+            },
+            other => {
+                return Err(PyErr::type_error(format!(
+                    "object of type '{}' has no len()",
+                    other.type_name()
+                )));
+            }
+        })
+    }
+
+    /// Ordering of two values, reading one-element tensors as numbers.
+    async fn order(&mut self, a: &Value, b: &Value) -> PyResult<std::cmp::Ordering> {
+        let a = match a {
+            Value::Tensor(t) => self.tensor_item(t).await?,
+            v => v.clone(),
+        };
+        let b = match b {
+            Value::Tensor(t) => self.tensor_item(t).await?,
+            v => v.clone(),
+        };
+        py_cmp(&a, &b)
+    }
+
+    /// A stable sort by key, as `sorted` and `list.sort` do.
+    pub async fn sort(
+        &mut self,
+        items: Vec<Value>,
+        key: Option<Value>,
+        reverse: bool,
+    ) -> PyResult<Vec<Value>> {
+        let keys = match key {
+            Some(Value::None) | None => items.clone(),
+            Some(k) => {
+                let mut keys = Vec::with_capacity(items.len());
+                for item in &items {
+                    keys.push(self.call(k.clone(), vec![item.clone()], Vec::new()).await?);
+                }
+                keys
+            }
+        };
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        let mut failure = None;
+        order.sort_by(|&i, &j| {
+            let ord = match py_cmp(&keys[i], &keys[j]) {
+                Ok(o) => o,
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    std::cmp::Ordering::Equal
+                }
+            };
+            if reverse { ord.reverse() } else { ord }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(order.into_iter().map(|i| items[i].clone()).collect())
+    }
+}
+
+fn convert_number(name: &str, value: &Value) -> PyResult<Value> {
+    Ok(match (name, value) {
+        ("int", Value::Float(f)) if f.is_finite() => Value::Int(f.trunc() as i64),
+        ("int", Value::Float(_)) => {
+            return Err(PyErr::value_error(
+                "cannot convert float NaN or infinity to integer",
+            ));
+        }
+        ("int", v) if v.as_int().is_some() => Value::Int(v.as_int().unwrap_or(0)),
+        ("float", v) if v.as_number().is_some() => Value::Float(v.as_number().unwrap_or(0.0)),
+        ("float", Value::Str(s)) => {
+            let t = s.trim().to_lowercase();
+            let parsed = match t.as_str() {
+                "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
+                "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
+                "nan" | "+nan" | "-nan" => Some(f64::NAN),
+                _ => t.parse::<f64>().ok(),
+            };
+            Value::Float(parsed.ok_or_else(|| {
+                PyErr::value_error(format!(
+                    "could not convert string to float: {}",
+                    crate::value::str_repr(s)
+                ))
+            })?)
+        }
+        ("int", Value::Str(s)) => Value::Int(s.trim().parse::<i64>().map_err(|_| {
+            PyErr::value_error(format!(
+                "invalid literal for int() with base 10: {}",
+                crate::value::str_repr(s)
+            ))
+        })?),
+        (_, v) => {
+            return Err(PyErr::type_error(format!(
+                "{name}() argument must be a string or a real number, not '{}'",
+                v.type_name()
+            )));
+        }
+    })
+}
+
+/// Python's `round`: to an int with ties to even, or to `ndigits` decimals by the
+/// exact decimal value (so `round(2.675, 2)` is 2.67, as in CPython).
+fn round(value: &Value, ndigits: Option<i64>) -> PyResult<Value> {
+    match (value, ndigits) {
+        (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(value.as_int().unwrap_or(0))),
+        (Value::Float(f), None) => {
+            if !f.is_finite() {
+                return Err(PyErr::value_error(
+                    "cannot convert float NaN or infinity to integer",
+                ));
+            }
+            Ok(Value::Int(f.round_ties_even() as i64))
+        }
+        (Value::Float(f), Some(n)) if n >= 0 => {
+            let text = tpu_runtime::format::python_fixed(*f, n as usize);
+            Ok(Value::Float(text.parse().unwrap_or(*f)))
+        }
+        (Value::Float(f), Some(n)) => {
+            let scale = 10f64.powi((-n) as i32);
+            Ok(Value::Float((f / scale).round_ties_even() * scale))
+        }
+        (other, _) => Err(PyErr::type_error(format!(
+            "type {} doesn't define __round__ method",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Keyword arguments of a built-in, consumed by name.
+pub struct Keywords(pub Vec<(String, Value)>);
+
+impl Keywords {
+    pub fn take(&mut self, name: &str) -> Option<Value> {
+        let i = self.0.iter().position(|(k, _)| k == name)?;
+        Some(self.0.remove(i).1)
+    }
+
+    pub fn string(&mut self, name: &str) -> PyResult<Option<String>> {
+        match self.take(name) {
+            None | Some(Value::None) => Ok(None),
+            Some(Value::Str(s)) => Ok(Some(s.to_string())),
+            Some(v) => Err(PyErr::type_error(format!(
+                "{name} must be None or a string, not {}",
+                v.type_name()
             ))),
         }
     }
 
-    /// `str(value)`.
-    pub async fn str_of(&mut self, value: &Value) -> PyResult<String> {
-        match value {
-            Value::Str(s) => Ok(s.to_string()),
-            Value::Device(d) => Ok(d.to_string()),
-            other => self.repr_of(other).await,
+    pub fn finish(&self, function: &str) -> PyResult<()> {
+        match self.0.first() {
+            Some((name, _)) => Err(PyErr::type_error(format!(
+                "{function}() got an unexpected keyword argument '{name}'"
+            ))),
+            None => Ok(()),
         }
-    }
-
-    /// `repr(value)`; tensors are read back from the device.
-    pub fn repr_of<'a>(
-        &'a mut self,
-        value: &'a Value,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = PyResult<String>> + 'a>> {
-        Box::pin(async move {
-            Ok(match value {
-                Value::None => "None".into(),
-                Value::Bool(b) => if *b { "True" } else { "False" }.into(),
-                Value::Int(i) => i.to_string(),
-                Value::Float(f) => float_repr(*f),
-                Value::Str(s) => str_repr(s),
-                Value::List(items) => {
-                    let items = items.borrow().clone();
-                    let mut parts = Vec::new();
-                    for item in &items {
-                        parts.push(self.repr_of(item).await?);
-                    }
-                    format!("[{}]", parts.join(", "))
-                }
-                Value::Tuple(items) => {
-                    let mut parts = Vec::new();
-                    for item in items.iter() {
-                        parts.push(self.repr_of(item).await?);
-                    }
-                    if parts.len() == 1 {
-                        format!("({},)", parts[0])
-                    } else {
-                        format!("({})", parts.join(", "))
-                    }
-                }
-                Value::Tensor(t) => self.runtime.repr(t).await?,
-                Value::Size(dims) => tpu_ir::Shape::new(dims.to_vec()).to_string(),
-                Value::Device(tpu_runtime::Device::Cpu) => "device(type='cpu')".into(),
-                Value::Device(tpu_runtime::Device::Tpu(i)) => {
-                    format!("device(type='tpu', index={i})")
-                }
-                Value::DType(d) => d.torch_name().to_string(),
-                Value::Module(name) => format!("<module '{name}'>"),
-                Value::Builtin(name) => format!(
-                    "<built-in function {}>",
-                    name.rsplit('.').next().unwrap_or(name)
-                ),
-                Value::Method(_, name) => format!("<built-in method {name} of Tensor object>"),
-            })
-        })
     }
 }

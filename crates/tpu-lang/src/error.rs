@@ -1,26 +1,53 @@
 //! Python exceptions raised by user programs, and their rendering as CPython-style
-//! tracebacks: the frame line, the quoted source, carets under the failing
-//! expression (that is how the column is named), then `Kind: message`.
+//! tracebacks: one frame per call, most recent last, each quoting its source line
+//! with carets under the failing expression (that is how the column is named),
+//! then `Kind: message`.
 
 use crate::source::SourceFile;
+use crate::value::Value;
 use ruff_text_size::TextRange;
+use std::rc::Rc;
 use tpu_runtime::{Diagnostic, RuntimeError};
 
-/// A Python exception on its way up. `range` is filled in by the innermost
-/// expression that knows where it is.
-#[derive(Debug, Clone)]
+/// One frame of a traceback: where in which file, inside which function.
+#[derive(Clone)]
+pub struct TraceEntry {
+    pub file: Rc<SourceFile>,
+    pub range: TextRange,
+    pub function: String,
+}
+
+/// A Python exception on its way up.
+#[derive(Clone)]
 pub struct PyErr {
-    pub kind: &'static str,
+    /// The exception class name, e.g. `ValueError`.
+    pub kind: String,
     pub message: String,
+    /// The exception object, when Python code created or caught it.
+    pub value: Option<Value>,
+    /// Where, in the innermost frame not yet recorded, it was raised.
     pub range: Option<TextRange>,
+    /// Frames already unwound, innermost first.
+    pub traceback: Vec<TraceEntry>,
+    /// Limits of the sandbox (fuel, recursion): `except` cannot catch these.
+    pub fatal: bool,
+}
+
+impl std::fmt::Debug for PyErr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
 }
 
 impl PyErr {
-    pub fn new(kind: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(kind: &str, message: impl Into<String>) -> Self {
         PyErr {
-            kind,
+            kind: kind.to_string(),
             message: message.into(),
+            value: None,
             range: None,
+            traceback: Vec::new(),
+            fatal: false,
         }
     }
 
@@ -28,8 +55,19 @@ impl PyErr {
         Self::new("TypeError", message)
     }
 
+    pub fn value_error(message: impl Into<String>) -> Self {
+        Self::new("ValueError", message)
+    }
+
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self::new("NotImplementedError", message)
+    }
+
+    pub fn fatal(kind: &str, message: impl Into<String>) -> Self {
+        PyErr {
+            fatal: true,
+            ..Self::new(kind, message)
+        }
     }
 
     /// Attaches a location unless a more precise one is already there.
@@ -38,19 +76,66 @@ impl PyErr {
         self
     }
 
-    pub fn to_diagnostic(&self, file: &SourceFile) -> Diagnostic {
-        let span = self.range.map(|r| file.span(r));
-        let mut traceback = String::from("Traceback (most recent call last):\n");
-        if let Some(span) = span {
-            traceback.push_str(&format!(
-                "  File \"{}\", line {}, in <module>\n",
-                file.name, span.line
-            ));
-            traceback.push_str(&quote_with_carets(file, span));
+    /// Records the frame the error is leaving; the caller attaches its call site.
+    pub fn leave_frame(mut self, file: &Rc<SourceFile>, function: &str) -> Self {
+        if let Some(range) = self.range.take() {
+            self.traceback.push(TraceEntry {
+                file: file.clone(),
+                range,
+                function: function.to_string(),
+            });
         }
-        traceback.push_str(&format!("{}: {}", self.kind, self.message));
+        self
+    }
+
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        // The innermost frame in the user's own file names the line: errors inside
+        // library code (the nn prelude) point at the user's call.
+        let innermost = self
+            .traceback
+            .iter()
+            .find(|e| !e.file.is_library)
+            .or(self.traceback.first());
+        let span = innermost.map(|e| e.file.span(e.range));
+        let mut traceback = String::from("Traceback (most recent call last):\n");
+        // Like CPython, a frame repeated more than three times in a row is shown
+        // three times and then counted.
+        let mut previous: Option<(String, u32, &str)> = None;
+        let mut repeats = 0;
+        let flush = |traceback: &mut String, repeats: usize| {
+            if repeats > 3 {
+                let more = repeats - 3;
+                let s = if more == 1 { "" } else { "s" };
+                traceback.push_str(&format!("  [Previous line repeated {more} more time{s}]\n"));
+            }
+        };
+        for entry in self.traceback.iter().rev() {
+            let span = entry.file.span(entry.range);
+            let key = (entry.file.name.clone(), span.line, entry.function.as_str());
+            if previous.as_ref() == Some(&key) {
+                repeats += 1;
+                if repeats > 3 {
+                    continue;
+                }
+            } else {
+                flush(&mut traceback, repeats);
+                repeats = 1;
+                previous = Some(key);
+            }
+            traceback.push_str(&format!(
+                "  File \"{}\", line {}, in {}\n",
+                entry.file.name, span.line, entry.function
+            ));
+            traceback.push_str(&quote_with_carets(&entry.file, span));
+        }
+        flush(&mut traceback, repeats);
+        if self.message.is_empty() {
+            traceback.push_str(&self.kind);
+        } else {
+            traceback.push_str(&format!("{}: {}", self.kind, self.message));
+        }
         Diagnostic {
-            kind: self.kind.to_string(),
+            kind: self.kind.clone(),
             message: self.message.clone(),
             span,
             traceback,

@@ -1,19 +1,20 @@
-//! The interpreter: an async tree walker over ruff's AST. It is async because a
-//! tensor read (`print`, `.item()`) must await the GPU, and in a browser that await
-//! has to return control to the event loop; every `await` in here is therefore a
-//! point where the whole program is suspended and later resumed.
+//! The interpreter core and statements: an async tree walker over ruff's AST. It is
+//! async because a tensor read (`print`, `.item()`) must await the GPU, and in a
+//! browser that await has to return control to the event loop; every `await` in
+//! here is a point where the whole program is suspended and later resumed.
 //!
 //! Each statement costs fuel, so an endless loop ends in an error naming its line;
-//! nesting is bounded, so deep recursion ends in `RecursionError`, not a stack
+//! nesting is bounded, so runaway recursion ends in `RecursionError`, not a stack
 //! overflow. Constructs outside the supported subset raise `NotImplementedError`
 //! naming the construct.
 
-use crate::args::Args;
+use crate::env::{Env, ScopeKind};
 use crate::error::PyErr;
 use crate::source::SourceFile;
-use crate::value::Value;
-use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt};
+use crate::value::{Class, Function, FunctionCode, Value};
+use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -21,22 +22,47 @@ use std::rc::Rc;
 use tpu_runtime::Runtime;
 
 pub type PyResult<T> = Result<T, PyErr>;
-type Boxed<'a, T> = Pin<Box<dyn Future<Output = PyResult<T>> + 'a>>;
+pub type Boxed<'a, T> = Pin<Box<dyn Future<Output = PyResult<T>> + 'a>>;
 
-/// How deeply expressions and blocks may nest before `RecursionError`.
-const MAX_DEPTH: usize = 200;
+/// How deeply expressions, blocks and calls may nest in all before `RecursionError`
+/// (a Python call is about five levels). Sized, like `MAX_CALLS`, to the stack.
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_DEPTH: usize = 10_000;
+#[cfg(target_arch = "wasm32")]
+const MAX_DEPTH: usize = 1_500;
+
+/// How many Python calls may be active at once: CPython's default recursion limit
+/// natively. In a browser the bound is the engine's own call stack (about 1 MB in
+/// Chromium, which no page can raise), so the wasm limits are lower; measured in a
+/// release build: 195 calls, or a 990-deep expression 100 calls down, fit; the
+/// shadow stack then holds 3 MB of its 16 MiB (crates/tpu-wasm/build.rs). An
+/// interpreter with an explicit stack would lift this; see ARCHITECTURE.md.
+#[cfg(not(target_arch = "wasm32"))]
+pub const MAX_CALLS: usize = 1_000;
+#[cfg(target_arch = "wasm32")]
+pub const MAX_CALLS: usize = 200;
 
 pub enum Flow {
     Normal,
     Break,
     Continue,
+    Return(Value),
 }
 
 pub struct Interpreter<'r> {
     pub runtime: &'r mut Runtime,
     pub stdout: String,
+    /// The file whose code is running now (the user's, or the prelude's).
     pub file: Rc<SourceFile>,
-    globals: HashMap<String, Value>,
+    pub env: Rc<Env>,
+    /// Modules by dotted name (`torch`, `torch.nn`, `math`).
+    pub modules: HashMap<String, Value>,
+    /// Built-in exception classes by name.
+    pub exceptions: HashMap<String, Rc<Class>>,
+    /// The function running in each active call, innermost last (for `super()`).
+    pub frames: Vec<(Rc<Function>, Option<Value>)>,
+    /// Grad modes to restore when `with torch.no_grad():` blocks end.
+    pub grad_mode_stack: Vec<bool>,
     fuel: u64,
     fuel_budget: u64,
     depth: usize,
@@ -44,20 +70,26 @@ pub struct Interpreter<'r> {
 
 impl<'r> Interpreter<'r> {
     pub fn new(runtime: &'r mut Runtime, file: Rc<SourceFile>, fuel_budget: u64) -> Self {
-        Interpreter {
+        let mut interp = Interpreter {
             runtime,
             stdout: String::new(),
             file,
-            globals: HashMap::new(),
+            env: Env::new(ScopeKind::Module, None),
+            modules: HashMap::new(),
+            exceptions: HashMap::new(),
+            frames: Vec::new(),
+            grad_mode_stack: Vec::new(),
             fuel: fuel_budget,
             fuel_budget,
             depth: 0,
-        }
+        };
+        interp.install_exceptions();
+        interp
     }
 
-    fn burn_fuel(&mut self) -> PyResult<()> {
+    pub fn burn_fuel(&mut self) -> PyResult<()> {
         if self.fuel == 0 {
-            return Err(PyErr::new(
+            return Err(PyErr::fatal(
                 "TimeoutError",
                 format!(
                     "the program ran past its budget of {} steps (an endless loop?)",
@@ -69,16 +101,20 @@ impl<'r> Interpreter<'r> {
         Ok(())
     }
 
-    fn enter(&mut self) -> PyResult<()> {
+    pub fn enter(&mut self) -> PyResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(PyErr::new(
+            return Err(PyErr::fatal(
                 "RecursionError",
                 "maximum recursion depth exceeded",
             ));
         }
         Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth -= 1;
     }
 
     pub fn exec_block<'a>(&'a mut self, body: &'a [Stmt]) -> Boxed<'a, Flow> {
@@ -94,15 +130,17 @@ impl<'r> Interpreter<'r> {
                     }
                 }
             }
-            self.depth -= 1;
+            self.leave();
             result
         })
     }
 
     async fn exec(&mut self, stmt: &Stmt) -> PyResult<Flow> {
         self.burn_fuel().map_err(|e| e.at(stmt.range()))?;
-        let line = self.file.position(stmt.range().start().to_usize()).0;
-        self.runtime.set_line(Some(line));
+        if !self.file.is_library {
+            let line = self.file.position(stmt.range().start().to_usize()).0;
+            self.runtime.set_line(Some(line));
+        }
         self.exec_inner(stmt).await.map_err(|e| e.at(stmt.range()))
     }
 
@@ -117,27 +155,54 @@ impl<'r> Interpreter<'r> {
                     self.assign(target, value.clone()).await?;
                 }
             }
-            Stmt::AugAssign(s) => {
-                let current = self.eval(&s.target).await?;
-                let rhs = self.eval(&s.value).await?;
-                let value = self.binary(s.op, current, rhs).await?;
-                self.assign(&s.target, value).await?;
+            Stmt::AnnAssign(s) => {
+                if let Some(value) = &s.value {
+                    let value = self.eval(value).await?;
+                    self.assign(&s.target, value).await?;
+                }
             }
+            Stmt::AugAssign(s) => self.aug_assign(s).await?,
             Stmt::Import(s) => {
                 for alias in &s.names {
                     let name = alias.name.as_str();
-                    let module = crate::builtins::import(name).map_err(|e| e.at(alias.range()))?;
-                    let bound = match &alias.asname {
-                        Some(asname) => asname.as_str(),
+                    let module = self.import(name).map_err(|e| e.at(alias.range()))?;
+                    match &alias.asname {
+                        Some(asname) => self.env.set(asname.as_str(), module),
                         // `import a.b` binds `a`.
-                        None => name.split('.').next().unwrap_or(name),
+                        None => {
+                            let top = name.split('.').next().unwrap_or(name);
+                            let value = self.import(top)?;
+                            self.env.set(top, value);
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(s) => {
+                let module_name = s.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+                if s.level > 0 {
+                    return Err(PyErr::not_implemented("relative imports are not supported"));
+                }
+                let module = self.import(module_name)?;
+                for alias in &s.names {
+                    let name = alias.name.as_str();
+                    if name == "*" {
+                        return Err(
+                            PyErr::not_implemented("'from ... import *' is not supported")
+                                .at(alias.range()),
+                        );
+                    }
+                    let value = match self.import(&format!("{module_name}.{name}")) {
+                        Ok(submodule) => submodule,
+                        Err(_) => self.get_attribute(&module, name).await.map_err(|_| {
+                            PyErr::new(
+                                "ImportError",
+                                format!("cannot import name '{name}' from '{module_name}'"),
+                            )
+                            .at(alias.range())
+                        })?,
                     };
-                    let value = if alias.asname.is_some() {
-                        module
-                    } else {
-                        crate::builtins::import(bound)?
-                    };
-                    self.globals.insert(bound.to_string(), value);
+                    let bound = alias.asname.as_ref().map(|a| a.as_str()).unwrap_or(name);
+                    self.env.set(bound, value);
                 }
             }
             Stmt::If(s) => {
@@ -158,13 +223,17 @@ impl<'r> Interpreter<'r> {
                 let mut broke = false;
                 while self.truthy(&s.test).await? {
                     self.burn_fuel()?;
-                    if let Flow::Break = self.exec_block(&s.body).await? {
-                        broke = true;
-                        break;
+                    match self.exec_block(&s.body).await? {
+                        Flow::Break => {
+                            broke = true;
+                            break;
+                        }
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
                     }
                 }
                 if !broke {
-                    self.exec_block(&s.orelse).await?;
+                    return self.exec_block(&s.orelse).await;
                 }
             }
             Stmt::For(s) => {
@@ -172,26 +241,85 @@ impl<'r> Interpreter<'r> {
                     return Err(PyErr::not_implemented("'async for' is not supported"));
                 }
                 let iterable = self.eval(&s.iter).await?;
-                let items = self.iterate(iterable).map_err(|e| e.at(s.iter.range()))?;
+                let iter = self
+                    .iter(iterable)
+                    .await
+                    .map_err(|e| e.at(s.iter.range()))?;
                 let mut broke = false;
-                for item in items {
+                for item in iter {
                     self.burn_fuel()?;
                     self.assign(&s.target, item).await?;
-                    if let Flow::Break = self.exec_block(&s.body).await? {
-                        broke = true;
-                        break;
+                    match self.exec_block(&s.body).await? {
+                        Flow::Break => {
+                            broke = true;
+                            break;
+                        }
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
                     }
                 }
                 if !broke {
-                    self.exec_block(&s.orelse).await?;
+                    return self.exec_block(&s.orelse).await;
                 }
             }
             Stmt::Pass(_) => {}
             Stmt::Break(_) => return Ok(Flow::Break),
             Stmt::Continue(_) => return Ok(Flow::Continue),
+            Stmt::Return(s) => {
+                let value = match &s.value {
+                    Some(v) => self.eval(v).await?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(value));
+            }
+            Stmt::FunctionDef(def) => {
+                if def.is_async {
+                    return Err(PyErr::not_implemented("'async def' is not supported"));
+                }
+                let function = self
+                    .make_function(FunctionCode::Def(Rc::new(def.clone())), def.name.as_str())
+                    .await?;
+                let mut value = Value::Function(function);
+                for decorator in def.decorator_list.iter().rev() {
+                    let d = self.eval(&decorator.expression).await?;
+                    value = self.call(d, vec![value], Vec::new()).await?;
+                }
+                self.env.set(def.name.as_str(), value);
+            }
+            Stmt::ClassDef(def) => self.class_def(def).await?,
+            Stmt::Global(s) => {
+                for name in &s.names {
+                    self.env.globals.borrow_mut().insert(name.to_string());
+                }
+            }
+            Stmt::Nonlocal(s) => {
+                for name in &s.names {
+                    self.env.nonlocals.borrow_mut().insert(name.to_string());
+                }
+            }
+            Stmt::Delete(s) => {
+                for target in &s.targets {
+                    self.delete(target).await?;
+                }
+            }
+            Stmt::Assert(s) => {
+                if !self.truthy(&s.test).await? {
+                    let message = match &s.msg {
+                        Some(m) => {
+                            let v = self.eval(m).await?;
+                            self.str_of(&v).await?
+                        }
+                        None => String::new(),
+                    };
+                    return Err(PyErr::new("AssertionError", message));
+                }
+            }
+            Stmt::Raise(s) => return Err(self.raise(s).await?),
+            Stmt::Try(s) => return self.try_stmt(s).await,
+            Stmt::With(s) => return self.with_stmt(s).await,
             other => {
                 return Err(PyErr::not_implemented(format!(
-                    "{} is not supported yet",
+                    "{} is not supported",
                     stmt_name(other)
                 )));
             }
@@ -199,252 +327,331 @@ impl<'r> Interpreter<'r> {
         Ok(Flow::Normal)
     }
 
-    fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Boxed<'a, ()> {
+    pub async fn make_function(
+        &mut self,
+        code: FunctionCode,
+        name: &str,
+    ) -> PyResult<Rc<Function>> {
+        let params = match &code {
+            FunctionCode::Def(d) => Some(d.parameters.clone()),
+            FunctionCode::Lambda(l) => l.parameters.clone(),
+        };
+        let mut defaults = HashMap::new();
+        if let Some(params) = params {
+            let all = params
+                .posonlyargs
+                .iter()
+                .chain(&params.args)
+                .chain(&params.kwonlyargs);
+            for p in all {
+                if let Some(default) = &p.default {
+                    let value = self.eval(default).await?;
+                    defaults.insert(p.parameter.name.to_string(), value);
+                }
+            }
+        }
+        Ok(Rc::new(Function {
+            name: name.to_string(),
+            code,
+            defaults,
+            closure: self.env.non_class(),
+            file: self.file.clone(),
+            class: RefCell::default(),
+        }))
+    }
+
+    async fn class_def(&mut self, def: &ast::StmtClassDef) -> PyResult<()> {
+        let mut bases = Vec::new();
+        if let Some(args) = &def.arguments {
+            for base in args.args.iter() {
+                match self.eval(base).await? {
+                    Value::Class(c) => bases.push(c),
+                    Value::Builtin("object") => {}
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "cannot subclass '{}'",
+                            other.type_name()
+                        ))
+                        .at(base.range()));
+                    }
+                }
+            }
+            if !args.keywords.is_empty() {
+                return Err(PyErr::not_implemented(
+                    "class keywords (metaclass=...) are not supported",
+                ));
+            }
+        }
+        let body_env = Env::new(ScopeKind::Class, Some(self.env.clone()));
+        let outer = std::mem::replace(&mut self.env, body_env.clone());
+        let result = self.exec_block(&def.body).await;
+        self.env = outer;
+        result?;
+        let attrs = body_env.vars.take();
+        let class = crate::classes::new_class(def.name.as_str(), bases, attrs)?;
+        for value in class.attrs.borrow().values() {
+            if let Value::Function(f) = value {
+                *f.class.borrow_mut() = Rc::downgrade(&class);
+            }
+        }
+        let mut value = Value::Class(class);
+        for decorator in def.decorator_list.iter().rev() {
+            let d = self.eval(&decorator.expression).await?;
+            value = self.call(d, vec![value], Vec::new()).await?;
+        }
+        self.env.set(def.name.as_str(), value);
+        Ok(())
+    }
+
+    async fn aug_assign(&mut self, s: &ast::StmtAugAssign) -> PyResult<()> {
+        // The target's container and index are evaluated once, as in Python.
+        match &*s.target {
+            Expr::Subscript(sub) => {
+                let base = self.eval(&sub.value).await?;
+                let index = self.eval(&sub.slice).await?;
+                let current = self.get_item(&base, &index).await?;
+                let rhs = self.eval(&s.value).await?;
+                let value = self.inplace_binary(s.op, current, rhs).await?;
+                self.set_item(&base, index, value).await
+            }
+            Expr::Attribute(attr) => {
+                let base = self.eval(&attr.value).await?;
+                let current = self.get_attribute(&base, attr.attr.as_str()).await?;
+                let rhs = self.eval(&s.value).await?;
+                let value = self.inplace_binary(s.op, current, rhs).await?;
+                self.set_attribute(&base, attr.attr.as_str(), value)
+            }
+            target => {
+                let current = self.eval(target).await?;
+                let rhs = self.eval(&s.value).await?;
+                let value = self.inplace_binary(s.op, current, rhs).await?;
+                self.assign(target, value).await
+            }
+        }
+    }
+
+    pub fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Boxed<'a, ()> {
         Box::pin(async move {
             match target {
                 Expr::Name(name) => {
-                    self.globals.insert(name.id.to_string(), value);
+                    self.env.set(name.id.as_str(), value);
                     Ok(())
                 }
                 Expr::Tuple(ast::ExprTuple { elts, .. })
                 | Expr::List(ast::ExprList { elts, .. }) => {
-                    let items = self.iterate(value).map_err(|e| e.at(target.range()))?;
-                    if items.len() != elts.len() {
-                        let message = if items.len() > elts.len() {
-                            format!("too many values to unpack (expected {})", elts.len())
-                        } else {
+                    let items = self
+                        .collect(value)
+                        .await
+                        .map_err(|e| e.at(target.range()))?;
+                    let star = elts.iter().position(|e| matches!(e, Expr::Starred(_)));
+                    let needed = elts.len() - star.is_some() as usize;
+                    let too_few = items.len() < needed;
+                    if too_few || (star.is_none() && items.len() > needed) {
+                        let message = if too_few {
                             format!(
-                                "not enough values to unpack (expected {}, got {})",
-                                elts.len(),
+                                "not enough values to unpack (expected {}{needed}, got {})",
+                                if star.is_some() { "at least " } else { "" },
                                 items.len()
                             )
+                        } else {
+                            format!("too many values to unpack (expected {needed})")
                         };
-                        return Err(PyErr::new("ValueError", message).at(target.range()));
+                        return Err(PyErr::value_error(message).at(target.range()));
                     }
-                    for (elt, item) in elts.iter().zip(items) {
-                        self.assign(elt, item).await?;
+                    match star {
+                        None => {
+                            for (elt, item) in elts.iter().zip(items) {
+                                self.assign(elt, item).await?;
+                            }
+                        }
+                        Some(s) => {
+                            let after = elts.len() - s - 1;
+                            let rest = items[s..items.len() - after].to_vec();
+                            for (elt, item) in elts[..s].iter().zip(&items[..s]) {
+                                self.assign(elt, item.clone()).await?;
+                            }
+                            if let Expr::Starred(starred) = &elts[s] {
+                                self.assign(&starred.value, Value::list(rest)).await?;
+                            }
+                            for (elt, item) in
+                                elts[s + 1..].iter().zip(&items[items.len() - after..])
+                            {
+                                self.assign(elt, item.clone()).await?;
+                            }
+                        }
                     }
                     Ok(())
                 }
-                _ => Err(PyErr::not_implemented(
-                    "assignment to this kind of target is not supported yet",
-                )
-                .at(target.range())),
+                Expr::Attribute(attr) => {
+                    let base = self.eval(&attr.value).await?;
+                    self.set_attribute(&base, attr.attr.as_str(), value)
+                }
+                Expr::Subscript(sub) => {
+                    let base = self.eval(&sub.value).await?;
+                    let index = self.eval(&sub.slice).await?;
+                    self.set_item(&base, index, value).await
+                }
+                _ => Err(
+                    PyErr::new("SyntaxError", "cannot assign to this expression")
+                        .at(target.range()),
+                ),
             }
         })
     }
 
-    /// The items of an iterable that needs no device access.
-    fn iterate(&self, value: Value) -> PyResult<Vec<Value>> {
-        match value {
-            Value::List(l) => Ok(l.borrow().clone()),
-            Value::Tuple(t) => Ok(t.to_vec()),
-            Value::Size(s) => Ok(s.iter().map(|&d| Value::Int(d as i64)).collect()),
-            Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
-            Value::Tensor(_) => Err(PyErr::not_implemented(
-                "iterating over a tensor is not supported yet",
-            )),
-            other => Err(PyErr::type_error(format!(
-                "'{}' object is not iterable",
+    async fn delete(&mut self, target: &Expr) -> PyResult<()> {
+        match target {
+            Expr::Name(name) => {
+                let env = self.env.target(name.id.as_str());
+                if env.vars.borrow_mut().remove(name.id.as_str()).is_none() {
+                    return Err(PyErr::new(
+                        "NameError",
+                        format!("name '{}' is not defined", name.id),
+                    ));
+                }
+                Ok(())
+            }
+            Expr::Subscript(sub) => {
+                let base = self.eval(&sub.value).await?;
+                let index = self.eval(&sub.slice).await?;
+                self.del_item(&base, &index)
+            }
+            _ => Err(
+                PyErr::not_implemented("'del' of this target is not supported").at(target.range()),
+            ),
+        }
+    }
+
+    async fn raise(&mut self, s: &ast::StmtRaise) -> PyResult<PyErr> {
+        let Some(exc) = &s.exc else {
+            return Ok(PyErr::new("RuntimeError", "No active exception to reraise"));
+        };
+        let value = self.eval(exc).await?;
+        let value = match value {
+            Value::Class(c) => self.call(Value::Class(c), Vec::new(), Vec::new()).await?,
+            v => v,
+        };
+        match &value {
+            Value::Instance(i) if self.is_exception_class(&i.class) => {
+                let message = match i.get("args") {
+                    Some(Value::Tuple(args)) if args.len() == 1 => self.str_of(&args[0]).await?,
+                    Some(Value::Tuple(args)) if args.is_empty() => String::new(),
+                    Some(args) => self.repr_of(&args).await?,
+                    None => String::new(),
+                };
+                let mut err = PyErr::new(&i.class.name, message);
+                err.value = Some(value.clone());
+                Ok(err)
+            }
+            other => Ok(PyErr::type_error(format!(
+                "exceptions must derive from BaseException, not {}",
                 other.type_name()
             ))),
         }
     }
 
-    async fn truthy(&mut self, expr: &Expr) -> PyResult<bool> {
-        let value = self.eval(expr).await?;
-        self.truth(&value).await.map_err(|e| e.at(expr.range()))
-    }
-
-    /// `bool(value)`; a one-element tensor is read from the device.
-    pub async fn truth(&mut self, value: &Value) -> PyResult<bool> {
-        if let Some(b) = value.truthy() {
-            return Ok(b);
+    async fn try_stmt(&mut self, s: &ast::StmtTry) -> PyResult<Flow> {
+        if s.is_star {
+            return Err(PyErr::not_implemented("'except*' is not supported"));
         }
-        match value {
-            Value::Tensor(t) if t.numel() == 1 => Ok(self.runtime.item(t).await? != 0.0),
-            Value::Tensor(_) => Err(PyErr::new(
-                "RuntimeError",
-                "Boolean value of Tensor with more than one value is ambiguous",
-            )),
-            _ => Ok(true),
-        }
-    }
-
-    pub fn eval<'a>(&'a mut self, expr: &'a Expr) -> Boxed<'a, Value> {
-        Box::pin(async move {
-            self.enter().map_err(|e| e.at(expr.range()))?;
-            let result = self.eval_inner(expr).await.map_err(|e| e.at(expr.range()));
-            self.depth -= 1;
-            result
-        })
-    }
-
-    async fn eval_inner(&mut self, expr: &Expr) -> PyResult<Value> {
-        Ok(match expr {
-            Expr::NumberLiteral(n) => match &n.value {
-                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
-                    PyErr::new("OverflowError", "integer literal does not fit in 64 bits")
-                })?),
-                Number::Float(f) => Value::Float(*f),
-                Number::Complex { .. } => {
-                    return Err(PyErr::not_implemented("complex numbers are not supported"));
-                }
-            },
-            Expr::StringLiteral(s) => Value::str(s.value.to_str()),
-            Expr::BooleanLiteral(b) => Value::Bool(b.value),
-            Expr::NoneLiteral(_) => Value::None,
-            Expr::Name(name) => self.lookup(name.id.as_str())?,
-            Expr::List(l) => {
-                let mut items = Vec::with_capacity(l.elts.len());
-                for e in &l.elts {
-                    items.push(self.eval(e).await?);
-                }
-                Value::List(Rc::new(std::cell::RefCell::new(items)))
-            }
-            Expr::Tuple(t) => {
-                let mut items = Vec::with_capacity(t.elts.len());
-                for e in &t.elts {
-                    items.push(self.eval(e).await?);
-                }
-                Value::Tuple(items.into())
-            }
-            Expr::BinOp(b) => {
-                let left = self.eval(&b.left).await?;
-                let right = self.eval(&b.right).await?;
-                self.binary(b.op, left, right).await?
-            }
-            Expr::UnaryOp(u) => {
-                let operand = self.eval(&u.operand).await?;
-                match u.op {
-                    ast::UnaryOp::Not => Value::Bool(!self.truth(&operand).await?),
-                    ast::UnaryOp::USub => {
-                        self.binary(Operator::Mult, operand, Value::Int(-1)).await?
-                    }
-                    ast::UnaryOp::UAdd => operand,
-                    ast::UnaryOp::Invert => {
-                        return Err(PyErr::not_implemented(
-                            "the ~ operator is not supported yet",
-                        ));
-                    }
-                }
-            }
-            Expr::BoolOp(b) => {
-                let mut last = Value::None;
-                for (i, value) in b.values.iter().enumerate() {
-                    last = self.eval(value).await?;
-                    let t = self.truth(&last).await?;
-                    let is_last = i + 1 == b.values.len();
-                    match b.op {
-                        ast::BoolOp::And if !t && !is_last => return Ok(last),
-                        ast::BoolOp::Or if t && !is_last => return Ok(last),
-                        _ => {}
-                    }
-                }
-                last
-            }
-            Expr::Compare(c) => {
-                let mut left = self.eval(&c.left).await?;
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
-                    let right = self.eval(right).await?;
-                    if !crate::builtins::compare(*op, &left, &right)? {
-                        return Ok(Value::Bool(false));
-                    }
-                    left = right;
-                }
-                Value::Bool(true)
-            }
-            Expr::Attribute(a) => {
-                let base = self.eval(&a.value).await?;
-                crate::builtins::attribute(&base, a.attr.as_str())?
-            }
-            Expr::Subscript(s) => {
-                let base = self.eval(&s.value).await?;
-                let index = self.eval(&s.slice).await?;
-                crate::builtins::subscript(&base, &index)?
-            }
-            Expr::Call(call) => {
-                let func = self.eval(&call.func).await?;
-                let mut args = Args::default();
-                for arg in call.arguments.args.iter() {
-                    if let Expr::Starred(_) = arg {
-                        return Err(
-                            PyErr::not_implemented("*args in calls is not supported yet")
-                                .at(arg.range()),
-                        );
-                    }
-                    args.positional.push(self.eval(arg).await?);
-                }
-                for kw in call.arguments.keywords.iter() {
-                    let Some(name) = &kw.arg else {
-                        return Err(PyErr::not_implemented(
-                            "**kwargs in calls is not supported yet",
-                        )
-                        .at(kw.range()));
+        let mut outcome = self.exec_block(&s.body).await;
+        if let Err(err) = &outcome {
+            if !err.fatal {
+                let err = err.clone();
+                for handler in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    let matches = match &h.type_ {
+                        None => true,
+                        Some(t) => {
+                            let filter = self.eval(t).await?;
+                            self.exception_matches(&err, &filter)?
+                        }
                     };
-                    let value = self.eval(&kw.value).await?;
-                    args.keywords.push((name.to_string(), value));
+                    if matches {
+                        if let Some(name) = &h.name {
+                            let value = self.exception_value(&err);
+                            self.env.set(name.as_str(), value);
+                        }
+                        outcome = self.exec_block(&h.body).await;
+                        break;
+                    }
                 }
-                self.burn_fuel()?;
-                self.call(func, args).await?
+            }
+        } else if let Ok(Flow::Normal) = outcome {
+            outcome = self.exec_block(&s.orelse).await;
+        }
+        if !s.finalbody.is_empty() {
+            match self.exec_block(&s.finalbody).await? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        outcome
+    }
+
+    async fn with_stmt(&mut self, s: &ast::StmtWith) -> PyResult<Flow> {
+        if s.is_async {
+            return Err(PyErr::not_implemented("'async with' is not supported"));
+        }
+        let mut managers = Vec::new();
+        for item in &s.items {
+            let manager = self.eval(&item.context_expr).await?;
+            let entered = self
+                .enter_context(&manager)
+                .await
+                .map_err(|e| e.at(item.range()))?;
+            managers.push(manager);
+            if let Some(target) = &item.optional_vars {
+                self.assign(target, entered).await?;
+            }
+        }
+        let outcome = self.exec_block(&s.body).await;
+        for manager in managers.iter().rev() {
+            self.exit_context(manager).await?;
+        }
+        outcome
+    }
+
+    async fn enter_context(&mut self, manager: &Value) -> PyResult<Value> {
+        match manager {
+            Value::GradMode(enabled) => {
+                let previous = self.runtime.set_grad_enabled(*enabled);
+                self.grad_mode_stack.push(previous);
+                Ok(Value::None)
             }
             other => {
-                return Err(PyErr::not_implemented(format!(
-                    "{} is not supported yet",
-                    expr_name(other)
-                )));
+                let enter = self.get_attribute(other, "__enter__").await?;
+                self.call(enter, Vec::new(), Vec::new()).await
             }
-        })
+        }
     }
 
-    fn lookup(&self, name: &str) -> PyResult<Value> {
-        if let Some(v) = self.globals.get(name) {
-            return Ok(v.clone());
+    async fn exit_context(&mut self, manager: &Value) -> PyResult<()> {
+        match manager {
+            Value::GradMode(_) => {
+                let previous = self.grad_mode_stack.pop().unwrap_or(true);
+                self.runtime.set_grad_enabled(previous);
+                Ok(())
+            }
+            other => {
+                let exit = self.get_attribute(other, "__exit__").await?;
+                self.call(
+                    exit,
+                    vec![Value::None, Value::None, Value::None],
+                    Vec::new(),
+                )
+                .await?;
+                Ok(())
+            }
         }
-        crate::builtins::builtin(name)
-            .ok_or_else(|| PyErr::new("NameError", format!("name '{name}' is not defined")))
     }
 }
 
 fn stmt_name(stmt: &Stmt) -> &'static str {
     match stmt {
-        Stmt::FunctionDef(_) => "'def' (function definitions)",
-        Stmt::ClassDef(_) => "'class' (class definitions)",
-        Stmt::Return(_) => "'return'",
-        Stmt::Delete(_) => "'del'",
         Stmt::TypeAlias(_) => "'type' aliases",
-        Stmt::AnnAssign(_) => "annotated assignment",
-        Stmt::With(_) => "'with'",
         Stmt::Match(_) => "'match'",
-        Stmt::Raise(_) => "'raise'",
-        Stmt::Try(_) => "'try'",
-        Stmt::Assert(_) => "'assert'",
-        Stmt::ImportFrom(_) => "'from ... import'",
-        Stmt::Global(_) => "'global'",
-        Stmt::Nonlocal(_) => "'nonlocal'",
+        Stmt::IpyEscapeCommand(_) => "IPython escape commands",
         _ => "this statement",
-    }
-}
-
-fn expr_name(expr: &Expr) -> &'static str {
-    match expr {
-        Expr::Named(_) => "the walrus operator ':='",
-        Expr::Lambda(_) => "'lambda'",
-        Expr::If(_) => "conditional expressions ('a if c else b')",
-        Expr::Dict(_) => "dict literals",
-        Expr::Set(_) => "set literals",
-        Expr::ListComp(_) => "list comprehensions",
-        Expr::SetComp(_) => "set comprehensions",
-        Expr::DictComp(_) => "dict comprehensions",
-        Expr::Generator(_) => "generator expressions",
-        Expr::Await(_) => "'await'",
-        Expr::Yield(_) | Expr::YieldFrom(_) => "'yield'",
-        Expr::FString(_) => "f-strings",
-        Expr::TString(_) => "t-strings",
-        Expr::BytesLiteral(_) => "bytes literals",
-        Expr::EllipsisLiteral(_) => "'...'",
-        Expr::Starred(_) => "starred expressions",
-        Expr::Slice(_) => "slices",
-        _ => "this expression",
     }
 }

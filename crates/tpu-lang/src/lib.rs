@@ -3,10 +3,19 @@
 //! A program never panics the host: syntax errors, unknown names, shape errors and
 //! unsupported constructs all come back as diagnostics with a line and column.
 
-mod args;
 mod builtins;
+mod call;
+mod classes;
+pub mod conformance;
+mod env;
 mod error;
+mod expr;
+mod guard;
 mod interp;
+mod methods;
+mod modules;
+mod ops;
+mod pyformat;
 mod source;
 mod torch_api;
 mod value;
@@ -17,6 +26,10 @@ pub use value::float_repr;
 
 use std::rc::Rc;
 use tpu_runtime::{Report, Runtime};
+
+/// The stack a native thread running `run` should have: the interpreter recurses
+/// on it, and its call limit (`MAX_CALLS`) was sized against this.
+pub const NATIVE_STACK_BYTES: usize = 256 << 20;
 
 /// Options for one run.
 #[derive(Clone, Debug)]
@@ -47,6 +60,12 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
         backend_device: runtime.tpu_device_description(),
         ..Report::default()
     };
+    if let Err((message, range)) = guard::check(source) {
+        report
+            .diagnostics
+            .push(error::syntax_error(&file, &message, range));
+        return report;
+    }
     let parsed = match ruff_python_parser::parse_module(source) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -59,7 +78,8 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
     let result = interp.exec_block(&parsed.syntax().body).await;
     if let Err(e) = result {
-        report.diagnostics.push(e.to_diagnostic(&file));
+        let e = e.leave_frame(&file, "<module>");
+        report.diagnostics.push(e.to_diagnostic());
     }
     report.stdout = std::mem::take(&mut interp.stdout);
     drop(interp);

@@ -7,6 +7,8 @@ use tpu_runtime::SourceSpan;
 pub struct SourceFile {
     pub name: String,
     pub text: String,
+    /// Part of the runtime's own Python (the `nn` prelude), not the user's program.
+    pub is_library: bool,
     line_starts: Vec<usize>,
 }
 
@@ -17,6 +19,7 @@ impl SourceFile {
         SourceFile {
             name: name.to_string(),
             text: text.to_string(),
+            is_library: false,
             line_starts,
         }
     }

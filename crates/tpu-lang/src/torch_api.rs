@@ -1,74 +1,59 @@
 //! The `torch` surface: module attributes (`torch.ones`, `torch.float32`), tensor
-//! attributes and methods, and arithmetic between tensors and Python numbers. Each
-//! function checks its arguments the way PyTorch does and then calls the runtime's
-//! dispatcher; nothing here computes tensor values itself.
+//! attributes and methods, and operators with tensor operands. Each function checks
+//! its arguments the way PyTorch does and then calls the runtime's dispatcher;
+//! nothing here computes tensor values itself.
 
-use crate::args::Args;
+use crate::builtins::Keywords;
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
 use crate::value::Value;
-use ruff_python_ast::Operator;
-use std::cell::RefCell;
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+use std::collections::HashMap;
 use std::rc::Rc;
 use tpu_ir::{BinaryOp, DType, Shape};
 use tpu_runtime::{Device, Tensor};
 
-const TORCH_FUNCTIONS: &[&str] = &["ones", "zeros", "full", "tensor", "matmul", "sum", "device"];
-
-pub fn torch_attribute(name: &str) -> PyResult<Value> {
-    if let Some(&f) = TORCH_FUNCTIONS.iter().find(|&&f| f == name) {
-        // Leaked once per name: the set is fixed and tiny, and `Value::Builtin`
-        // holds `&'static str` so that values stay cheap to clone.
-        return Ok(Value::Builtin(qualified(f)));
-    }
-    let dtype = match name {
-        "float32" | "float" => DType::Float32,
-        "bfloat16" => DType::BFloat16,
-        "int64" | "long" => DType::Int64,
-        "bool" => DType::Bool,
-        _ => {
-            return Err(PyErr::new(
-                "AttributeError",
-                format!("module 'torch' has no attribute '{name}'"),
-            ));
-        }
-    };
-    Ok(Value::DType(dtype))
-}
-
-fn qualified(name: &str) -> &'static str {
-    match name {
-        "ones" => "torch.ones",
-        "zeros" => "torch.zeros",
-        "full" => "torch.full",
-        "tensor" => "torch.tensor",
-        "matmul" => "torch.matmul",
-        "sum" => "torch.sum",
-        _ => "torch.device",
-    }
-}
+const TORCH_FUNCTIONS: &[&str] = &[
+    "torch.ones",
+    "torch.zeros",
+    "torch.full",
+    "torch.tensor",
+    "torch.matmul",
+    "torch.sum",
+    "torch.device",
+    "torch.no_grad",
+    "torch.enable_grad",
+    "torch.is_tensor",
+    "torch.abs",
+];
 
 const TENSOR_METHODS: &[&str] = &[
     "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul",
     "div",
 ];
 
-pub fn tensor_attribute(t: &Tensor, name: &str) -> PyResult<Value> {
-    Ok(match name {
-        "shape" => Value::Size(t.shape().dims().into()),
-        "device" => Value::Device(t.device()),
-        "dtype" => Value::DType(t.dtype()),
-        "ndim" => Value::Int(t.shape().rank() as i64),
-        _ => match TENSOR_METHODS.iter().find(|&&m| m == name) {
-            Some(&m) => Value::Method(t.clone(), m),
-            None => {
-                return Err(PyErr::new(
-                    "AttributeError",
-                    format!("'Tensor' object has no attribute '{name}'"),
-                ));
-            }
-        },
-    })
+pub fn torch_module_attributes() -> HashMap<String, Value> {
+    let mut attrs: HashMap<String, Value> = TORCH_FUNCTIONS
+        .iter()
+        .map(|q| {
+            (
+                q.trim_start_matches("torch.").to_string(),
+                Value::Builtin(q),
+            )
+        })
+        .collect();
+    for (name, dtype) in [
+        ("float32", DType::Float32),
+        ("float", DType::Float32),
+        ("bfloat16", DType::BFloat16),
+        ("int64", DType::Int64),
+        ("long", DType::Int64),
+        ("bool", DType::Bool),
+    ] {
+        attrs.insert(name.to_string(), Value::DType(dtype));
+    }
+    attrs.insert("Tensor".into(), Value::Builtin("torch.Tensor"));
+    attrs
 }
 
 /// `device="tpu"`, `"tpu:0"`, `"cpu"` or a `torch.device`.
@@ -108,21 +93,18 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
     };
     let mut shape = Vec::with_capacity(dims.len());
     for d in dims {
-        match d {
-            Value::Int(n) if n >= 0 => shape.push(n as usize),
-            Value::Int(n) => {
+        match d.as_int() {
+            Some(n) if n >= 0 => shape.push(n as usize),
+            Some(n) => {
                 return Err(PyErr::new(
                     "RuntimeError",
-                    format!(
-                        "Trying to create tensor with negative dimension {n}: {values:?}",
-                        values = shape_text(values)
-                    ),
+                    format!("Trying to create tensor with negative dimension {n}"),
                 ));
             }
-            other => {
+            None => {
                 return Err(PyErr::type_error(format!(
                     "{function}(): argument 'size' must be tuple of ints, but found element of type {}",
-                    other.type_name()
+                    d.type_name()
                 )));
             }
         }
@@ -130,20 +112,9 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
     Ok(Shape(shape))
 }
 
-fn shape_text(values: &[Value]) -> String {
-    let parts: Vec<String> = values
-        .iter()
-        .map(|v| match v {
-            Value::Int(i) => i.to_string(),
-            other => other.type_name().to_string(),
-        })
-        .collect();
-    format!("[{}]", parts.join(", "))
-}
-
 /// Checks `dtype=`, `device=` and `requires_grad=` of a factory function.
-fn factory_options(args: &mut Args) -> PyResult<Device> {
-    if let Some(dtype) = args.keyword("dtype") {
+fn factory_options(kw: &mut Keywords) -> PyResult<Device> {
+    if let Some(dtype) = kw.take("dtype") {
         match dtype {
             Value::None | Value::DType(DType::Float32) => {}
             Value::DType(d) => {
@@ -160,14 +131,14 @@ fn factory_options(args: &mut Args) -> PyResult<Device> {
             }
         }
     }
-    if let Some(rg) = args.keyword("requires_grad")
-        && rg.truthy() == Some(true)
+    if let Some(rg) = kw.take("requires_grad")
+        && matches!(rg, Value::Bool(true))
     {
         return Err(PyErr::not_implemented(
             "autograd (requires_grad=True) is not supported yet",
         ));
     }
-    match args.keyword("device") {
+    match kw.take("device") {
         None | Some(Value::None) => Ok(Device::Cpu),
         Some(v) => parse_device(&v),
     }
@@ -188,7 +159,7 @@ fn flatten(
             return Ok(true);
         }
         Value::Int(_) | Value::Bool(_) => {
-            out.push(value.as_number().unwrap() as f32);
+            out.push(value.as_number().unwrap_or(0.0) as f32);
             return Ok(false);
         }
         other => {
@@ -201,14 +172,11 @@ fn flatten(
     if shape.len() == depth {
         shape.push(items.len());
     } else if shape[depth] != items.len() {
-        return Err(PyErr::new(
-            "ValueError",
-            format!(
-                "expected sequence of length {} at dim {depth} (got {})",
-                shape[depth],
-                items.len()
-            ),
-        ));
+        return Err(PyErr::value_error(format!(
+            "expected sequence of length {} at dim {depth} (got {})",
+            shape[depth],
+            items.len()
+        )));
     }
     let mut any_float = false;
     for item in &items {
@@ -217,15 +185,29 @@ fn flatten(
     Ok(any_float)
 }
 
+fn tensor_arg(args: &[Value], function: &str) -> PyResult<Tensor> {
+    match args.first() {
+        Some(Value::Tensor(t)) => Ok(t.clone()),
+        _ => Err(PyErr::type_error(format!(
+            "{function}(): argument 'input' must be Tensor"
+        ))),
+    }
+}
+
 impl Interpreter<'_> {
-    pub async fn call_torch(&mut self, name: &str, mut args: Args) -> PyResult<Value> {
-        let short = name.trim_start_matches("torch.");
-        match short {
+    pub async fn call_torch(
+        &mut self,
+        name: &str,
+        mut args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    ) -> PyResult<Value> {
+        let mut kw = Keywords(kwargs);
+        match name {
             "ones" | "zeros" | "full" => {
-                let device = factory_options(&mut args)?;
-                args.finish(short, usize::MAX)?;
-                let (shape_args, value) = if short == "full" {
-                    let [size, fill] = &args.positional[..] else {
+                let device = factory_options(&mut kw)?;
+                kw.finish(name)?;
+                let (shape_args, value) = if name == "full" {
+                    let [size, fill] = &args[..] else {
                         return Err(PyErr::type_error(
                             "full() missing required arguments: 'size' and 'fill_value'",
                         ));
@@ -235,12 +217,9 @@ impl Interpreter<'_> {
                     })?;
                     (std::slice::from_ref(size), fill)
                 } else {
-                    (
-                        &args.positional[..],
-                        if short == "ones" { 1.0 } else { 0.0 },
-                    )
+                    (&args[..], if name == "ones" { 1.0 } else { 0.0 })
                 };
-                let shape = parse_shape(shape_args, short)?;
+                let shape = parse_shape(shape_args, name)?;
                 Ok(Value::Tensor(self.runtime.full(
                     shape,
                     value as f32,
@@ -248,9 +227,9 @@ impl Interpreter<'_> {
                 )?))
             }
             "tensor" => {
-                let device = factory_options(&mut args)?;
-                args.finish("tensor", 1)?;
-                let data = args.positional.first().ok_or_else(|| {
+                let device = factory_options(&mut kw)?;
+                kw.finish(name)?;
+                let data = args.first().ok_or_else(|| {
                     PyErr::type_error("tensor() missing required argument 'data'")
                 })?;
                 let (mut shape, mut values) = (Vec::new(), Vec::new());
@@ -267,42 +246,161 @@ impl Interpreter<'_> {
                 )?))
             }
             "device" => {
-                args.finish("device", 1)?;
-                let spec = args.positional.first().cloned().unwrap_or(Value::None);
-                Ok(Value::Device(parse_device(&spec)?))
+                kw.finish(name)?;
+                Ok(Value::Device(parse_device(
+                    args.first().unwrap_or(&Value::None),
+                )?))
             }
-            "matmul" | "sum" => {
-                let Some(Value::Tensor(t)) = args.positional.first().cloned() else {
-                    return Err(PyErr::type_error(format!(
-                        "{short}(): argument 'input' must be Tensor"
-                    )));
-                };
-                args.positional.remove(0);
-                self.call_method(&t, short, args).await
+            "no_grad" => Ok(Value::GradMode(false)),
+            "enable_grad" => Ok(Value::GradMode(true)),
+            "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
+            "matmul" | "sum" | "abs" => {
+                let t = tensor_arg(&args, name)?;
+                args.remove(0);
+                self.call_tensor_method(&t, name, args, kw.0).await
             }
             _ => Err(PyErr::not_implemented(format!(
-                "{name}() is not supported yet"
+                "torch.{name}() is not supported yet"
             ))),
         }
     }
 
-    pub async fn call_method(&mut self, t: &Tensor, name: &str, mut args: Args) -> PyResult<Value> {
+    pub async fn tensor_attribute(&mut self, t: &Tensor, name: &str) -> PyResult<Value> {
+        Ok(match name {
+            "shape" => Value::Size(t.shape().dims().into()),
+            "device" => Value::Device(t.device()),
+            "dtype" => Value::DType(t.dtype()),
+            "ndim" => Value::Int(t.shape().rank() as i64),
+            "is_leaf" => Value::Bool(true),
+            "requires_grad" => Value::Bool(false),
+            "grad" => Value::None,
+            _ => match TENSOR_METHODS.iter().find(|&&m| m == name) {
+                Some(&m) => Value::NativeMethod(Rc::new((Value::Tensor(t.clone()), m))),
+                None => {
+                    return Err(PyErr::new(
+                        "AttributeError",
+                        format!("'Tensor' object has no attribute '{name}'"),
+                    ));
+                }
+            },
+        })
+    }
+
+    pub fn set_tensor_attribute(&mut self, _t: &Tensor, name: &str, _value: Value) -> PyResult<()> {
+        Err(PyErr::not_implemented(format!(
+            "setting Tensor.{name} is not supported yet"
+        )))
+    }
+
+    pub async fn tensor_get_item(&mut self, _t: &Tensor, _index: &Value) -> PyResult<Value> {
+        Err(PyErr::not_implemented(
+            "tensor indexing is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_set_item(
+        &mut self,
+        _t: &Tensor,
+        _index: &Value,
+        _value: Value,
+    ) -> PyResult<()> {
+        Err(PyErr::not_implemented(
+            "tensor item assignment is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_unbind(&mut self, _t: &Tensor) -> PyResult<Vec<Value>> {
+        Err(PyErr::not_implemented(
+            "iterating over a tensor is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_truth(&mut self, t: &Tensor) -> PyResult<bool> {
+        if t.numel() != 1 {
+            return Err(PyErr::new(
+                "RuntimeError",
+                "Boolean value of Tensor with more than one value is ambiguous",
+            ));
+        }
+        Ok(self.runtime.item(t).await? != 0.0)
+    }
+
+    pub async fn tensor_item(&mut self, t: &Tensor) -> PyResult<Value> {
+        Ok(Value::Float(self.runtime.item(t).await?))
+    }
+
+    pub async fn tensor_repr(&mut self, t: &Tensor) -> PyResult<String> {
+        Ok(self.runtime.repr(t).await?)
+    }
+
+    pub async fn tensor_unary(&mut self, op: UnaryOp, t: &Tensor) -> PyResult<Value> {
+        match op {
+            UnaryOp::USub => Ok(Value::Tensor(self.runtime.binary_scalar(
+                BinaryOp::Mul,
+                t,
+                -1.0,
+                false,
+            )?)),
+            _ => Err(PyErr::not_implemented(format!(
+                "the unary {} operator on tensors is not supported yet",
+                op.as_str()
+            ))),
+        }
+    }
+
+    pub async fn tensor_compare(&mut self, op: CmpOp, _a: &Value, _b: &Value) -> PyResult<Value> {
+        Err(PyErr::not_implemented(format!(
+            "'{}' on tensors is not supported yet",
+            op.as_str()
+        )))
+    }
+
+    pub async fn tensor_inplace(&mut self, op: Operator, t: &Tensor, b: &Value) -> PyResult<Value> {
+        // Out of place for now: the name is rebound to a new tensor, which is what
+        // an in-place update looks like to code that holds no other reference.
+        self.tensor_binary(op, &Value::Tensor(t.clone()), b).await
+    }
+
+    pub async fn call_tensor_method(
+        &mut self,
+        t: &Tensor,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    ) -> PyResult<Value> {
+        let kw = Keywords(kwargs);
+        let no_args = |args: &[Value]| -> PyResult<()> {
+            kw.finish(name)?;
+            if !args.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "{name}() takes no arguments ({} given)",
+                    args.len()
+                )));
+            }
+            Ok(())
+        };
         match name {
             "sum" => {
-                args.finish("sum", 0)?;
+                no_args(&args)?;
                 Ok(Value::Tensor(self.runtime.sum(t)?))
             }
+            "abs" => Err(PyErr::not_implemented(
+                "abs() of a tensor is not supported yet",
+            )),
             "item" => {
-                args.finish("item", 0)?;
-                Ok(Value::Float(self.runtime.item(t).await?))
+                no_args(&args)?;
+                self.tensor_item(t).await
             }
             "cpu" => {
-                args.finish("cpu", 0)?;
+                no_args(&args)?;
                 Ok(Value::Tensor(self.runtime.to_device(t, Device::Cpu).await?))
             }
             "to" => {
+                let mut kw = kw;
                 let target = args
-                    .get(0, "device")
+                    .first()
+                    .cloned()
+                    .or_else(|| kw.take("device"))
                     .ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
                 let device = match target {
                     Value::DType(DType::Float32) => return Ok(Value::Tensor(t.clone())),
@@ -316,41 +414,36 @@ impl Interpreter<'_> {
                 };
                 Ok(Value::Tensor(self.runtime.to_device(t, device).await?))
             }
-            "size" => {
-                args.finish("size", 1)?;
-                match args.positional.first() {
-                    None => Ok(Value::Size(t.shape().dims().into())),
-                    Some(Value::Int(d)) => {
-                        let rank = t.shape().rank() as i64;
-                        let axis = if *d < 0 { d + rank } else { *d };
-                        if axis < 0 || axis >= rank {
-                            return Err(PyErr::new(
-                                "IndexError",
-                                format!(
-                                    "Dimension out of range (expected to be in range of [{}, {}], but got {d})",
-                                    -rank,
-                                    rank - 1
-                                ),
-                            ));
-                        }
-                        Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
+            "size" => match args.first() {
+                None => Ok(Value::Size(t.shape().dims().into())),
+                Some(d) => {
+                    let d = d
+                        .as_int()
+                        .ok_or_else(|| PyErr::type_error("size(): argument 'dim' must be int"))?;
+                    let rank = t.shape().rank() as i64;
+                    let axis = if d < 0 { d + rank } else { d };
+                    if axis < 0 || axis >= rank {
+                        return Err(PyErr::new(
+                            "IndexError",
+                            format!(
+                                "Dimension out of range (expected to be in range of [{}, {}], but got {d})",
+                                -rank,
+                                rank - 1
+                            ),
+                        ));
                     }
-                    Some(v) => Err(PyErr::type_error(format!(
-                        "size(): argument 'dim' must be int, not {}",
-                        v.type_name()
-                    ))),
+                    Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
                 }
-            }
+            },
             "dim" => Ok(Value::Int(t.shape().rank() as i64)),
             "numel" => Ok(Value::Int(t.numel() as i64)),
             "tolist" => {
-                args.finish("tolist", 0)?;
+                no_args(&args)?;
                 let values = self.runtime.read(t).await?;
                 Ok(nest(&values, t.shape().dims()))
             }
             "matmul" | "add" | "sub" | "mul" | "div" => {
-                args.finish(name, 1)?;
-                let other = args.positional.first().cloned().ok_or_else(|| {
+                let other = args.first().cloned().ok_or_else(|| {
                     PyErr::type_error(format!("{name}() missing required argument 'other'"))
                 })?;
                 let op = match name {
@@ -361,6 +454,7 @@ impl Interpreter<'_> {
                     _ => Operator::Div,
                 };
                 self.tensor_binary(op, &Value::Tensor(t.clone()), &other)
+                    .await
             }
             _ => Err(PyErr::not_implemented(format!(
                 "Tensor.{name}() is not supported yet"
@@ -369,8 +463,8 @@ impl Interpreter<'_> {
     }
 
     /// A Python operator with at least one tensor operand.
-    pub fn tensor_binary(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
-        let unsupported = || crate::builtins::unsupported_operands(op, a, b);
+    pub async fn tensor_binary(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
+        let unsupported = || crate::ops::unsupported_operands(op, a, b);
         if op == Operator::MatMult {
             return match (a, b) {
                 (Value::Tensor(x), Value::Tensor(y)) => {
@@ -413,10 +507,11 @@ fn nest(values: &[f32], dims: &[usize]) -> Value {
         [] => Value::Float(values[0] as f64),
         [n, rest @ ..] => {
             let inner: usize = rest.iter().product();
-            let items = (0..*n)
-                .map(|i| nest(&values[i * inner..(i + 1) * inner], rest))
-                .collect();
-            Value::List(Rc::new(RefCell::new(items)))
+            Value::list(
+                (0..*n)
+                    .map(|i| nest(&values[i * inner..(i + 1) * inner], rest))
+                    .collect(),
+            )
         }
     }
 }

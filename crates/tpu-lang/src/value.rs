@@ -1,8 +1,13 @@
-//! Python values as the interpreter holds them. Containers are reference-counted
-//! like CPython's objects, so aliasing (`b = a; b.append(1)`) behaves as in Python.
+//! Python values as the interpreter holds them. Containers, functions, classes and
+//! instances are reference-counted like CPython's objects, so aliasing
+//! (`b = a; b.append(1)`) and identity (`is`) behave as in Python.
 
+use crate::env::Env;
+use crate::source::SourceFile;
+use ruff_python_ast as ast;
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
 use tpu_ir::DType;
 use tpu_runtime::{Device, Tensor};
 
@@ -15,17 +20,184 @@ pub enum Value {
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<[Value]>),
+    Dict(Rc<RefCell<Dict>>),
+    /// A set is a dict whose values are all `None`.
+    Set(Rc<RefCell<Dict>>),
+    Range(i64, i64, i64),
+    Slice(Rc<[Value; 3]>),
+    Function(Rc<Function>),
+    /// A function implemented in Rust, by qualified name (`print`, `torch.ones`);
+    /// also the built-in types (`int`, `float`), which are callable.
+    Builtin(&'static str),
+    /// A method implemented in Rust, bound to its receiver (`"a,b".split`).
+    NativeMethod(Rc<(Value, &'static str)>),
+    /// A Python function bound to an instance.
+    BoundMethod(Rc<(Value, Rc<Function>)>),
+    Class(Rc<Class>),
+    Instance(Rc<Instance>),
+    Module(Rc<Module>),
+    /// `super()`: look attributes up in the MRO of the instance after `class`.
+    Super(Rc<(Rc<Class>, Value)>),
     Tensor(Tensor),
     /// `torch.Size`: a tuple of ints that prints as `torch.Size([2, 3])`.
     Size(Rc<[usize]>),
     Device(Device),
     DType(DType),
-    /// A module such as `torch` or `math`, by its dotted name.
-    Module(&'static str),
-    /// A built-in function, by qualified name (`print`, `torch.ones`).
-    Builtin(&'static str),
-    /// A tensor method bound to its tensor (`x.sum`).
-    Method(Tensor, &'static str),
+    /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context manager.
+    GradMode(bool),
+}
+
+/// A `def` or a `lambda`, with what it captured when it was created.
+pub struct Function {
+    pub name: String,
+    pub code: FunctionCode,
+    /// Evaluated defaults by parameter name, as CPython evaluates them once at `def`.
+    pub defaults: HashMap<String, Value>,
+    /// The scope the function was defined in.
+    pub closure: Rc<Env>,
+    pub file: Rc<SourceFile>,
+    /// The class whose body defined this function, for zero-argument `super()`.
+    pub class: RefCell<Weak<Class>>,
+}
+
+pub enum FunctionCode {
+    Def(Rc<ast::StmtFunctionDef>),
+    Lambda(Rc<ast::ExprLambda>),
+}
+
+impl Function {
+    pub fn parameters(&self) -> Option<&ast::Parameters> {
+        match &self.code {
+            FunctionCode::Def(d) => Some(&d.parameters),
+            FunctionCode::Lambda(l) => l.parameters.as_deref(),
+        }
+    }
+}
+
+pub struct Class {
+    pub name: String,
+    pub bases: Vec<Rc<Class>>,
+    /// Method resolution order, this class first (C3 linearisation).
+    pub mro: RefCell<Vec<Rc<Class>>>,
+    pub attrs: RefCell<HashMap<String, Value>>,
+}
+
+impl Class {
+    /// Looks `name` up along the MRO.
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.attrs.borrow().get(name) {
+            return Some(v.clone());
+        }
+        self.mro
+            .borrow()
+            .iter()
+            .skip(1)
+            .find_map(|c| c.attrs.borrow().get(name).cloned())
+    }
+
+    pub fn is_subclass_of(&self, other: &Rc<Class>) -> bool {
+        self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
+    }
+}
+
+pub struct Instance {
+    pub class: Rc<Class>,
+    /// Attributes in assignment order (`vars(obj)` order), which is also the order
+    /// `nn.Module` registers parameters and submodules in.
+    pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
+}
+
+impl Instance {
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.attrs
+            .borrow()
+            .iter()
+            .find(|(k, _)| &**k == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    pub fn set(&self, name: &str, value: Value) {
+        let mut attrs = self.attrs.borrow_mut();
+        match attrs.iter_mut().find(|(k, _)| &**k == name) {
+            Some(slot) => slot.1 = value,
+            None => attrs.push((Rc::from(name), value)),
+        }
+    }
+}
+
+pub struct Module {
+    pub name: String,
+    pub attrs: RefCell<HashMap<String, Value>>,
+}
+
+/// The key of a dict entry: Python's hash equality (`1 == 1.0 == True`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum HashKey {
+    None,
+    Int(i64),
+    Float(u64),
+    Str(Rc<str>),
+    Tuple(Vec<HashKey>),
+    /// Objects hashed by identity: functions, classes, instances, tensors.
+    Id(usize),
+}
+
+/// An insertion-ordered dict.
+#[derive(Default, Clone)]
+pub struct Dict {
+    entries: Vec<(Value, Value)>,
+    index: HashMap<HashKey, usize>,
+}
+
+impl Dict {
+    pub fn get(&self, key: &HashKey) -> Option<&Value> {
+        self.index.get(key).map(|&i| &self.entries[i].1)
+    }
+
+    pub fn insert(&mut self, hk: HashKey, key: Value, value: Value) {
+        match self.index.get(&hk) {
+            Some(&i) => self.entries[i].1 = value,
+            None => {
+                self.index.insert(hk, self.entries.len());
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    pub fn remove(&mut self, hk: &HashKey) -> Option<Value> {
+        let i = self.index.remove(hk)?;
+        let (_, v) = self.entries.remove(i);
+        for slot in self.index.values_mut() {
+            if *slot > i {
+                *slot -= 1;
+            }
+        }
+        Some(v)
+    }
+
+    pub fn contains(&self, hk: &HashKey) -> bool {
+        self.index.contains_key(hk)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn keys(&self) -> Vec<Value> {
+        self.entries.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    pub fn values(&self) -> Vec<Value> {
+        self.entries.iter().map(|(_, v)| v.clone()).collect()
+    }
+
+    pub fn items(&self) -> &[(Value, Value)] {
+        &self.entries
+    }
 }
 
 impl Value {
@@ -33,8 +205,23 @@ impl Value {
         Value::Str(Rc::from(s))
     }
 
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(items.into())
+    }
+
     /// The name `type(v).__name__` gives, used in error messages.
-    pub fn type_name(&self) -> &'static str {
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::Instance(i) => i.class.name.clone(),
+            other => other.builtin_type_name().to_string(),
+        }
+    }
+
+    pub fn builtin_type_name(&self) -> &'static str {
         match self {
             Value::None => "NoneType",
             Value::Bool(_) => "bool",
@@ -43,30 +230,23 @@ impl Value {
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Set(_) => "set",
+            Value::Range(..) => "range",
+            Value::Slice(_) => "slice",
+            Value::Function(_) => "function",
+            Value::Builtin(_) | Value::NativeMethod(_) => "builtin_function_or_method",
+            Value::BoundMethod(_) => "method",
+            Value::Class(_) => "type",
+            Value::Instance(_) => "object",
+            Value::Module(_) => "module",
+            Value::Super(_) => "super",
             Value::Tensor(_) => "Tensor",
             Value::Size(_) => "Size",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
-            Value::Module(_) => "module",
-            Value::Builtin(_) => "builtin_function_or_method",
-            Value::Method(..) => "builtin_function_or_method",
+            Value::GradMode(_) => "no_grad",
         }
-    }
-
-    /// Python truthiness for values that do not need the device.
-    pub fn truthy(&self) -> Option<bool> {
-        Some(match self {
-            Value::None => false,
-            Value::Bool(b) => *b,
-            Value::Int(i) => *i != 0,
-            Value::Float(f) => *f != 0.0,
-            Value::Str(s) => !s.is_empty(),
-            Value::List(l) => !l.borrow().is_empty(),
-            Value::Tuple(t) => !t.is_empty(),
-            Value::Size(s) => !s.is_empty(),
-            Value::Tensor(_) => return None,
-            _ => true,
-        })
     }
 
     /// A number as `f64`, for arithmetic with Python scalars.
@@ -77,6 +257,61 @@ impl Value {
             Value::Float(f) => Some(*f),
             _ => None,
         }
+    }
+
+    /// An int (or bool) as `i64`.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Bool(b) => Some(*b as i64),
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// Object identity, for `is`.
+    pub fn is(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || a == b,
+            _ => match (self.identity(), other.identity()) {
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
+
+    fn identity(&self) -> Option<usize> {
+        Some(match self {
+            Value::List(l) => Rc::as_ptr(l) as *const u8 as usize,
+            Value::Dict(d) | Value::Set(d) => Rc::as_ptr(d) as *const u8 as usize,
+            Value::Tuple(t) => t.as_ptr() as usize,
+            Value::Function(f) => Rc::as_ptr(f) as usize,
+            Value::Class(c) => Rc::as_ptr(c) as usize,
+            Value::Instance(i) => Rc::as_ptr(i) as usize,
+            Value::Module(m) => Rc::as_ptr(m) as usize,
+            Value::Tensor(t) => t.identity(),
+            Value::Builtin(name) => name.as_ptr() as usize,
+            _ => return None,
+        })
+    }
+
+    /// The dict key for this value, or `None` if it is unhashable.
+    pub fn hash_key(&self) -> Option<HashKey> {
+        Some(match self {
+            Value::None => HashKey::None,
+            Value::Bool(b) => HashKey::Int(*b as i64),
+            Value::Int(i) => HashKey::Int(*i),
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => HashKey::Int(*f as i64),
+            Value::Float(f) => HashKey::Float(f.to_bits()),
+            Value::Str(s) => HashKey::Str(s.clone()),
+            Value::Tuple(items) => {
+                HashKey::Tuple(items.iter().map(Value::hash_key).collect::<Option<_>>()?)
+            }
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Slice(_) => return None,
+            other => HashKey::Id(other.identity().unwrap_or(0)),
+        })
     }
 }
 

@@ -6,8 +6,21 @@ use tpu_lang::{RunOptions, run};
 use tpu_runtime::{ReferenceBackend, Report, Runtime};
 
 fn run_program(source: &str) -> Report {
-    let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
-    pollster::block_on(run(source, &mut runtime, &RunOptions::default()))
+    run_with(source, RunOptions::default())
+}
+
+/// Runs on a thread with the stack the CLI gives the interpreter.
+fn run_with(source: &str, options: RunOptions) -> Report {
+    let source = source.to_string();
+    std::thread::Builder::new()
+        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .spawn(move || {
+            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+            pollster::block_on(run(&source, &mut runtime, &options))
+        })
+        .unwrap()
+        .join()
+        .unwrap()
 }
 
 fn check_error(source: &str, expected: Expect) {
@@ -122,14 +135,40 @@ fn shape_mismatch_uses_pytorch_wording_and_points_at_the_expression() {
 #[test]
 fn unsupported_constructs_are_not_implemented_errors_naming_them() {
     check_error(
-        "def f():\n    return 1\n",
+        "def numbers():\n    yield 1\n\nfor n in numbers():\n    print(n)\n",
         expect![[r#"
             Traceback (most recent call last):
-              File "main.py", line 1, in <module>
-                def f():
-                ^^^^^^^^
-            NotImplementedError: 'def' (function definitions) is not supported yet"#]],
+              File "main.py", line 4, in <module>
+                for n in numbers():
+                         ^^^^^^^^^
+              File "main.py", line 2, in numbers
+                yield 1
+                ^^^^^^^
+            NotImplementedError: generators ('yield') are not supported"#]],
     );
+}
+
+#[test]
+fn runaway_recursion_is_a_recursion_error_and_the_runtime_survives() {
+    let report = run_program("def f(n):\n    return f(n + 1)\n\nf(0)\n");
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, "RecursionError");
+    // The innermost frame names the line, as CPython's last traceback entry does.
+    assert_eq!(d.span.map(|s| s.line), Some(2));
+    assert!(
+        d.traceback.contains("line 4, in <module>"),
+        "{}",
+        d.traceback
+    );
+    assert!(
+        d.traceback
+            .contains("[Previous line repeated 997 more times]"),
+        "{}",
+        d.traceback
+    );
+    let report =
+        run_program("def f(n):\n    return 0 if n == 0 else f(n - 1) + 1\n\nprint(f(900))\n");
+    assert_eq!(report.stdout, "900\n", "{:?}", report.diagnostics);
 }
 
 #[test]
@@ -150,14 +189,18 @@ fn an_endless_loop_stops_on_its_fuel_budget() {
 }
 
 #[test]
-fn deep_nesting_is_a_recursion_error_not_a_crash() {
-    let source = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
-    let report = run_program(&source);
-    // Either the parser or the interpreter refuses it; neither may crash.
-    assert!(!report.ok());
-    let deep = format!("x = {}1\n", "-".repeat(1000));
-    let report = run_program(&deep);
-    assert_eq!(report.diagnostics[0].kind, "RecursionError");
+fn pathological_nesting_is_refused_before_parsing() {
+    let source = format!("x = {}1{}\n", "[".repeat(20_000), "]".repeat(20_000));
+    let d = &run_program(&source).diagnostics[0];
+    assert_eq!(
+        (d.kind.as_str(), d.message.as_str()),
+        ("SyntaxError", "too many nested parentheses")
+    );
+    let d = &run_program(&format!("x = {}1\n", "-".repeat(20_000))).diagnostics[0];
+    assert_eq!(d.kind, "SyntaxError");
+    assert!(d.message.contains("too complex"), "{}", d.message);
+    let report = run_program(&format!("x = {}1\nprint(x)\n", "-".repeat(999)));
+    assert_eq!(report.stdout, "-1\n", "{:?}", report.diagnostics);
 }
 
 #[test]

@@ -45,6 +45,7 @@ pub struct Runtime {
     ops: Vec<OpRecord>,
     line: Option<u32>,
     print_options: PrintOptions,
+    grad_enabled: bool,
 }
 
 impl Runtime {
@@ -56,6 +57,7 @@ impl Runtime {
             ops: Vec::new(),
             line: None,
             print_options: PrintOptions::default(),
+            grad_enabled: true,
         }
     }
 
@@ -65,6 +67,12 @@ impl Runtime {
 
     pub fn tpu_device_description(&self) -> String {
         self.tpu.device_description()
+    }
+
+    /// `torch.set_grad_enabled`: returns the previous mode. Autograd itself is not
+    /// built yet; the mode is kept so that `with torch.no_grad():` already works.
+    pub fn set_grad_enabled(&mut self, enabled: bool) -> bool {
+        std::mem::replace(&mut self.grad_enabled, enabled)
     }
 
     /// The source line that subsequent ops are attributed to in the Report.

@@ -39,8 +39,12 @@ impl Drop for Storage {
     }
 }
 
+/// A tensor object. Clones are the same Python object (as `b = a` is in Python):
+/// identity, and later `.grad`, belong to the object, not to its values.
 #[derive(Clone)]
-pub struct Tensor {
+pub struct Tensor(Rc<TensorInner>);
+
+struct TensorInner {
     shape: Shape,
     dtype: DType,
     device: Device,
@@ -55,7 +59,7 @@ impl Tensor {
         buffer: BufferId,
         release: ReleaseQueue,
     ) -> Self {
-        Tensor {
+        Tensor(Rc::new(TensorInner {
             shape,
             dtype,
             device,
@@ -64,27 +68,32 @@ impl Tensor {
                 device,
                 release,
             }),
-        }
+        }))
     }
 
     pub fn shape(&self) -> &Shape {
-        &self.shape
+        &self.0.shape
     }
 
     pub fn dtype(&self) -> DType {
-        self.dtype
+        self.0.dtype
     }
 
     pub fn device(&self) -> Device {
-        self.device
+        self.0.device
     }
 
     pub fn numel(&self) -> usize {
-        self.shape.numel()
+        self.0.shape.numel()
+    }
+
+    /// A number unique to this tensor object while it lives, for `is` and hashing.
+    pub fn identity(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
     }
 
     pub(crate) fn buffer(&self) -> BufferId {
-        self.storage.buffer
+        self.0.storage.buffer
     }
 }
 
@@ -93,9 +102,9 @@ impl fmt::Debug for Tensor {
         write!(
             f,
             "Tensor({:?}, {:?}, {})",
-            self.shape.dims(),
-            self.dtype,
-            self.device
+            self.0.shape.dims(),
+            self.0.dtype,
+            self.0.device
         )
     }
 }

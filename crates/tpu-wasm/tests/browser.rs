@@ -64,3 +64,47 @@ async fn errors_come_back_in_the_report_with_line_and_column() {
     let report = run(&playground, "print(1 + 1)\n").await;
     assert_eq!(report.stdout, "2\n");
 }
+
+#[wasm_bindgen_test]
+async fn the_python_semantics_program_agrees_with_pytorch() {
+    let playground = Playground::create(Some("cpu".into()))
+        .await
+        .expect("the reference backend");
+    let source = include_str!("../../../tests/conformance/python_semantics.py");
+    let expected = include_str!("../../../tests/conformance/python_semantics.expected");
+    let report = run(&playground, source).await;
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    tpu_lang::conformance::agree(expected, &report.stdout).expect("agrees with PyTorch");
+}
+
+/// In the browser the engine's call stack bounds recursion; the interpreter's wasm
+/// limits must stop every program before it, or the module would trap. These are
+/// the deepest programs the limits let through, and two past them.
+#[wasm_bindgen_test]
+async fn recursion_at_and_past_the_limits_leaves_the_module_working() {
+    let playground = Playground::create(Some("cpu".into()))
+        .await
+        .expect("the reference backend");
+    let report = run(
+        &playground,
+        "def f(n):\n    return 0 if n == 0 else f(n - 1) + 1\n\nprint(f(190))\n",
+    )
+    .await;
+    assert_eq!(report.stdout, "190\n", "{:?}", report.diagnostics);
+    let deep = format!(
+        "def f(n):\n    return {}1 if n == 0 else f(n - 1)\n\nprint(f(100))\n",
+        "-".repeat(990)
+    );
+    let report = run(&playground, &deep).await;
+    assert_eq!(report.stdout, "1\n", "{:?}", report.diagnostics);
+    let report = run(&playground, "def f(n):\n    return f(n + 1)\n\nf(0)\n").await;
+    assert_eq!(report.diagnostics[0].kind, "RecursionError");
+    let deeper = format!("x = {}1\n", "-".repeat(20_000));
+    let report = run(&playground, &deeper).await;
+    assert_eq!(report.diagnostics[0].kind, "SyntaxError");
+    let brackets = format!("x = {}1{}\n", "[".repeat(20_000), "]".repeat(20_000));
+    let report = run(&playground, &brackets).await;
+    assert_eq!(report.diagnostics[0].kind, "SyntaxError");
+    let report = run(&playground, "print(6 * 7)\n").await;
+    assert_eq!(report.stdout, "42\n");
+}

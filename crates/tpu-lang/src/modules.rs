@@ -1,0 +1,213 @@
+//! The modules a program can import: `math`, and `torch` with its submodules.
+//! Functions implemented in Rust appear as `Value::Builtin` entries named by their
+//! qualified name (`math.sqrt`, `torch.ones`), which is how calls find them.
+
+use crate::error::PyErr;
+use crate::interp::{Interpreter, PyResult};
+use crate::value::{Module, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+const MATH_FUNCTIONS: &[&str] = &[
+    "math.sqrt",
+    "math.exp",
+    "math.log",
+    "math.log2",
+    "math.log10",
+    "math.sin",
+    "math.cos",
+    "math.tan",
+    "math.tanh",
+    "math.atan",
+    "math.atan2",
+    "math.floor",
+    "math.ceil",
+    "math.isnan",
+    "math.isinf",
+    "math.isfinite",
+    "math.fabs",
+    "math.pow",
+    "math.prod",
+    "math.fsum",
+    "math.gcd",
+    "math.erf",
+    "math.isclose",
+];
+
+fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
+    Value::Module(Rc::new(Module {
+        name: name.to_string(),
+        attrs: RefCell::new(attrs),
+    }))
+}
+
+fn functions(list: &[&'static str]) -> HashMap<String, Value> {
+    list.iter()
+        .map(|q| {
+            (
+                q.rsplit('.').next().unwrap_or(q).to_string(),
+                Value::Builtin(q),
+            )
+        })
+        .collect()
+}
+
+impl Interpreter<'_> {
+    /// `import name`: the module object, built once per run.
+    pub fn import(&mut self, name: &str) -> PyResult<Value> {
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
+        let value = match name {
+            "math" => {
+                let mut attrs = functions(MATH_FUNCTIONS);
+                for (k, v) in [
+                    ("pi", std::f64::consts::PI),
+                    ("e", std::f64::consts::E),
+                    ("tau", std::f64::consts::TAU),
+                    ("inf", f64::INFINITY),
+                    ("nan", f64::NAN),
+                ] {
+                    attrs.insert(k.to_string(), Value::Float(v));
+                }
+                module("math", attrs)
+            }
+            "torch" => {
+                let torch = module("torch", crate::torch_api::torch_module_attributes());
+                self.modules.insert("torch".into(), torch.clone());
+                for sub in ["torch.nn", "torch.nn.functional", "torch.optim"] {
+                    self.import(sub)?;
+                }
+                return Ok(torch);
+            }
+            "torch.nn" | "torch.nn.functional" | "torch.optim" => {
+                let value = module(name, HashMap::new());
+                let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
+                let parent = self.import(parent)?;
+                self.set_attribute(&parent, child, value.clone())?;
+                value
+            }
+            _ => {
+                return Err(PyErr::new(
+                    "ModuleNotFoundError",
+                    format!("No module named '{name}'"),
+                ));
+            }
+        };
+        self.modules.insert(name.to_string(), value.clone());
+        Ok(value)
+    }
+
+    pub fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+        let number = |i: usize| -> PyResult<f64> {
+            args.get(i).and_then(Value::as_number).ok_or_else(|| {
+                PyErr::type_error(format!(
+                    "must be real number, not {}",
+                    args.get(i).map_or("nothing".into(), |v| v.type_name())
+                ))
+            })
+        };
+        let domain = || PyErr::value_error("math domain error");
+        Ok(match name {
+            "sqrt" => {
+                let x = number(0)?;
+                if x < 0.0 {
+                    return Err(domain());
+                }
+                Value::Float(x.sqrt())
+            }
+            "exp" => Value::Float(number(0)?.exp()),
+            "log" => {
+                let x = number(0)?;
+                if x <= 0.0 {
+                    return Err(domain());
+                }
+                match args.get(1) {
+                    Some(_) => Value::Float(x.ln() / number(1)?.ln()),
+                    None => Value::Float(x.ln()),
+                }
+            }
+            "log2" => Value::Float(number(0)?.log2()),
+            "log10" => Value::Float(number(0)?.log10()),
+            "sin" => Value::Float(number(0)?.sin()),
+            "cos" => Value::Float(number(0)?.cos()),
+            "tan" => Value::Float(number(0)?.tan()),
+            "tanh" => Value::Float(number(0)?.tanh()),
+            "atan" => Value::Float(number(0)?.atan()),
+            "atan2" => Value::Float(number(0)?.atan2(number(1)?)),
+            "floor" | "ceil" => {
+                if let Some(i) = args.first().and_then(Value::as_int) {
+                    return Ok(Value::Int(i));
+                }
+                let x = number(0)?;
+                if !x.is_finite() {
+                    return Err(PyErr::new(
+                        "OverflowError",
+                        "cannot convert float infinity to integer",
+                    ));
+                }
+                Value::Int(if name == "floor" { x.floor() } else { x.ceil() } as i64)
+            }
+            "isnan" => Value::Bool(number(0)?.is_nan()),
+            "isinf" => Value::Bool(number(0)?.is_infinite()),
+            "isfinite" => Value::Bool(number(0)?.is_finite()),
+            "fabs" => Value::Float(number(0)?.abs()),
+            "pow" => Value::Float(number(0)?.powf(number(1)?)),
+            "erf" => Value::Float(erf(number(0)?)),
+            "gcd" => {
+                let (mut a, mut b) = (
+                    args.first().and_then(Value::as_int).unwrap_or(0).abs(),
+                    args.get(1).and_then(Value::as_int).unwrap_or(0).abs(),
+                );
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                Value::Int(a)
+            }
+            "isclose" => {
+                let (a, b) = (number(0)?, number(1)?);
+                Value::Bool((a - b).abs() <= (1e-9 * a.abs().max(b.abs())).max(0.0))
+            }
+            _ => {
+                return Err(PyErr::not_implemented(format!(
+                    "math.{name}() needs an iterable; use sum() or a loop"
+                )));
+            }
+        })
+    }
+}
+
+/// The error function to about double precision: its Maclaurin series below 2.5,
+/// the continued fraction of erfc above.
+pub fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let a = x.abs();
+    if a < 2.5 {
+        // Maclaurin series: erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
+        let mut sum = 0.0;
+        let mut term = a;
+        let mut n = 0.0;
+        loop {
+            let add = term / (2.0 * n + 1.0);
+            sum += add;
+            if add.abs() < 1e-17 * sum.abs() {
+                break;
+            }
+            n += 1.0;
+            term *= -a * a / n;
+        }
+        sign * sum * 2.0 / std::f64::consts::PI.sqrt()
+    } else {
+        // Continued fraction for erfc, accurate for larger arguments.
+        let mut f = 0.0;
+        for k in (1..60).rev() {
+            f = k as f64 / 2.0 / (a + f);
+        }
+        let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f);
+        sign * (1.0 - erfc)
+    }
+}

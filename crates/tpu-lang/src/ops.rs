@@ -1,0 +1,491 @@
+//! Operators on Python values: truthiness, arithmetic with Python's int and float
+//! rules, comparisons (including `in` and `is`), and `str`/`repr`. Tensor operands
+//! are handed to `torch_api`.
+
+use crate::error::PyErr;
+use crate::interp::{Boxed, Interpreter, PyResult};
+use crate::value::{Value, float_repr, str_repr};
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+use std::cmp::Ordering;
+
+impl Interpreter<'_> {
+    /// `bool(value)`; a one-element tensor is read from the device.
+    pub async fn truth(&mut self, value: &Value) -> PyResult<bool> {
+        Ok(match value {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.borrow().is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::Dict(d) | Value::Set(d) => !d.borrow().is_empty(),
+            Value::Size(s) => !s.is_empty(),
+            Value::Range(a, b, s) => crate::call::range_len(*a, *b, *s) > 0,
+            Value::Tensor(t) => self.tensor_truth(t).await?,
+            Value::Instance(i) => {
+                if let Some(method) = i.class.lookup("__bool__") {
+                    let v = self.call(method, vec![value.clone()], Vec::new()).await?;
+                    return Box::pin(self.truth(&v)).await;
+                }
+                if let Some(method) = i.class.lookup("__len__") {
+                    let v = self.call(method, vec![value.clone()], Vec::new()).await?;
+                    return Ok(v.as_int().unwrap_or(0) != 0);
+                }
+                true
+            }
+            _ => true,
+        })
+    }
+
+    pub async fn unary(&mut self, op: UnaryOp, operand: Value) -> PyResult<Value> {
+        match (op, &operand) {
+            (UnaryOp::Not, v) => Ok(Value::Bool(!self.truth(v).await?)),
+            (UnaryOp::UAdd, Value::Int(_) | Value::Float(_) | Value::Tensor(_)) => Ok(operand),
+            (UnaryOp::UAdd, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
+            (UnaryOp::USub, Value::Int(i)) => i.checked_neg().map(Value::Int).ok_or_else(|| {
+                PyErr::new("OverflowError", "integer result does not fit in 64 bits")
+            }),
+            (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
+            (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
+            (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+            (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
+            (_, Value::Tensor(t)) => self.tensor_unary(op, t).await,
+            (_, Value::Instance(_)) => {
+                let name = match op {
+                    UnaryOp::USub => "__neg__",
+                    UnaryOp::UAdd => "__pos__",
+                    _ => "__invert__",
+                };
+                let method = self.get_attribute(&operand, name).await?;
+                self.call(method, Vec::new(), Vec::new()).await
+            }
+            _ => Err(PyErr::type_error(format!(
+                "bad operand type for unary {}: '{}'",
+                op.as_str(),
+                operand.type_name()
+            ))),
+        }
+    }
+
+    pub async fn binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
+        if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
+            return self.tensor_binary(op, &a, &b).await;
+        }
+        if let Value::Instance(_) = a {
+            let method = self.get_attribute(&a, dunder(op)).await?;
+            return self.call(method, vec![b], Vec::new()).await;
+        }
+        arithmetic(op, &a, &b)
+    }
+
+    /// `a op= b`: in place for lists and tensors, as Python and PyTorch do.
+    pub async fn inplace_binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
+        match (&a, op) {
+            (Value::List(l), Operator::Add) => {
+                let items = self.collect(b).await?;
+                l.borrow_mut().extend(items);
+                Ok(a)
+            }
+            (Value::Tensor(t), _) => self.tensor_inplace(op, t, &b).await,
+            _ => self.binary(op, a, b).await,
+        }
+    }
+
+    pub async fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
+        if matches!(op, CmpOp::In | CmpOp::NotIn) {
+            let found = self.contains(b, a).await?;
+            return Ok(Value::Bool(found == (op == CmpOp::In)));
+        }
+        if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+            return Ok(Value::Bool(a.is(b) == (op == CmpOp::Is)));
+        }
+        if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
+            return self.tensor_compare(op, a, b).await;
+        }
+        Ok(Value::Bool(match op {
+            CmpOp::Eq => py_eq(a, b),
+            CmpOp::NotEq => !py_eq(a, b),
+            CmpOp::Lt => py_cmp(a, b)? == Ordering::Less,
+            CmpOp::LtE => py_cmp(a, b)? != Ordering::Greater,
+            CmpOp::Gt => py_cmp(a, b)? == Ordering::Greater,
+            CmpOp::GtE => py_cmp(a, b)? != Ordering::Less,
+            _ => unreachable!("membership and identity handled above"),
+        }))
+    }
+
+    async fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
+        match container {
+            Value::Str(s) => match item {
+                Value::Str(sub) => Ok(s.contains(&**sub)),
+                other => Err(PyErr::type_error(format!(
+                    "'in <string>' requires string as left operand, not {}",
+                    other.type_name()
+                ))),
+            },
+            Value::Dict(d) | Value::Set(d) => {
+                Ok(d.borrow().contains(&crate::expr::hash_key(item)?))
+            }
+            Value::Range(start, stop, step) => Ok(match item.as_int() {
+                Some(i) => {
+                    let inside = if *step > 0 {
+                        i >= *start && i < *stop
+                    } else {
+                        i <= *start && i > *stop
+                    };
+                    inside && (i - start) % step == 0
+                }
+                None => false,
+            }),
+            other => {
+                let items = self.collect(other.clone()).await?;
+                Ok(items.iter().any(|x| py_eq(x, item)))
+            }
+        }
+    }
+
+    /// `str(value)`.
+    pub async fn str_of(&mut self, value: &Value) -> PyResult<String> {
+        match value {
+            Value::Str(s) => Ok(s.to_string()),
+            Value::Device(d) => Ok(d.to_string()),
+            Value::Instance(i) if self.is_exception_class(&i.class) => match i.get("args") {
+                Some(Value::Tuple(args)) if args.len() == 1 => {
+                    Box::pin(self.str_of(&args[0])).await
+                }
+                Some(Value::Tuple(args)) if args.is_empty() => Ok(String::new()),
+                Some(args) => self.repr_of(&args).await,
+                None => Ok(String::new()),
+            },
+            Value::Instance(i) if i.class.lookup("__str__").is_some() => {
+                let method = self.get_attribute(value, "__str__").await?;
+                let s = self.call(method, Vec::new(), Vec::new()).await?;
+                Box::pin(self.str_of(&s)).await
+            }
+            other => self.repr_of(other).await,
+        }
+    }
+
+    /// `repr(value)`; tensors are read back from the device.
+    pub fn repr_of<'a>(&'a mut self, value: &'a Value) -> Boxed<'a, String> {
+        Box::pin(async move {
+            Ok(match value {
+                Value::None => "None".into(),
+                Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+                Value::Int(i) => i.to_string(),
+                Value::Float(f) => float_repr(*f),
+                Value::Str(s) => str_repr(s),
+                Value::List(items) => {
+                    let items = items.borrow().clone();
+                    format!("[{}]", self.join_reprs(&items).await?)
+                }
+                Value::Tuple(items) => {
+                    if items.len() == 1 {
+                        format!("({},)", self.repr_of(&items[0]).await?)
+                    } else {
+                        format!("({})", self.join_reprs(items).await?)
+                    }
+                }
+                Value::Dict(d) => {
+                    let items = d.borrow().items().to_vec();
+                    let mut parts = Vec::with_capacity(items.len());
+                    for (k, v) in &items {
+                        parts.push(format!(
+                            "{}: {}",
+                            self.repr_of(k).await?,
+                            self.repr_of(v).await?
+                        ));
+                    }
+                    format!("{{{}}}", parts.join(", "))
+                }
+                Value::Set(d) => {
+                    let items = d.borrow().keys();
+                    if items.is_empty() {
+                        "set()".into()
+                    } else {
+                        format!("{{{}}}", self.join_reprs(&items).await?)
+                    }
+                }
+                Value::Range(a, b, s) => {
+                    if *s == 1 {
+                        format!("range({a}, {b})")
+                    } else {
+                        format!("range({a}, {b}, {s})")
+                    }
+                }
+                Value::Slice(parts) => format!(
+                    "slice({}, {}, {})",
+                    self.repr_of(&parts[0]).await?,
+                    self.repr_of(&parts[1]).await?,
+                    self.repr_of(&parts[2]).await?
+                ),
+                Value::Tensor(t) => self.tensor_repr(t).await?,
+                Value::Size(dims) => tpu_ir::Shape::new(dims.to_vec()).to_string(),
+                Value::Device(tpu_runtime::Device::Cpu) => "device(type='cpu')".into(),
+                Value::Device(tpu_runtime::Device::Tpu(i)) => {
+                    format!("device(type='tpu', index={i})")
+                }
+                Value::DType(d) => d.torch_name().to_string(),
+                Value::Module(m) => format!("<module '{}'>", m.name),
+                Value::Builtin(name) => match crate::builtins::type_name_of_builtin(name) {
+                    Some(t) => format!("<class '{t}'>"),
+                    None => format!(
+                        "<built-in function {}>",
+                        name.rsplit('.').next().unwrap_or(name)
+                    ),
+                },
+                Value::NativeMethod(m) => {
+                    format!("<built-in method {} of {} object>", m.1, m.0.type_name())
+                }
+                Value::Function(f) => format!("<function {}>", f.name),
+                Value::BoundMethod(m) => format!("<bound method {}.{}>", m.0.type_name(), m.1.name),
+                Value::Class(c) => format!("<class '__main__.{}'>", c.name),
+                Value::Super(_) => "<super>".into(),
+                Value::GradMode(_) => "<torch.autograd.grad_mode.no_grad object>".into(),
+                Value::Instance(i) => {
+                    if self.is_exception_class(&i.class) {
+                        let args = i.get("args").unwrap_or(Value::tuple(vec![]));
+                        let inner = match &args {
+                            Value::Tuple(a) if a.len() == 1 => self.repr_of(&a[0]).await?,
+                            Value::Tuple(a) => self.join_reprs(a).await?,
+                            other => self.repr_of(other).await?,
+                        };
+                        format!("{}({inner})", i.class.name)
+                    } else if i.class.lookup("__repr__").is_some() {
+                        let method = self.get_attribute(value, "__repr__").await?;
+                        let s = self.call(method, Vec::new(), Vec::new()).await?;
+                        self.str_of(&s).await?
+                    } else {
+                        format!("<__main__.{} object>", i.class.name)
+                    }
+                }
+            })
+        })
+    }
+
+    async fn join_reprs(&mut self, items: &[Value]) -> PyResult<String> {
+        let mut parts = Vec::with_capacity(items.len());
+        for item in items {
+            parts.push(self.repr_of(item).await?);
+        }
+        Ok(parts.join(", "))
+    }
+}
+
+fn dunder(op: Operator) -> &'static str {
+    match op {
+        Operator::Add => "__add__",
+        Operator::Sub => "__sub__",
+        Operator::Mult => "__mul__",
+        Operator::MatMult => "__matmul__",
+        Operator::Div => "__truediv__",
+        Operator::Mod => "__mod__",
+        Operator::Pow => "__pow__",
+        Operator::LShift => "__lshift__",
+        Operator::RShift => "__rshift__",
+        Operator::BitOr => "__or__",
+        Operator::BitXor => "__xor__",
+        Operator::BitAnd => "__and__",
+        Operator::FloorDiv => "__floordiv__",
+    }
+}
+
+/// `==` on plain values (tensors compare elementwise elsewhere).
+pub fn py_eq(a: &Value, b: &Value) -> bool {
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return x == y;
+    }
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
+        }
+        (Value::Size(x), Value::Size(y)) => x == y,
+        (Value::Size(x), Value::Tuple(y)) | (Value::Tuple(y), Value::Size(x)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(d, v)| v.as_int() == Some(*d as i64))
+        }
+        (Value::Dict(x), Value::Dict(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len()
+                && x.items().iter().all(|(k, v)| {
+                    k.hash_key()
+                        .and_then(|hk| y.get(&hk).map(|w| py_eq(v, w)))
+                        .unwrap_or(false)
+                })
+        }
+        (Value::Set(x), Value::Set(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len()
+                && x.keys()
+                    .iter()
+                    .all(|k| k.hash_key().is_some_and(|hk| y.contains(&hk)))
+        }
+        (Value::Device(x), Value::Device(y)) => x == y,
+        (Value::Device(d), Value::Str(s)) | (Value::Str(s), Value::Device(d)) => {
+            d.to_string() == **s || (**s == *"tpu" && matches!(d, tpu_runtime::Device::Tpu(_)))
+        }
+        (Value::DType(x), Value::DType(y)) => x == y,
+        _ => a.is(b),
+    }
+}
+
+/// Ordering for `<` and `sorted`: numbers, strings, and sequences lexicographically.
+pub fn py_cmp(a: &Value, b: &Value) -> PyResult<Ordering> {
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return x
+            .partial_cmp(&y)
+            .ok_or_else(|| PyErr::value_error("comparison with nan"));
+    }
+    let sequence = |items_a: &[Value], items_b: &[Value]| -> PyResult<Ordering> {
+        for (x, y) in items_a.iter().zip(items_b) {
+            if !py_eq(x, y) {
+                return py_cmp(x, y);
+            }
+        }
+        Ok(items_a.len().cmp(&items_b.len()))
+    };
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::Tuple(x), Value::Tuple(y)) => sequence(x, y),
+        (Value::List(x), Value::List(y)) => sequence(&x.borrow(), &y.borrow()),
+        _ => Err(PyErr::type_error(format!(
+            "'<' not supported between instances of '{}' and '{}'",
+            a.type_name(),
+            b.type_name()
+        ))),
+    }
+}
+
+pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
+    let overflow = || PyErr::new("OverflowError", "integer result does not fit in 64 bits");
+    let zero = |what: &str| PyErr::new("ZeroDivisionError", what.to_string());
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        return Ok(match op {
+            Operator::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+            Operator::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+            Operator::Mult => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+            Operator::Div if y == 0 => return Err(zero("division by zero")),
+            Operator::Div => Value::Float(x as f64 / y as f64),
+            Operator::FloorDiv if y == 0 => return Err(zero("integer division or modulo by zero")),
+            Operator::FloorDiv => Value::Int(floor_div(x, y)),
+            Operator::Mod if y == 0 => return Err(zero("integer modulo by zero")),
+            Operator::Mod => Value::Int(x - y * floor_div(x, y)),
+            Operator::Pow if y >= 0 => Value::Int(
+                u32::try_from(y)
+                    .ok()
+                    .and_then(|e| x.checked_pow(e))
+                    .ok_or_else(overflow)?,
+            ),
+            Operator::Pow => Value::Float((x as f64).powf(y as f64)),
+            Operator::BitAnd => Value::Int(x & y),
+            Operator::BitOr => Value::Int(x | y),
+            Operator::BitXor => Value::Int(x ^ y),
+            Operator::LShift => Value::Int(x.checked_shl(y as u32).ok_or_else(overflow)?),
+            Operator::RShift => Value::Int(x >> y.min(63)),
+            Operator::MatMult => return Err(unsupported_operands(op, a, b)),
+        });
+    }
+    if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
+        return Ok(Value::Float(match op {
+            Operator::Add => x + y,
+            Operator::Sub => x - y,
+            Operator::Mult => x * y,
+            Operator::Div if y == 0.0 => return Err(zero("division by zero")),
+            Operator::Div => x / y,
+            Operator::FloorDiv if y == 0.0 => return Err(zero("division by zero")),
+            Operator::FloorDiv => (x / y).floor(),
+            Operator::Mod if y == 0.0 => return Err(zero("division by zero")),
+            Operator::Mod => {
+                let r = x % y;
+                if r != 0.0 && (r < 0.0) != (y < 0.0) {
+                    r + y
+                } else {
+                    r
+                }
+            }
+            Operator::Pow if x == 0.0 && y < 0.0 => {
+                return Err(zero("zero to a negative power"));
+            }
+            Operator::Pow => x.powf(y),
+            _ => return Err(unsupported_operands(op, a, b)),
+        }));
+    }
+    match (op, a, b) {
+        (Operator::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
+        (Operator::Add, Value::List(x), Value::List(y)) => Ok(Value::list(
+            x.borrow()
+                .iter()
+                .chain(y.borrow().iter())
+                .cloned()
+                .collect(),
+        )),
+        (Operator::Add, Value::Tuple(x), Value::Tuple(y)) => {
+            Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
+        }
+        (Operator::Mult, Value::Str(s), n) | (Operator::Mult, n, Value::Str(s))
+            if n.as_int().is_some() =>
+        {
+            Ok(Value::str(&s.repeat(n.as_int().unwrap().max(0) as usize)))
+        }
+        (Operator::Mult, Value::List(l), n) | (Operator::Mult, n, Value::List(l))
+            if n.as_int().is_some() =>
+        {
+            let items = l.borrow();
+            let times = n.as_int().unwrap().max(0) as usize;
+            Ok(Value::list(
+                items
+                    .iter()
+                    .cloned()
+                    .cycle()
+                    .take(items.len() * times)
+                    .collect(),
+            ))
+        }
+        (Operator::Mult, Value::Tuple(t), n) | (Operator::Mult, n, Value::Tuple(t))
+            if n.as_int().is_some() =>
+        {
+            let times = n.as_int().unwrap().max(0) as usize;
+            Ok(Value::tuple(
+                t.iter().cloned().cycle().take(t.len() * times).collect(),
+            ))
+        }
+        (Operator::Mod, Value::Str(_), _) => Err(PyErr::not_implemented(
+            "'%' string formatting is not supported; use an f-string",
+        )),
+        (Operator::BitOr, Value::Dict(x), Value::Dict(y)) => {
+            let mut merged = x.borrow().clone();
+            for (k, v) in y.borrow().items() {
+                merged.insert(crate::expr::hash_key(k)?, k.clone(), v.clone());
+            }
+            Ok(Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
+                merged,
+            ))))
+        }
+        _ => Err(unsupported_operands(op, a, b)),
+    }
+}
+
+fn floor_div(x: i64, y: i64) -> i64 {
+    let q = x / y;
+    if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+pub fn unsupported_operands(op: Operator, a: &Value, b: &Value) -> PyErr {
+    PyErr::type_error(format!(
+        "unsupported operand type(s) for {}: '{}' and '{}'",
+        op.as_str(),
+        a.type_name(),
+        b.type_name()
+    ))
+}
