@@ -9,6 +9,7 @@
 mod backend;
 pub mod format;
 mod reference;
+pub mod rng;
 mod report;
 mod runtime;
 mod tensor;
