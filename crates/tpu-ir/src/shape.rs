@@ -69,6 +69,11 @@ impl Shape {
         self.0.iter().product()
     }
 
+    /// The element count, or `None` if it does not fit in a `usize`.
+    pub fn checked_numel(&self) -> Option<usize> {
+        self.0.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
+    }
+
     pub fn dims(&self) -> &[usize] {
         &self.0
     }

@@ -785,7 +785,10 @@ fn round(value: &Value, ndigits: Option<i64>) -> PyResult<Value> {
             Ok(Value::Float(text.parse().unwrap_or(*f)))
         }
         (Value::Float(f), Some(n)) => {
-            let scale = 10f64.powi((-n) as i32);
+            let scale = 10f64.powi((-n).min(400) as i32);
+            if scale.is_infinite() {
+                return Ok(Value::Float(0.0f64.copysign(*f)));
+            }
             Ok(Value::Float((f / scale).round_ties_even() * scale))
         }
         (other, _) => Err(PyErr::type_error(format!(

@@ -419,10 +419,7 @@ impl Interpreter<'_> {
             Value::Dict(d) | Value::Set(d) => d.borrow().keys(),
             Value::Size(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Range(start, stop, step) => {
-                let count = range_len(start, stop, step);
-                if count > 50_000_000 {
-                    return Err(PyErr::new("MemoryError", "range too long to materialise"));
-                }
+                crate::ops::check_len(range_len(start, stop, step).max(0) as usize)?;
                 Iter::Range {
                     next: start,
                     stop,

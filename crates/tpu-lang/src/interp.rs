@@ -63,6 +63,8 @@ pub struct Interpreter<'r> {
     pub frames: Vec<(Rc<Function>, Option<Value>)>,
     /// Grad modes to restore when `with torch.no_grad():` blocks end.
     pub grad_mode_stack: Vec<bool>,
+    /// Containers whose `repr` is being built, to print cycles as `[...]`.
+    pub repr_stack: Vec<usize>,
     fuel: u64,
     fuel_budget: u64,
     depth: usize,
@@ -79,6 +81,7 @@ impl<'r> Interpreter<'r> {
             exceptions: HashMap::new(),
             frames: Vec::new(),
             grad_mode_stack: Vec::new(),
+            repr_stack: Vec::new(),
             fuel: fuel_budget,
             fuel_budget,
             depth: 0,

@@ -482,6 +482,7 @@ impl Interpreter<'_> {
             }
             "ljust" | "rjust" | "center" | "zfill" => {
                 let width = args.first().and_then(Value::as_int).unwrap_or(0).max(0) as usize;
+                crate::ops::check_len(width)?;
                 let fill = if name == "zfill" {
                     "0".to_string()
                 } else {

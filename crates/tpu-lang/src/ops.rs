@@ -176,8 +176,13 @@ impl Interpreter<'_> {
                 Value::Float(f) => float_repr(*f),
                 Value::Str(s) => str_repr(s),
                 Value::List(items) => {
+                    let Some(()) = self.enter_repr(value) else {
+                        return Ok("[...]".into());
+                    };
                     let items = items.borrow().clone();
-                    format!("[{}]", self.join_reprs(&items).await?)
+                    let text = self.join_reprs(&items).await;
+                    self.leave_repr();
+                    format!("[{}]", text?)
                 }
                 Value::Tuple(items) => {
                     if items.len() == 1 {
@@ -187,14 +192,24 @@ impl Interpreter<'_> {
                     }
                 }
                 Value::Dict(d) => {
+                    let Some(()) = self.enter_repr(value) else {
+                        return Ok("{...}".into());
+                    };
                     let items = d.borrow().items().to_vec();
                     let mut parts = Vec::with_capacity(items.len());
+                    let mut failure = None;
                     for (k, v) in &items {
-                        parts.push(format!(
-                            "{}: {}",
-                            self.repr_of(k).await?,
-                            self.repr_of(v).await?
-                        ));
+                        match (self.repr_of(k).await, self.repr_of(v).await) {
+                            (Ok(k), Ok(v)) => parts.push(format!("{k}: {v}")),
+                            (Err(e), _) | (_, Err(e)) => {
+                                failure = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    self.leave_repr();
+                    if let Some(e) = failure {
+                        return Err(e);
                     }
                     format!("{{{}}}", parts.join(", "))
                 }
@@ -263,6 +278,21 @@ impl Interpreter<'_> {
         })
     }
 
+    /// Marks a container as being printed; `None` if it already is, which means
+    /// it contains itself and prints as `[...]`, as in CPython.
+    fn enter_repr(&mut self, value: &Value) -> Option<()> {
+        let id = value.identity()?;
+        if self.repr_stack.contains(&id) {
+            return None;
+        }
+        self.repr_stack.push(id);
+        Some(())
+    }
+
+    fn leave_repr(&mut self) {
+        self.repr_stack.pop();
+    }
+
     async fn join_reprs(&mut self, items: &[Value]) -> PyResult<String> {
         let mut parts = Vec::with_capacity(items.len());
         for item in items {
@@ -292,9 +322,23 @@ fn dunder(op: Operator) -> &'static str {
 
 /// `==` on plain values (tensors compare elementwise elsewhere).
 pub fn py_eq(a: &Value, b: &Value) -> bool {
+    eq_at(a, b, 0)
+}
+
+/// Containers that contain themselves would recurse forever; as in CPython,
+/// identical objects are equal without looking inside, and past a nesting of
+/// 100 the comparison gives up as unequal (CPython raises RecursionError).
+fn eq_at(a: &Value, b: &Value, depth: usize) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return x == y;
     }
+    if a.is(b) && !matches!(a, Value::Float(_)) {
+        return true;
+    }
+    if depth > 100 {
+        return false;
+    }
+    let py_eq = |x: &Value, y: &Value| eq_at(x, y, depth + 1);
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) => {
@@ -338,15 +382,27 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
 
 /// Ordering for `<` and `sorted`: numbers, strings, and sequences lexicographically.
 pub fn py_cmp(a: &Value, b: &Value) -> PyResult<Ordering> {
+    cmp_at(a, b, 0)
+}
+
+/// `py_cmp` with the nesting it has reached, so that containers that contain
+/// themselves end in `RecursionError` rather than a stack overflow.
+fn cmp_at(a: &Value, b: &Value, depth: usize) -> PyResult<Ordering> {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return x
             .partial_cmp(&y)
             .ok_or_else(|| PyErr::value_error("comparison with nan"));
     }
+    if depth > 100 {
+        return Err(PyErr::new(
+            "RecursionError",
+            "maximum recursion depth exceeded in comparison",
+        ));
+    }
     let sequence = |items_a: &[Value], items_b: &[Value]| -> PyResult<Ordering> {
         for (x, y) in items_a.iter().zip(items_b) {
             if !py_eq(x, y) {
-                return py_cmp(x, y);
+                return cmp_at(x, y, depth + 1);
             }
         }
         Ok(items_a.len().cmp(&items_b.len()))
@@ -432,13 +488,14 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
         (Operator::Mult, Value::Str(s), n) | (Operator::Mult, n, Value::Str(s))
             if n.as_int().is_some() =>
         {
-            Ok(Value::str(&s.repeat(n.as_int().unwrap().max(0) as usize)))
+            let times = repetitions(s.len(), n)?;
+            Ok(Value::str(&s.repeat(times)))
         }
         (Operator::Mult, Value::List(l), n) | (Operator::Mult, n, Value::List(l))
             if n.as_int().is_some() =>
         {
             let items = l.borrow();
-            let times = n.as_int().unwrap().max(0) as usize;
+            let times = repetitions(items.len(), n)?;
             Ok(Value::list(
                 items
                     .iter()
@@ -451,7 +508,7 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
         (Operator::Mult, Value::Tuple(t), n) | (Operator::Mult, n, Value::Tuple(t))
             if n.as_int().is_some() =>
         {
-            let times = n.as_int().unwrap().max(0) as usize;
+            let times = repetitions(t.len(), n)?;
             Ok(Value::tuple(
                 t.iter().cloned().cycle().take(t.len() * times).collect(),
             ))
@@ -470,6 +527,28 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
         }
         _ => Err(unsupported_operands(op, a, b)),
     }
+}
+
+/// The most items (or bytes of text) one sequence may hold: a program that asks
+/// for more gets `MemoryError` instead of exhausting the host.
+pub const MAX_SEQUENCE_LEN: usize = 50_000_000;
+
+/// The repeat count of `seq * n`, refused when the result would be too long.
+fn repetitions(len: usize, n: &Value) -> PyResult<usize> {
+    let times = n.as_int().unwrap_or(0).max(0) as usize;
+    check_len(len.saturating_mul(times))?;
+    Ok(times)
+}
+
+/// `MemoryError` for a sequence of `len` items or bytes past the limit.
+pub fn check_len(len: usize) -> PyResult<()> {
+    if len > MAX_SEQUENCE_LEN {
+        return Err(PyErr::new(
+            "MemoryError",
+            format!("a sequence of {len} items is past this runtime's limit of {MAX_SEQUENCE_LEN}"),
+        ));
+    }
+    Ok(())
 }
 
 fn floor_div(x: i64, y: i64) -> i64 {

@@ -83,6 +83,9 @@ fn parse(spec: &str) -> PyResult<Spec> {
                 .map_err(|_| bad())?,
         );
     }
+    // Widths and precisions are allocations too.
+    crate::ops::check_len(s.width)?;
+    crate::ops::check_len(s.precision.unwrap_or(0))?;
     if i < chars.len() {
         s.kind = Some(chars[i]);
         i += 1;

@@ -282,7 +282,8 @@ impl Value {
         }
     }
 
-    fn identity(&self) -> Option<usize> {
+    /// The object's address, for values that are objects (containers and so on).
+    pub fn identity(&self) -> Option<usize> {
         Some(match self {
             Value::List(l) => Rc::as_ptr(l) as *const u8 as usize,
             Value::Dict(d) | Value::Set(d) => Rc::as_ptr(d) as *const u8 as usize,

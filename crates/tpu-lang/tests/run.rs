@@ -213,3 +213,37 @@ fn a_runtime_serves_several_runs_and_frees_their_buffers() {
         assert_eq!(runtime.live_tpu_buffers(), 0);
     }
 }
+
+/// Each of these once crashed or exhausted the host; each must end in a Python
+/// error (or its CPython output) instead.
+#[test]
+fn hostile_programs_end_in_errors_not_crashes() {
+    let cases = [
+        ("[0] * 10**10\n", "MemoryError"),
+        ("'ab' * 10**12\n", "MemoryError"),
+        ("print(f'{1:>9999999999}')\n", "MemoryError"),
+        ("'x'.ljust(10**12)\n", "MemoryError"),
+        ("list(range(10**12))\n", "MemoryError"),
+        ("import torch\ntorch.ones(10**6, 10**6)\n", "RuntimeError"),
+        (
+            "import torch\ntorch.ones(10**10, 10**10, 10**10)\n",
+            "RuntimeError",
+        ),
+        (
+            "a = [1]\na.append(a)\nb = [1]\nb.append(b)\nsorted([a, b])\n",
+            "RecursionError",
+        ),
+        ("print(10**18 * 10)\n", "OverflowError"),
+        ("print(-2**63 // -1)\n", "OverflowError"),
+    ];
+    for (source, kind) in cases {
+        let report = run_program(source);
+        let d = report
+            .diagnostics
+            .first()
+            .unwrap_or_else(|| panic!("{source} did not fail"));
+        assert_eq!(d.kind, kind, "{source}: {}", d.message);
+    }
+    let report = run_program("a = [1]\na.append(a)\nd = {}\nd[1] = d\nprint(a, d, a == a)\n");
+    assert_eq!(report.stdout, "[1, [...]] {1: {...}} True\n");
+}

@@ -9,8 +9,8 @@
 mod backend;
 pub mod format;
 mod reference;
-pub mod rng;
 mod report;
+pub mod rng;
 mod runtime;
 mod tensor;
 

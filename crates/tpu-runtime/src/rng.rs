@@ -141,7 +141,7 @@ impl Generator {
         for start in (0..n - 15).step_by(16) {
             normal_fill_16(&mut out[start..start + 16], mean, std);
         }
-        if n % 16 != 0 {
+        if !n.is_multiple_of(16) {
             let tail = &mut out[n - 16..];
             for v in tail.iter_mut() {
                 *v = self.uniform_f32(0.0, 1.0);
@@ -156,7 +156,11 @@ impl Generator {
         let range = (high - low) as u64;
         (0..count)
             .map(|_| {
-                let draw = if range >= 1 << 32 { self.random64() } else { self.random() as u64 };
+                let draw = if range >= 1 << 32 {
+                    self.random64()
+                } else {
+                    self.random() as u64
+                };
                 (draw % range) as i64 + low
             })
             .collect()

@@ -19,6 +19,14 @@ pub enum RuntimeError {
         "Expected all tensors to be on the same device, but found at least two devices, {0} and {1}!"
     )]
     DeviceMismatch(Device, Device),
+    #[error(
+        "out of memory: a tensor of shape {shape:?} needs {bytes} bytes; this runtime allows {limit} bytes per tensor"
+    )]
+    OutOfMemory {
+        shape: Vec<usize>,
+        bytes: u128,
+        limit: usize,
+    },
     #[error("a Tensor with {0} elements cannot be converted to Scalar")]
     NotAScalar(usize),
     #[error("{0}")]
@@ -36,6 +44,28 @@ impl RuntimeError {
             _ => "RuntimeError",
         }
     }
+}
+
+/// The largest tensor one allocation may make. Debug Eager will add the chosen
+/// chip's HBM as a further limit; this one protects the host.
+pub const MAX_TENSOR_BYTES: usize = 1 << 30;
+
+/// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
+fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
+    let bytes = shape
+        .dims()
+        .iter()
+        .fold(dtype.size_in_bytes() as u128, |n, &d| {
+            n.saturating_mul(d as u128)
+        });
+    if bytes > MAX_TENSOR_BYTES as u128 {
+        return Err(RuntimeError::OutOfMemory {
+            shape: shape.dims().to_vec(),
+            bytes,
+            limit: MAX_TENSOR_BYTES,
+        });
+    }
+    Ok(())
 }
 
 pub struct Runtime {
@@ -117,6 +147,7 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
+        check_size(&out_shape, DType::Float32)?;
         for t in inputs {
             if t.dtype() != DType::Float32 {
                 return Err(RuntimeError::NotImplemented(format!(
@@ -176,6 +207,7 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
+        check_size(&shape, DType::Float32)?;
         debug_assert_eq!(values.len(), shape.numel());
         let buffer = self.backend(device).upload(values)?;
         Ok(Tensor::new(
@@ -307,6 +339,16 @@ mod tests {
             err.to_string(),
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"
         );
+    }
+
+    #[test]
+    fn huge_tensors_are_refused_before_allocation() {
+        let mut rt = runtime();
+        let err = rt
+            .full(Shape::new([1 << 40, 1 << 40]), 0.0, Device::Tpu(0))
+            .unwrap_err();
+        assert!(matches!(err, RuntimeError::OutOfMemory { .. }), "{err}");
+        assert!(err.to_string().starts_with("out of memory"), "{err}");
     }
 
     #[test]

@@ -7,11 +7,19 @@ use serde_json::Value;
 use tpu_runtime::rng::Generator;
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect()
 }
 
 fn f32s(values: Vec<f32>) -> Vec<f64> {
@@ -20,14 +28,22 @@ fn f32s(values: Vec<f32>) -> Vec<f64> {
 
 #[test]
 fn every_stream_matches_pytorch() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/rng/pytorch_streams.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/rng/pytorch_streams.json"
+    );
     let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = corpus["cases"].as_array().unwrap();
     assert!(cases.len() >= 30);
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let mut g = Generator::new(case["seed"].as_u64().unwrap());
-        for (step, expected) in case["steps"].as_array().unwrap().iter().zip(case["outputs"].as_array().unwrap()) {
+        for (step, expected) in case["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(case["outputs"].as_array().unwrap())
+        {
             let (kind, args) = (step[0].as_str().unwrap(), &step[1]);
             let n = |i: usize| args[i].as_f64().unwrap();
             // The magnitude normal values are computed at: |mean| + |std|.
@@ -55,7 +71,11 @@ fn every_stream_matches_pytorch() {
                     (f32s(out), false)
                 }
                 "randint" => {
-                    let got = g.randint(args[0].as_i64().unwrap(), args[1].as_i64().unwrap(), args[2].as_u64().unwrap() as usize);
+                    let got = g.randint(
+                        args[0].as_i64().unwrap(),
+                        args[1].as_i64().unwrap(),
+                        args[2].as_u64().unwrap() as usize,
+                    );
                     assert_eq!(got, ints(expected), "{name}: {kind} {args}");
                     continue;
                 }
@@ -70,8 +90,15 @@ fn every_stream_matches_pytorch() {
             assert_eq!(actual.len(), expected.len(), "{name}: {kind}");
             for (i, (a, e)) in actual.iter().zip(&expected).enumerate() {
                 let tolerance = 4.0 * f32::EPSILON as f64 * e.abs().max(scale);
-                let ok = if exact { a == e } else { (a - e).abs() <= tolerance };
-                assert!(ok, "{name}: {kind} {args} element {i}: ours {a}, PyTorch {e}");
+                let ok = if exact {
+                    a == e
+                } else {
+                    (a - e).abs() <= tolerance
+                };
+                assert!(
+                    ok,
+                    "{name}: {kind} {args} element {i}: ours {a}, PyTorch {e}"
+                );
             }
         }
     }

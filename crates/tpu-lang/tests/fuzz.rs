@@ -1,0 +1,213 @@
+//! No input may panic the runtime. Random bytes and random mutations of the
+//! conformance programs (lines dropped, duplicated and swapped, characters and
+//! tokens replaced) run on the reference backend with a small step budget; each
+//! must end in output or in a diagnostic, never a panic or an abort.
+//!
+//! The test command runs a bounded number of cases; `TPU_FUZZ_CASES=100000 cargo
+//! test -p tpu-lang --release --test fuzz` runs a long campaign. The seed is fixed
+//! (override with `TPU_FUZZ_SEED`), so a failure reproduces.
+
+use tpu_lang::{RunOptions, run};
+use tpu_runtime::rng::Mt19937;
+use tpu_runtime::{ReferenceBackend, Runtime};
+
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    ",",
+    ".",
+    "=",
+    "+",
+    "-",
+    "*",
+    "**",
+    "/",
+    "//",
+    "%",
+    "@",
+    "<",
+    "==",
+    "not ",
+    " and ",
+    " or ",
+    "lambda x: x",
+    " if ",
+    " else ",
+    "for ",
+    " in ",
+    "def ",
+    "class ",
+    "return ",
+    "yield ",
+    "try:",
+    "except:",
+    "raise ",
+    "with ",
+    "import torch",
+    "torch.ones(2, 3)",
+    "x",
+    "self",
+    "None",
+    "True",
+    "0",
+    "1",
+    "-1",
+    "10**9",
+    "1e308",
+    "float('nan')",
+    "'s'",
+    "f'{x}'",
+    "[1, 2]",
+    "{1: 2}",
+    "range(5)",
+    "print(",
+    "len(",
+    "\n",
+    "\n    ",
+    "\t",
+    "\\",
+    "#",
+    "\"\"\"",
+    "'",
+    "\"",
+    "*",
+    "...",
+    "super()",
+    "* 10**12",
+    "10**10, 10**10",
+    "x.append(x)",
+    ".ljust(10**11)",
+    ":>99999999999",
+    "while True: pass",
+];
+
+struct Rng(Mt19937);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u32() as usize) % n.max(1)
+    }
+}
+
+fn corpus() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/conformance");
+    let mut programs: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    programs.sort();
+    programs
+}
+
+fn mutate(rng: &mut Rng, source: &str) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    for _ in 0..1 + rng.below(4) {
+        if lines.is_empty() {
+            lines.push(String::new());
+        }
+        let i = rng.below(lines.len());
+        match rng.below(6) {
+            0 => {
+                lines.remove(i);
+            }
+            1 => {
+                let l = lines[i].clone();
+                lines.insert(i, l);
+            }
+            2 => {
+                let j = rng.below(lines.len());
+                lines.swap(i, j);
+            }
+            3 | 4 => {
+                let line = &mut lines[i];
+                let chars: Vec<char> = line.chars().collect();
+                let at = rng.below(chars.len() + 1);
+                let token = TOKENS[rng.below(TOKENS.len())];
+                let end = (at + rng.below(3)).min(chars.len());
+                *line = chars[..at].iter().collect::<String>()
+                    + token
+                    + &chars[end..].iter().collect::<String>();
+            }
+            _ => {
+                let line = &mut lines[i];
+                let chars: Vec<char> = line.chars().collect();
+                if !chars.is_empty() {
+                    let at = rng.below(chars.len());
+                    let c = char::from_u32(32 + rng.below(95) as u32).unwrap_or('x');
+                    *line = chars[..at].iter().collect::<String>()
+                        + &c.to_string()
+                        + &chars[at + 1..].iter().collect::<String>();
+                }
+            }
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+fn random_bytes(rng: &mut Rng) -> String {
+    let n = rng.below(200);
+    let bytes: Vec<u8> = (0..n).map(|_| rng.below(256) as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[test]
+fn random_and_mutated_programs_never_panic() {
+    let cases: usize = std::env::var("TPU_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let seed: u32 = std::env::var("TPU_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_261_121);
+    let programs = corpus();
+    let handle = std::thread::Builder::new()
+        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .spawn(move || {
+            let mut rng = Rng(Mt19937::new(seed));
+            let options = RunOptions {
+                fuel: 20_000,
+                ..RunOptions::default()
+            };
+            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+            let mut outcomes: std::collections::BTreeMap<String, usize> = Default::default();
+            for case in 0..cases {
+                let source = if rng.below(4) == 0 {
+                    random_bytes(&mut rng)
+                } else {
+                    let base = &programs[rng.below(programs.len())];
+                    mutate(&mut rng, base)
+                };
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    pollster::block_on(run(&source, &mut runtime, &options))
+                }));
+                match outcome {
+                    Ok(report) => {
+                        let kind = report
+                            .diagnostics
+                            .first()
+                            .map_or("ok".to_string(), |d| d.kind.clone());
+                        *outcomes.entry(kind).or_default() += 1;
+                        for d in &report.diagnostics {
+                            assert!(
+                                d.span.is_some(),
+                                "case {case}: a {} without a location:\n{source}",
+                                d.kind
+                            );
+                        }
+                    }
+                    Err(_) => panic!("case {case} (seed {seed}) panicked on:\n{source}"),
+                }
+            }
+            eprintln!("outcomes of {cases} cases: {outcomes:?}");
+        })
+        .unwrap();
+    handle.join().expect("the fuzz thread");
+}
