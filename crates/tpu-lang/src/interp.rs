@@ -65,6 +65,8 @@ pub struct Interpreter<'r> {
     pub grad_mode_stack: Vec<bool>,
     /// Containers whose `repr` is being built, to print cycles as `[...]`.
     pub repr_stack: Vec<usize>,
+    /// The last `torch.manual_seed`, for `torch.initial_seed()`.
+    pub seed: u64,
     fuel: u64,
     fuel_budget: u64,
     depth: usize,
@@ -82,6 +84,7 @@ impl<'r> Interpreter<'r> {
             frames: Vec::new(),
             grad_mode_stack: Vec::new(),
             repr_stack: Vec::new(),
+            seed: tpu_runtime::rng::DEFAULT_SEED,
             fuel: fuel_budget,
             fuel_budget,
             depth: 0,

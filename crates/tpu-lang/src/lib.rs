@@ -75,6 +75,7 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
             return report;
         }
     };
+    runtime.reset_session_state();
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
     let result = interp.exec_block(&parsed.syntax().body).await;
     if let Err(e) = result {

@@ -103,6 +103,9 @@ impl Interpreter<'_> {
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
             return self.tensor_compare(op, a, b).await;
         }
+        if let Some(result) = self.rich_compare(op, a, b).await? {
+            return Ok(result);
+        }
         Ok(Value::Bool(match op {
             CmpOp::Eq => py_eq(a, b),
             CmpOp::NotEq => !py_eq(a, b),
@@ -112,6 +115,37 @@ impl Interpreter<'_> {
             CmpOp::GtE => py_cmp(a, b)? != Ordering::Less,
             _ => unreachable!("membership and identity handled above"),
         }))
+    }
+
+    /// `__eq__`, `__lt__` and the rest, defined by a class: tried on the left
+    /// operand, then (reflected) on the right, as Python does.
+    async fn rich_compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+        let (name, reflected) = match op {
+            CmpOp::Eq => ("__eq__", "__eq__"),
+            CmpOp::NotEq => ("__ne__", "__ne__"),
+            CmpOp::Lt => ("__lt__", "__gt__"),
+            CmpOp::LtE => ("__le__", "__ge__"),
+            CmpOp::Gt => ("__gt__", "__lt__"),
+            CmpOp::GtE => ("__ge__", "__le__"),
+            _ => return Ok(None),
+        };
+        for (receiver, other, method) in [(a, b, name), (b, a, reflected)] {
+            if let Value::Instance(i) = receiver {
+                if i.class.lookup(method).is_some() {
+                    let bound = self.get_attribute(receiver, method).await?;
+                    return Ok(Some(
+                        self.call(bound, vec![other.clone()], Vec::new()).await?,
+                    ));
+                }
+                // `!=` falls back to the negation of a defined `__eq__`.
+                if op == CmpOp::NotEq && i.class.lookup("__eq__").is_some() {
+                    let bound = self.get_attribute(receiver, "__eq__").await?;
+                    let equal = self.call(bound, vec![other.clone()], Vec::new()).await?;
+                    return Ok(Some(Value::Bool(!self.truth(&equal).await?)));
+                }
+            }
+        }
+        Ok(None)
     }
 
     async fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {

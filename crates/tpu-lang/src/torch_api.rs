@@ -25,6 +25,12 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.enable_grad",
     "torch.is_tensor",
     "torch.abs",
+    "torch.manual_seed",
+    "torch.initial_seed",
+    "torch.seed",
+    "torch.rand",
+    "torch.randn",
+    "torch.empty",
 ];
 
 const TENSOR_METHODS: &[&str] = &[
@@ -250,6 +256,35 @@ impl Interpreter<'_> {
                 Ok(Value::Device(parse_device(
                     args.first().unwrap_or(&Value::None),
                 )?))
+            }
+            "manual_seed" => {
+                kw.finish(name)?;
+                let seed = args.first().and_then(Value::as_int).ok_or_else(|| {
+                    PyErr::type_error("manual_seed(): argument 'seed' must be int")
+                })?;
+                self.runtime.generator = tpu_runtime::rng::Generator::new(seed as u64);
+                self.seed = seed as u64;
+                Ok(Value::None)
+            }
+            "initial_seed" => Ok(Value::Int(self.seed as i64)),
+            "seed" => Err(PyErr::not_implemented(
+                "torch.seed() (a non-deterministic seed) is not supported; use torch.manual_seed",
+            )),
+            "rand" | "randn" | "empty" => {
+                let device = factory_options(&mut kw)?;
+                if !matches!(kw.take("generator"), None | Some(Value::None)) {
+                    return Err(PyErr::not_implemented(
+                        "generator= is not supported; the default generator is used",
+                    ));
+                }
+                kw.finish(name)?;
+                let shape = parse_shape(&args, name)?;
+                let tensor = match name {
+                    // `empty` is uninitialised memory in PyTorch; zeros here.
+                    "empty" => self.runtime.full(shape, 0.0, device)?,
+                    _ => self.runtime.random(shape, name == "randn", device)?,
+                };
+                Ok(Value::Tensor(tensor))
             }
             "no_grad" => Ok(Value::GradMode(false)),
             "enable_grad" => Ok(Value::GradMode(true)),

@@ -76,6 +76,9 @@ pub struct Runtime {
     line: Option<u32>,
     print_options: PrintOptions,
     grad_enabled: bool,
+    /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
+    /// tensors so that seeded programs draw PyTorch's CPU stream on either device.
+    pub generator: crate::rng::Generator,
 }
 
 impl Runtime {
@@ -88,6 +91,7 @@ impl Runtime {
             line: None,
             print_options: PrintOptions::default(),
             grad_enabled: true,
+            generator: crate::rng::Generator::default(),
         }
     }
 
@@ -103,6 +107,31 @@ impl Runtime {
     /// built yet; the mode is kept so that `with torch.no_grad():` already works.
     pub fn set_grad_enabled(&mut self, enabled: bool) -> bool {
         std::mem::replace(&mut self.grad_enabled, enabled)
+    }
+
+    /// Returns the state a fresh Python process starts with: the default seed,
+    /// gradients enabled. Called at the start of every run.
+    pub fn reset_session_state(&mut self) {
+        self.generator = crate::rng::Generator::default();
+        self.grad_enabled = true;
+    }
+
+    /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
+    /// host from the default generator, then placed on `device`.
+    pub fn random(
+        &mut self,
+        shape: Shape,
+        normal: bool,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        check_size(&shape, DType::Float32)?;
+        let mut values = vec![0f32; shape.numel()];
+        if normal {
+            self.generator.fill_normal_f32(&mut values, 0.0, 1.0);
+        } else {
+            self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
+        }
+        self.from_values(&values, shape, device)
     }
 
     /// The source line that subsequent ops are attributed to in the Report.

@@ -1,0 +1,54 @@
+//! Shared by the corpus tests: run every `NAME.py` that has a `NAME.expected` in a
+//! folder through `tpu run` on one backend and judge it by the conformance rule.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How each program in a corpus came out on one backend.
+pub struct Outcome {
+    pub name: String,
+    pub verdict: Result<(), String>,
+}
+
+pub fn corpus_dir(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(relative)
+}
+
+pub fn run_corpus(dir: &Path, backend: &str) -> Vec<Outcome> {
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the corpus exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "py") && p.with_extension("expected").exists()
+        })
+        .collect();
+    programs.sort();
+    programs
+        .into_iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+                .args(["run", "--backend", backend, path.to_str().unwrap()])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let verdict = if out.status.success() {
+                tpu_lang::conformance::agree(&expected, &stdout)
+            } else {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                Err(stderr.lines().last().unwrap_or("").to_string())
+            };
+            Outcome { name, verdict }
+        })
+        .collect()
+}
+
+/// Whether the wgpu tests should run: always under `TPU_REQUIRE_GPU`, else when
+/// an adapter exists.
+pub fn wgpu_available() -> bool {
+    std::env::var_os("TPU_REQUIRE_GPU").is_some()
+        || pollster::block_on(tpu_wgpu::WgpuBackend::new()).is_ok()
+}
