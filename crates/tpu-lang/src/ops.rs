@@ -550,6 +550,31 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
         (Operator::Mod, Value::Str(_), _) => Err(PyErr::not_implemented(
             "'%' string formatting is not supported; use an f-string",
         )),
+        (
+            Operator::BitAnd | Operator::BitOr | Operator::Sub | Operator::BitXor,
+            Value::Set(x),
+            Value::Set(y),
+        ) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            let in_y = |v: &Value| v.hash_key().is_some_and(|k| y.contains(&k));
+            let in_x = |v: &Value| v.hash_key().is_some_and(|k| x.contains(&k));
+            let items: Vec<Value> = match op {
+                Operator::BitAnd => x.keys().into_iter().filter(|v| in_y(v)).collect(),
+                Operator::Sub => x.keys().into_iter().filter(|v| !in_y(v)).collect(),
+                Operator::BitOr => x.keys().into_iter().chain(y.keys()).collect(),
+                _ => x
+                    .keys()
+                    .into_iter()
+                    .filter(|v| !in_y(v))
+                    .chain(y.keys().into_iter().filter(|v| !in_x(v)))
+                    .collect(),
+            };
+            let mut set = crate::value::Dict::default();
+            for item in items {
+                set.insert(crate::expr::hash_key(&item)?, item, Value::None);
+            }
+            Ok(Value::Set(std::rc::Rc::new(std::cell::RefCell::new(set))))
+        }
         (Operator::BitOr, Value::Dict(x), Value::Dict(y)) => {
             let mut merged = x.borrow().clone();
             for (k, v) in y.borrow().items() {
