@@ -1,8 +1,16 @@
-//! Element types. The foundation computes in float32 only; the other variants exist
-//! so that names and printing are right from the start, and the backends reject them
-//! with a clear error until they are implemented.
+//! Element types and PyTorch's type promotion between them. The reference backend
+//! computes in all four; bfloat16 values are stored as bfloat16 and rounded after
+//! every op, as PyTorch's CPU kernels round them.
 
 use serde::{Deserialize, Serialize};
+
+/// The kind of a Python number operand, for type promotion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    Bool,
+    Int,
+    Float,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -26,6 +34,32 @@ impl DType {
 
     pub fn is_floating(self) -> bool {
         matches!(self, DType::Float32 | DType::BFloat16)
+    }
+
+    /// PyTorch's promotion of two tensors' dtypes (`torch.promote_types`): the
+    /// higher category wins (bool < integer < floating), and within floating the
+    /// wider type.
+    pub fn promote(a: DType, b: DType) -> DType {
+        fn rank(d: DType) -> u8 {
+            match d {
+                DType::Bool => 0,
+                DType::Int64 => 1,
+                DType::BFloat16 => 2,
+                DType::Float32 => 3,
+            }
+        }
+        if rank(a) >= rank(b) { a } else { b }
+    }
+
+    /// The result of a tensor of dtype `self` combined with a Python number: a
+    /// number of a higher category brings that category's default dtype
+    /// (float32 for floats, int64 for ints); otherwise the tensor's dtype wins.
+    pub fn with_scalar(self, scalar: ScalarKind) -> DType {
+        match (self, scalar) {
+            (DType::Bool, ScalarKind::Int) => DType::Int64,
+            (DType::Bool | DType::Int64, ScalarKind::Float) => DType::Float32,
+            (d, _) => d,
+        }
     }
 
     pub fn size_in_bytes(self) -> usize {

@@ -7,6 +7,6 @@ mod dtype;
 mod op;
 mod shape;
 
-pub use dtype::DType;
+pub use dtype::{DType, ScalarKind};
 pub use op::{BinaryOp, Op};
 pub use shape::{Shape, ShapeError};

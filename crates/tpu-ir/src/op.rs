@@ -32,6 +32,18 @@ impl BinaryOp {
         }
     }
 
+    /// The op on int64 values, wrapping on overflow as PyTorch's CPU kernels do.
+    /// Division of integers is true division in PyTorch, so callers convert to
+    /// float first; here it truncates, and division by zero gives 0.
+    pub fn apply_i64(self, a: i64, b: i64) -> i64 {
+        match self {
+            BinaryOp::Add => a.wrapping_add(b),
+            BinaryOp::Sub => a.wrapping_sub(b),
+            BinaryOp::Mul => a.wrapping_mul(b),
+            BinaryOp::Div => a.checked_div(b).unwrap_or(0),
+        }
+    }
+
     /// The WGSL operator symbol, so generated shaders and the reference agree on
     /// which operation a name means.
     pub fn wgsl_symbol(self) -> &'static str {
@@ -49,16 +61,19 @@ impl BinaryOp {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Op {
-    /// A tensor filled with one value (`zeros`, `ones`, `full`).
-    Fill { value: f32 },
+    /// A tensor filled with one value (`zeros`, `ones`, `full`), converted to the
+    /// output dtype.
+    Fill { value: f64 },
     /// Two tensors combined elementwise with broadcasting.
     Binary { op: BinaryOp },
     /// A tensor combined with a Python number; `scalar_on_left` is `2 - x`.
     BinaryScalar {
         op: BinaryOp,
-        scalar: f32,
+        scalar: f64,
         scalar_on_left: bool,
     },
+    /// A copy converted to another dtype (`.to(dtype)`, `.float()`, promotion).
+    Cast { to: crate::DType },
     /// A 2-D matrix product `[m, k] @ [k, n]`.
     MatMul,
     /// The sum of every element, to a 0-d tensor.
@@ -73,6 +88,7 @@ impl Op {
             Op::Binary { op } | Op::BinaryScalar { op, .. } => format!("aten::{}", op.name()),
             Op::MatMul => "aten::mm".into(),
             Op::SumAll => "aten::sum".into(),
+            Op::Cast { .. } => "aten::_to_copy".into(),
         }
     }
 
@@ -91,6 +107,7 @@ impl Op {
             }
             Op::MatMul => "matmul".into(),
             Op::SumAll => "sum_all".into(),
+            Op::Cast { to } => format!("cast_{}", to.torch_name().trim_start_matches("torch.")),
         }
     }
 }

@@ -10,8 +10,8 @@ use crate::value::Value;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use std::collections::HashMap;
 use std::rc::Rc;
-use tpu_ir::{BinaryOp, DType, Shape};
-use tpu_runtime::{Device, Tensor};
+use tpu_ir::{BinaryOp, DType, ScalarKind, Shape};
+use tpu_runtime::{Device, HostData, Scalar, Tensor};
 
 const TORCH_FUNCTIONS: &[&str] = &[
     "torch.ones",
@@ -35,7 +35,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
 
 const TENSOR_METHODS: &[&str] = &[
     "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul",
-    "div",
+    "div", "float", "long", "bool", "bfloat16", "double", "int", "half",
 ];
 
 pub fn torch_module_attributes() -> HashMap<String, Value> {
@@ -118,25 +118,18 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
     Ok(Shape(shape))
 }
 
-/// Checks `dtype=`, `device=` and `requires_grad=` of a factory function.
-fn factory_options(kw: &mut Keywords) -> PyResult<Device> {
-    if let Some(dtype) = kw.take("dtype") {
-        match dtype {
-            Value::None | Value::DType(DType::Float32) => {}
-            Value::DType(d) => {
-                return Err(PyErr::not_implemented(format!(
-                    "{} tensors are not supported yet (only torch.float32)",
-                    d.torch_name()
-                )));
-            }
-            other => {
-                return Err(PyErr::type_error(format!(
-                    "dtype must be a torch.dtype, not {}",
-                    other.type_name()
-                )));
-            }
+/// Reads `dtype=`, `device=` and `requires_grad=` of a factory function.
+fn factory_options(kw: &mut Keywords) -> PyResult<(Device, Option<DType>)> {
+    let dtype = match kw.take("dtype") {
+        None | Some(Value::None) => None,
+        Some(Value::DType(d)) => Some(d),
+        Some(other) => {
+            return Err(PyErr::type_error(format!(
+                "dtype must be a torch.dtype, not {}",
+                other.type_name()
+            )));
         }
-    }
+    };
     if let Some(rg) = kw.take("requires_grad")
         && matches!(rg, Value::Bool(true))
     {
@@ -144,29 +137,33 @@ fn factory_options(kw: &mut Keywords) -> PyResult<Device> {
             "autograd (requires_grad=True) is not supported yet",
         ));
     }
-    match kw.take("device") {
-        None | Some(Value::None) => Ok(Device::Cpu),
-        Some(v) => parse_device(&v),
-    }
+    let device = match kw.take("device") {
+        None | Some(Value::None) => Device::Cpu,
+        Some(v) => parse_device(&v)?,
+    };
+    Ok((device, dtype))
 }
 
-/// Flattens nested lists of numbers for `torch.tensor`, checking they are rectangular.
+/// Flattens nested lists of numbers for `torch.tensor`, checking they are
+/// rectangular; the leaves come back in row-major order.
 fn flatten(
     value: &Value,
     shape: &mut Vec<usize>,
     depth: usize,
-    out: &mut Vec<f32>,
-) -> PyResult<bool> {
+    out: &mut Vec<Value>,
+) -> PyResult<()> {
     let items: Vec<Value> = match value {
         Value::List(l) => l.borrow().clone(),
         Value::Tuple(t) => t.to_vec(),
-        Value::Float(f) => {
-            out.push(*f as f32);
-            return Ok(true);
-        }
-        Value::Int(_) | Value::Bool(_) => {
-            out.push(value.as_number().unwrap_or(0.0) as f32);
-            return Ok(false);
+        Value::Float(_) | Value::Int(_) | Value::Bool(_) => {
+            if depth < shape.len() {
+                return Err(PyErr::value_error(format!(
+                    "expected sequence of length {} at dim {depth} (got a number)",
+                    shape[depth]
+                )));
+            }
+            out.push(value.clone());
+            return Ok(());
         }
         other => {
             return Err(PyErr::type_error(format!(
@@ -184,11 +181,64 @@ fn flatten(
             items.len()
         )));
     }
-    let mut any_float = false;
     for item in &items {
-        any_float |= flatten(item, shape, depth + 1, out)?;
+        flatten(item, shape, depth + 1, out)?;
     }
-    Ok(any_float)
+    Ok(())
+}
+
+/// Python numbers as tensor data: float32 if any is a float, else int64 if any
+/// is an int, else bool, as `torch.tensor` infers; then converted to `dtype`.
+fn host_data(values: &[Value], dtype: Option<DType>) -> HostData {
+    let any_float = values.iter().any(|v| matches!(v, Value::Float(_)));
+    let any_int = values.iter().any(|v| matches!(v, Value::Int(_)));
+    let data = if any_float || values.is_empty() {
+        HostData::F32(
+            values
+                .iter()
+                .map(|v| v.as_number().unwrap_or(0.0) as f32)
+                .collect(),
+        )
+    } else if any_int {
+        HostData::I64(values.iter().map(|v| v.as_int().unwrap_or(0)).collect())
+    } else {
+        HostData::Bool(
+            values
+                .iter()
+                .map(|v| matches!(v, Value::Bool(true)))
+                .collect(),
+        )
+    };
+    match dtype {
+        // Python floats are doubles: round once, straight to the requested type.
+        Some(DType::BFloat16) if any_float => HostData::BF16(
+            values
+                .iter()
+                .map(|v| tpu_runtime::data::f32_to_bf16(v.as_number().unwrap_or(0.0) as f32))
+                .collect(),
+        ),
+        Some(d) => data.cast(d),
+        None => data,
+    }
+}
+
+/// The promotion kind of a Python number operand.
+fn scalar_kind(v: &Value) -> Option<(f64, ScalarKind)> {
+    match v {
+        Value::Bool(b) => Some((*b as u8 as f64, ScalarKind::Bool)),
+        Value::Int(i) => Some((*i as f64, ScalarKind::Int)),
+        Value::Float(f) => Some((*f, ScalarKind::Float)),
+        _ => None,
+    }
+}
+
+/// A value read from a tensor as the Python object PyTorch returns.
+pub fn scalar_value(s: Scalar) -> Value {
+    match s {
+        Scalar::Float(f) => Value::Float(f),
+        Scalar::Int(i) => Value::Int(i),
+        Scalar::Bool(b) => Value::Bool(b),
+    }
 }
 
 fn tensor_arg(args: &[Value], function: &str) -> PyResult<Tensor> {
@@ -210,43 +260,45 @@ impl Interpreter<'_> {
         let mut kw = Keywords(kwargs);
         match name {
             "ones" | "zeros" | "full" => {
-                let device = factory_options(&mut kw)?;
+                let (device, dtype) = factory_options(&mut kw)?;
                 kw.finish(name)?;
-                let (shape_args, value) = if name == "full" {
+                let (shape_args, value, inferred) = if name == "full" {
                     let [size, fill] = &args[..] else {
                         return Err(PyErr::type_error(
                             "full() missing required arguments: 'size' and 'fill_value'",
                         ));
                     };
-                    let fill = fill.as_number().ok_or_else(|| {
+                    // `full` takes its dtype from the fill value, as PyTorch does.
+                    let (value, kind) = scalar_kind(fill).ok_or_else(|| {
                         PyErr::type_error("full(): argument 'fill_value' must be a number")
                     })?;
-                    (std::slice::from_ref(size), fill)
+                    let inferred = match kind {
+                        ScalarKind::Bool => DType::Bool,
+                        ScalarKind::Int => DType::Int64,
+                        ScalarKind::Float => DType::Float32,
+                    };
+                    (std::slice::from_ref(size), value, inferred)
                 } else {
-                    (&args[..], if name == "ones" { 1.0 } else { 0.0 })
+                    let value = if name == "ones" { 1.0 } else { 0.0 };
+                    (&args[..], value, DType::Float32)
                 };
                 let shape = parse_shape(shape_args, name)?;
-                Ok(Value::Tensor(self.runtime.full(
-                    shape,
-                    value as f32,
-                    device,
-                )?))
+                let dtype = dtype.unwrap_or(inferred);
+                Ok(Value::Tensor(
+                    self.runtime.full(shape, value, dtype, device)?,
+                ))
             }
             "tensor" => {
-                let device = factory_options(&mut kw)?;
+                let (device, dtype) = factory_options(&mut kw)?;
                 kw.finish(name)?;
                 let data = args.first().ok_or_else(|| {
                     PyErr::type_error("tensor() missing required argument 'data'")
                 })?;
                 let (mut shape, mut values) = (Vec::new(), Vec::new());
-                let any_float = flatten(data, &mut shape, 0, &mut values)?;
-                if !any_float && !values.is_empty() {
-                    return Err(PyErr::not_implemented(
-                        "integer tensors (torch.int64) are not supported yet; write 1.0 instead of 1",
-                    ));
-                }
-                Ok(Value::Tensor(self.runtime.from_values(
-                    &values,
+                flatten(data, &mut shape, 0, &mut values)?;
+                let data = host_data(&values, dtype);
+                Ok(Value::Tensor(self.runtime.from_data(
+                    data,
                     Shape(shape),
                     device,
                 )?))
@@ -271,7 +323,7 @@ impl Interpreter<'_> {
                 "torch.seed() (a non-deterministic seed) is not supported; use torch.manual_seed",
             )),
             "rand" | "randn" | "empty" => {
-                let device = factory_options(&mut kw)?;
+                let (device, dtype) = factory_options(&mut kw)?;
                 if !matches!(kw.take("generator"), None | Some(Value::None)) {
                     return Err(PyErr::not_implemented(
                         "generator= is not supported; the default generator is used",
@@ -281,8 +333,28 @@ impl Interpreter<'_> {
                 let shape = parse_shape(&args, name)?;
                 let tensor = match name {
                     // `empty` is uninitialised memory in PyTorch; zeros here.
-                    "empty" => self.runtime.full(shape, 0.0, device)?,
-                    _ => self.runtime.random(shape, name == "randn", device)?,
+                    "empty" => {
+                        let dtype = dtype.unwrap_or(DType::Float32);
+                        self.runtime.full(shape, 0.0, dtype, device)?
+                    }
+                    _ => {
+                        let t = self.runtime.random(shape, name == "randn", device)?;
+                        match dtype {
+                            Some(d @ (DType::Float32 | DType::BFloat16)) => {
+                                self.runtime.cast(&t, d)?
+                            }
+                            None => t,
+                            Some(d) => {
+                                return Err(PyErr::new(
+                                    "RuntimeError",
+                                    format!(
+                                        "\"{name}\" not implemented for '{}'",
+                                        d.torch_name().trim_start_matches("torch.")
+                                    ),
+                                ));
+                            }
+                        }
+                    }
                 };
                 Ok(Value::Tensor(tensor))
             }
@@ -357,11 +429,15 @@ impl Interpreter<'_> {
                 "Boolean value of Tensor with more than one value is ambiguous",
             ));
         }
-        Ok(self.runtime.item(t).await? != 0.0)
+        Ok(match self.runtime.item(t).await? {
+            Scalar::Float(f) => f != 0.0,
+            Scalar::Int(i) => i != 0,
+            Scalar::Bool(b) => b,
+        })
     }
 
     pub async fn tensor_item(&mut self, t: &Tensor) -> PyResult<Value> {
-        Ok(Value::Float(self.runtime.item(t).await?))
+        Ok(scalar_value(self.runtime.item(t).await?))
     }
 
     pub async fn tensor_repr(&mut self, t: &Tensor) -> PyResult<String> {
@@ -374,6 +450,7 @@ impl Interpreter<'_> {
                 BinaryOp::Mul,
                 t,
                 -1.0,
+                ScalarKind::Int,
                 false,
             )?)),
             _ => Err(PyErr::not_implemented(format!(
@@ -437,17 +514,26 @@ impl Interpreter<'_> {
                     .cloned()
                     .or_else(|| kw.take("device"))
                     .ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
-                let device = match target {
-                    Value::DType(DType::Float32) => return Ok(Value::Tensor(t.clone())),
-                    Value::DType(d) => {
-                        return Err(PyErr::not_implemented(format!(
-                            "{} tensors are not supported yet",
-                            d.torch_name()
-                        )));
-                    }
-                    other => parse_device(&other)?,
+                let dtype = match kw.take("dtype") {
+                    Some(Value::DType(d)) => Some(d),
+                    _ => None,
                 };
-                Ok(Value::Tensor(self.runtime.to_device(t, device).await?))
+                let (device, dtype) = match target {
+                    Value::DType(d) => (t.device(), Some(d)),
+                    other => (
+                        parse_device(&other)?,
+                        dtype.or(args.get(1).and_then(|v| match v {
+                            Value::DType(d) => Some(*d),
+                            _ => None,
+                        })),
+                    ),
+                };
+                let moved = self.runtime.to_device(t, device).await?;
+                let converted = match dtype {
+                    Some(d) => self.runtime.cast(&moved, d)?,
+                    None => moved,
+                };
+                Ok(Value::Tensor(converted))
             }
             "size" => match args.first() {
                 None => Ok(Value::Size(t.shape().dims().into())),
@@ -470,12 +556,27 @@ impl Interpreter<'_> {
                     Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
                 }
             },
+            "float" | "long" | "bool" | "bfloat16" | "double" | "int" | "half" => {
+                no_args(&args)?;
+                let dtype = match name {
+                    "float" => DType::Float32,
+                    "long" => DType::Int64,
+                    "bool" => DType::Bool,
+                    "bfloat16" => DType::BFloat16,
+                    other => {
+                        return Err(PyErr::not_implemented(format!(
+                            "Tensor.{other}(): only float32, bfloat16, int64 and bool are supported"
+                        )));
+                    }
+                };
+                Ok(Value::Tensor(self.runtime.cast(t, dtype)?))
+            }
             "dim" => Ok(Value::Int(t.shape().rank() as i64)),
             "numel" => Ok(Value::Int(t.numel() as i64)),
             "tolist" => {
                 no_args(&args)?;
                 let values = self.runtime.read(t).await?;
-                Ok(nest(&values, t.shape().dims()))
+                Ok(nest(&values, 0, t.shape().dims()))
             }
             "matmul" | "add" | "sub" | "mul" | "div" => {
                 let other = args.first().cloned().ok_or_else(|| {
@@ -523,12 +624,12 @@ impl Interpreter<'_> {
         let result = match (a, b) {
             (Value::Tensor(x), Value::Tensor(y)) => self.runtime.binary(bin, x, y)?,
             (Value::Tensor(x), s) => {
-                let s = s.as_number().ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, x, s, false)?
+                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
+                self.runtime.binary_scalar(bin, x, s, kind, false)?
             }
             (s, Value::Tensor(y)) => {
-                let s = s.as_number().ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, y, s, true)?
+                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
+                self.runtime.binary_scalar(bin, y, s, kind, true)?
             }
             _ => return Err(unsupported()),
         };
@@ -536,15 +637,16 @@ impl Interpreter<'_> {
     }
 }
 
-/// Nested Python lists of floats in the tensor's shape, as `tolist()` returns.
-fn nest(values: &[f32], dims: &[usize]) -> Value {
+/// Nested Python lists in the tensor's shape, as `tolist()` returns: floats,
+/// ints or bools by dtype.
+fn nest(values: &HostData, start: usize, dims: &[usize]) -> Value {
     match dims {
-        [] => Value::Float(values[0] as f64),
+        [] => scalar_value(values.scalar(start)),
         [n, rest @ ..] => {
             let inner: usize = rest.iter().product();
             Value::list(
                 (0..*n)
-                    .map(|i| nest(&values[i * inner..(i + 1) * inner], rest))
+                    .map(|i| nest(values, start + i * inner, rest))
                     .collect(),
             )
         }

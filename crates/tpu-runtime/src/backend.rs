@@ -3,10 +3,11 @@
 //! asynchronously: on WebGPU a readback can only complete after the browser's event
 //! loop turns, so reading is a future everywhere, and callers `.await` it.
 
+use crate::data::HostData;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::pin::Pin;
-use tpu_ir::{Op, Shape};
+use tpu_ir::{DType, Op, Shape};
 
 /// A buffer owned by one backend. Ids are never reused within a backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,6 +36,7 @@ impl BackendKind {
 pub struct Operand<'a> {
     pub buffer: BufferId,
     pub shape: &'a Shape,
+    pub dtype: DType,
 }
 
 /// What running an op produced: the output buffer and the kernel that computed it,
@@ -63,9 +65,10 @@ pub enum BackendError {
 pub async fn run_op(
     backend: &mut dyn Backend,
     op: &Op,
-    inputs: &[(Vec<f32>, Shape)],
+    inputs: &[(HostData, Shape)],
     out_shape: &Shape,
-) -> Result<Vec<f32>, BackendError> {
+    out_dtype: DType,
+) -> Result<HostData, BackendError> {
     let mut ids = Vec::with_capacity(inputs.len());
     for (data, _) in inputs {
         ids.push(backend.upload(data)?);
@@ -73,11 +76,17 @@ pub async fn run_op(
     let operands: Vec<Operand> = ids
         .iter()
         .zip(inputs)
-        .map(|(&buffer, (_, shape))| Operand { buffer, shape })
+        .map(|(&buffer, (data, shape))| Operand {
+            buffer,
+            shape,
+            dtype: data.dtype(),
+        })
         .collect();
-    let result = match backend.execute(op, &operands, out_shape) {
+    let result = match backend.execute(op, &operands, out_shape, out_dtype) {
         Ok(done) => {
-            let values = backend.read(done.buffer).await;
+            let values = backend
+                .read(done.buffer, out_dtype, out_shape.numel())
+                .await;
             ids.push(done.buffer);
             values
         }
@@ -86,12 +95,10 @@ pub async fn run_op(
     for id in ids {
         backend.free(id);
     }
-    let mut values = result?;
-    values.truncate(out_shape.numel());
-    Ok(values)
+    result
 }
 
-pub type ReadFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<f32>, BackendError>> + 'a>>;
+pub type ReadFuture<'a> = Pin<Box<dyn Future<Output = Result<HostData, BackendError>> + 'a>>;
 
 pub trait Backend {
     fn kind(&self) -> BackendKind;
@@ -100,19 +107,22 @@ pub trait Backend {
     fn device_description(&self) -> String;
 
     /// Copies host data into a new device buffer.
-    fn upload(&mut self, data: &[f32]) -> Result<BufferId, BackendError>;
+    fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError>;
 
-    /// Runs `op` on `inputs` into a new buffer holding `out_shape` elements. Shapes
-    /// are already checked by the dispatcher; a backend only computes.
+    /// Runs `op` on `inputs` into a new buffer of `out_shape` elements of
+    /// `out_dtype`. Shapes and dtypes are already checked and promoted by the
+    /// dispatcher (the inputs of an elementwise op share the output's dtype); a
+    /// backend only computes.
     fn execute(
         &mut self,
         op: &Op,
         inputs: &[Operand<'_>],
         out_shape: &Shape,
+        out_dtype: DType,
     ) -> Result<Dispatched, BackendError>;
 
-    /// Reads a whole buffer back to the host.
-    fn read(&mut self, buffer: BufferId) -> ReadFuture<'_>;
+    /// Reads the first `len` elements of a buffer holding `dtype` values.
+    fn read(&mut self, buffer: BufferId, dtype: DType, len: usize) -> ReadFuture<'_>;
 
     /// Releases a buffer whose last tensor was dropped.
     fn free(&mut self, buffer: BufferId);

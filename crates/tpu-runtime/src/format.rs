@@ -97,7 +97,12 @@ fn tensor_str(t: &HostTensor<'_>, indent: usize, opts: &PrintOptions) -> String 
     } else {
         t.values.to_vec()
     };
-    let formatter = Formatter::new(&sample, t.dtype.is_floating(), opts);
+    let mut formatter = Formatter::new(&sample, t.dtype.is_floating(), opts);
+    if t.dtype == DType::Bool {
+        // PyTorch formats each element with `str(value)`: True / False.
+        formatter.boolean = true;
+        formatter.max_width = if sample.contains(&0.0) { 5 } else { 4 };
+    }
     let view = View {
         values: t.values,
         shape: t.shape,
@@ -230,6 +235,7 @@ fn add_suffixes(tensor_str: &str, suffixes: &[String], indent: usize, linewidth:
 /// PyTorch's `_Formatter`: one element format and width for a whole tensor.
 struct Formatter {
     floating: bool,
+    boolean: bool,
     int_mode: bool,
     sci_mode: bool,
     max_width: usize,
@@ -240,6 +246,7 @@ impl Formatter {
     fn new(values: &[f64], floating: bool, opts: &PrintOptions) -> Self {
         let mut f = Formatter {
             floating,
+            boolean: false,
             int_mode: true,
             sci_mode: false,
             max_width: 1,
@@ -286,7 +293,9 @@ impl Formatter {
     }
 
     fn format(&self, v: f64) -> String {
-        let s = if !self.floating {
+        let s = if self.boolean {
+            if v != 0.0 { "True" } else { "False" }.to_string()
+        } else if !self.floating {
             format_int(v)
         } else if self.sci_mode {
             python_exp(v, self.precision)
@@ -395,6 +404,33 @@ mod tests {
                     [2140., 2141., 2142.,  ..., 2167., 2168., 2169.],
                     [2170., 2171., 2172.,  ..., 2197., 2198., 2199.]], device='tpu:0')"#]]
         .assert_eq(&repr(&values, &[40, 30]));
+    }
+
+    #[test]
+    fn integer_bool_and_bfloat16_tensors_print_as_pytorch_prints_them() {
+        let show = |values: &[f64], shape: &[usize], dtype| {
+            let t = HostTensor {
+                values,
+                shape,
+                dtype,
+            };
+            tensor_repr(&t, &[], None, &PrintOptions::default())
+        };
+        expect!["tensor([ True, False,  True])"].assert_eq(&show(
+            &[1.0, 0.0, 1.0],
+            &[3],
+            DType::Bool,
+        ));
+        expect!["tensor([True, True])"].assert_eq(&show(&[1.0, 1.0], &[2], DType::Bool));
+        expect![[r#"
+            tensor([[1, 1],
+                    [1, 1]])"#]]
+        .assert_eq(&show(&[1.0; 4], &[2, 2], DType::Int64));
+        expect![[r#"
+            tensor([[ 1.5000, -2.0000],
+                    [ 3.2500,  4.0000]], dtype=torch.bfloat16)"#]]
+        .assert_eq(&show(&[1.5, -2.0, 3.25, 4.0], &[2, 2], DType::BFloat16));
+        expect!["tensor([], dtype=torch.int64)"].assert_eq(&show(&[], &[0], DType::Int64));
     }
 
     #[test]

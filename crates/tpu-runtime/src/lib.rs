@@ -7,6 +7,7 @@
 //! (the only one that imports wgpu) and be chosen at run time.
 
 mod backend;
+pub mod data;
 pub mod format;
 mod reference;
 mod report;
@@ -17,6 +18,7 @@ mod tensor;
 pub use backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture, run_op,
 };
+pub use data::{HostData, Scalar};
 pub use reference::ReferenceBackend;
 pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
 pub use runtime::{Runtime, RuntimeError};

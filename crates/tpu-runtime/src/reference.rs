@@ -5,12 +5,13 @@
 use crate::backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture,
 };
+use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
-use tpu_ir::{Op, Shape};
+use tpu_ir::{DType, Op, Shape};
 
 #[derive(Default)]
 pub struct ReferenceBackend {
-    buffers: HashMap<u64, Vec<f32>>,
+    buffers: HashMap<u64, HostData>,
     next_id: u64,
 }
 
@@ -19,16 +20,15 @@ impl ReferenceBackend {
         Self::default()
     }
 
-    fn store(&mut self, data: Vec<f32>) -> BufferId {
+    fn store(&mut self, data: HostData) -> BufferId {
         self.next_id += 1;
         self.buffers.insert(self.next_id, data);
         BufferId(self.next_id)
     }
 
-    fn get(&self, id: BufferId) -> Result<&[f32], BackendError> {
+    fn get(&self, id: BufferId) -> Result<&HostData, BackendError> {
         self.buffers
             .get(&id.0)
-            .map(Vec::as_slice)
             .ok_or(BackendError::UnknownBuffer(id))
     }
 
@@ -37,59 +37,136 @@ impl ReferenceBackend {
         op: &Op,
         inputs: &[Operand<'_>],
         out: &Shape,
-    ) -> Result<Vec<f32>, BackendError> {
+        out_dtype: DType,
+    ) -> Result<HostData, BackendError> {
+        let unsupported = |what: &str| BackendError::Unsupported {
+            backend: "reference",
+            what: format!("{what} on {}", out_dtype.torch_name()),
+        };
         Ok(match op {
-            Op::Fill { value } => vec![*value; out.numel()],
+            Op::Fill { value } => HostData::filled(out_dtype, out.numel(), *value),
+            Op::Cast { to } => self.get(inputs[0].buffer)?.cast(*to),
             Op::Binary { op } => {
                 let (a, b) = (&inputs[0], &inputs[1]);
-                let (da, db) = (self.get(a.buffer)?, self.get(b.buffer)?);
                 let sa = a.shape.broadcast_strides(out);
                 let sb = b.shape.broadcast_strides(out);
-                let mut result = Vec::with_capacity(out.numel());
-                for_each_index(out, |index| {
-                    result.push(op.apply(da[offset(index, &sa)], db[offset(index, &sb)]));
-                });
-                result
+                match (self.get(a.buffer)?, self.get(b.buffer)?) {
+                    (HostData::F32(x), HostData::F32(y)) => {
+                        HostData::F32(broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q)))
+                    }
+                    (HostData::BF16(x), HostData::BF16(y)) => {
+                        HostData::BF16(broadcast(out, x, &sa, y, &sb, |p, q| {
+                            f32_to_bf16(op.apply(bf16_to_f32(p), bf16_to_f32(q)))
+                        }))
+                    }
+                    (HostData::I64(x), HostData::I64(y)) => {
+                        HostData::I64(broadcast(out, x, &sa, y, &sb, |p, q| op.apply_i64(p, q)))
+                    }
+                    _ => return Err(unsupported(op.name())),
+                }
             }
             Op::BinaryScalar {
                 op,
                 scalar,
                 scalar_on_left,
             } => {
-                let a = self.get(inputs[0].buffer)?;
-                a.iter()
-                    .map(|&x| {
-                        if *scalar_on_left {
-                            op.apply(*scalar, x)
-                        } else {
-                            op.apply(x, *scalar)
-                        }
-                    })
-                    .collect()
+                let ordered = |x: f32, s: f32| {
+                    if *scalar_on_left {
+                        op.apply(s, x)
+                    } else {
+                        op.apply(x, s)
+                    }
+                };
+                match self.get(inputs[0].buffer)? {
+                    HostData::F32(x) => {
+                        HostData::F32(x.iter().map(|&v| ordered(v, *scalar as f32)).collect())
+                    }
+                    HostData::BF16(x) => HostData::BF16(
+                        x.iter()
+                            .map(|&v| f32_to_bf16(ordered(bf16_to_f32(v), *scalar as f32)))
+                            .collect(),
+                    ),
+                    HostData::I64(x) => {
+                        let s = *scalar as i64;
+                        HostData::I64(
+                            x.iter()
+                                .map(|&v| {
+                                    if *scalar_on_left {
+                                        op.apply_i64(s, v)
+                                    } else {
+                                        op.apply_i64(v, s)
+                                    }
+                                })
+                                .collect(),
+                        )
+                    }
+                    HostData::Bool(_) => return Err(unsupported(op.name())),
+                }
             }
             Op::MatMul => {
-                let (a, b) = (self.get(inputs[0].buffer)?, self.get(inputs[1].buffer)?);
                 let (m, k) = (inputs[0].shape.dims()[0], inputs[0].shape.dims()[1]);
                 let n = inputs[1].shape.dims()[1];
-                let mut c = vec![0.0f32; m * n];
-                // i-k-j order streams rows of `b`; each output still accumulates its
-                // products in increasing k, the order the WGSL kernel uses too.
-                for i in 0..m {
-                    for p in 0..k {
-                        let aip = a[i * k + p];
-                        for j in 0..n {
-                            c[i * n + j] += aip * b[p * n + j];
-                        }
+                match (self.get(inputs[0].buffer)?, self.get(inputs[1].buffer)?) {
+                    (HostData::I64(a), HostData::I64(b)) => HostData::I64(matmul(a, b, m, k, n)),
+                    (a, b) => {
+                        let (Some(a), Some(b)) = (a.as_f32(), b.as_f32()) else {
+                            return Err(unsupported("matmul"));
+                        };
+                        // bfloat16 accumulates in float32 and rounds once, as
+                        // PyTorch's CPU matmul does.
+                        HostData::F32(matmul(&a, &b, m, k, n)).cast(out_dtype)
                     }
                 }
-                c
             }
-            Op::SumAll => {
-                let a = self.get(inputs[0].buffer)?;
-                vec![pairwise_sum(a)]
-            }
+            Op::SumAll => match self.get(inputs[0].buffer)? {
+                HostData::I64(x) => {
+                    HostData::I64(vec![x.iter().fold(0i64, |s, &v| s.wrapping_add(v))])
+                }
+                data => match data.as_f32() {
+                    Some(values) => HostData::F32(vec![pairwise_sum(&values)]).cast(out_dtype),
+                    None => return Err(unsupported("sum")),
+                },
+            },
         })
     }
+}
+
+/// `f(a[i], b[i])` over the broadcast output shape, reading each input through
+/// its broadcast strides.
+fn broadcast<T: Copy, U>(
+    out: &Shape,
+    a: &[T],
+    sa: &[usize],
+    b: &[T],
+    sb: &[usize],
+    f: impl Fn(T, T) -> U,
+) -> Vec<U> {
+    let mut result = Vec::with_capacity(out.numel());
+    for_each_index(out, |index| {
+        result.push(f(a[offset(index, sa)], b[offset(index, sb)]));
+    });
+    result
+}
+
+/// `[m, k] @ [k, n]`. i-k-j order streams rows of `b`; each output still
+/// accumulates its products in increasing k, the order the WGSL kernel uses too.
+fn matmul<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
+    a: &[T],
+    b: &[T],
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Vec<T> {
+    let mut c = vec![T::default(); m * n];
+    for i in 0..m {
+        for p in 0..k {
+            let aip = a[i * k + p];
+            for j in 0..n {
+                c[i * n + j] = c[i * n + j] + aip * b[p * n + j];
+            }
+        }
+    }
+    c
 }
 
 /// Visits every multi-index of `shape` in row-major order.
@@ -141,8 +218,8 @@ impl Backend for ReferenceBackend {
         "CPU reference (Rust loops on the host)".into()
     }
 
-    fn upload(&mut self, data: &[f32]) -> Result<BufferId, BackendError> {
-        Ok(self.store(data.to_vec()))
+    fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
+        Ok(self.store(data.clone()))
     }
 
     fn execute(
@@ -150,8 +227,10 @@ impl Backend for ReferenceBackend {
         op: &Op,
         inputs: &[Operand<'_>],
         out_shape: &Shape,
+        out_dtype: DType,
     ) -> Result<Dispatched, BackendError> {
-        let data = self.compute(op, inputs, out_shape)?;
+        let data = self.compute(op, inputs, out_shape, out_dtype)?;
+        debug_assert_eq!(data.dtype(), out_dtype);
         Ok(Dispatched {
             buffer: self.store(data),
             kernel: op.kernel_name(),
@@ -159,8 +238,8 @@ impl Backend for ReferenceBackend {
         })
     }
 
-    fn read(&mut self, buffer: BufferId) -> ReadFuture<'_> {
-        let data = self.get(buffer).map(<[f32]>::to_vec);
+    fn read(&mut self, buffer: BufferId, _dtype: DType, _len: usize) -> ReadFuture<'_> {
+        let data = self.get(buffer).cloned();
         Box::pin(async move { data })
     }
 
@@ -184,7 +263,15 @@ mod tests {
         inputs: &[(Vec<f32>, Shape)],
         out: Shape,
     ) -> Vec<f32> {
-        pollster::block_on(crate::run_op(backend, &op, inputs, &out)).unwrap()
+        let inputs: Vec<(HostData, Shape)> = inputs
+            .iter()
+            .map(|(d, s)| (HostData::F32(d.clone()), s.clone()))
+            .collect();
+        let result = crate::run_op(backend, &op, &inputs, &out, DType::Float32);
+        match pollster::block_on(result).unwrap() {
+            HostData::F32(v) => v,
+            other => panic!("expected float32, got {other:?}"),
+        }
     }
 
     #[test]

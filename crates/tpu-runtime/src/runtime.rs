@@ -5,11 +5,12 @@
 //! start-up (wgpu when an adapter exists, the reference otherwise).
 
 use crate::backend::{Backend, BackendError, BackendKind, BufferId, Operand};
+use crate::data::{HostData, Scalar};
 use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
 use crate::tensor::{Device, ReleaseQueue, Tensor};
-use tpu_ir::{BinaryOp, DType, Op, Shape, ShapeError};
+use tpu_ir::{BinaryOp, DType, Op, ScalarKind, Shape, ShapeError};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum RuntimeError {
@@ -27,6 +28,8 @@ pub enum RuntimeError {
         bytes: u128,
         limit: usize,
     },
+    #[error("expected both operands to have the same dtype, but got {} and {}", .0.torch_name(), .1.torch_name())]
+    DTypeMismatch(DType, DType),
     #[error("a Tensor with {0} elements cannot be converted to Scalar")]
     NotAScalar(usize),
     #[error("{0}")]
@@ -45,6 +48,9 @@ impl RuntimeError {
         }
     }
 }
+
+/// PyTorch's message for `-` with a bool operand.
+const BOOL_SUBTRACTION: &str = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
 
 /// The largest tensor one allocation may make. Debug Eager will add the chosen
 /// chip's HBM as a further limit; this one protects the host.
@@ -116,24 +122,6 @@ impl Runtime {
         self.grad_enabled = true;
     }
 
-    /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
-    /// host from the default generator, then placed on `device`.
-    pub fn random(
-        &mut self,
-        shape: Shape,
-        normal: bool,
-        device: Device,
-    ) -> Result<Tensor, RuntimeError> {
-        check_size(&shape, DType::Float32)?;
-        let mut values = vec![0f32; shape.numel()];
-        if normal {
-            self.generator.fill_normal_f32(&mut values, 0.0, 1.0);
-        } else {
-            self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
-        }
-        self.from_values(&values, shape, device)
-    }
-
     /// The source line that subsequent ops are attributed to in the Report.
     pub fn set_line(&mut self, line: Option<u32>) {
         self.line = line;
@@ -173,17 +161,12 @@ impl Runtime {
         op: Op,
         inputs: &[&Tensor],
         out_shape: Shape,
+        out_dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
-        check_size(&out_shape, DType::Float32)?;
+        check_size(&out_shape, out_dtype)?;
         for t in inputs {
-            if t.dtype() != DType::Float32 {
-                return Err(RuntimeError::NotImplemented(format!(
-                    "{} tensors are not supported yet (only torch.float32)",
-                    t.dtype().torch_name()
-                )));
-            }
             if t.device() != device {
                 return Err(RuntimeError::DeviceMismatch(device, t.device()));
             }
@@ -193,11 +176,12 @@ impl Runtime {
             .map(|t| Operand {
                 buffer: t.buffer(),
                 shape: t.shape(),
+                dtype: t.dtype(),
             })
             .collect();
         let backend = self.backend(device);
         let kind = backend.kind();
-        let done = backend.execute(&op, &operands, &out_shape)?;
+        let done = backend.execute(&op, &operands, &out_shape, out_dtype)?;
         self.ops.push(OpRecord {
             name: op.aten_name(),
             op,
@@ -211,46 +195,73 @@ impl Runtime {
         });
         Ok(Tensor::new(
             out_shape,
-            DType::Float32,
+            out_dtype,
             device,
             done.buffer,
             self.release.clone(),
         ))
     }
 
-    /// `torch.full(shape, value)`; `zeros` and `ones` are fills of 0 and 1.
+    /// `torch.full(shape, value, dtype=...)`; `zeros` and `ones` are fills of 0 and 1.
     pub fn full(
         &mut self,
         shape: Shape,
-        value: f32,
+        value: f64,
+        dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
-        self.dispatch(Op::Fill { value }, &[], shape, device)
+        self.dispatch(Op::Fill { value }, &[], shape, dtype, device)
     }
 
     /// `torch.tensor(data)`: host values copied to the device.
-    pub fn from_values(
+    pub fn from_data(
         &mut self,
-        values: &[f32],
+        data: HostData,
         shape: Shape,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.release_dropped();
-        check_size(&shape, DType::Float32)?;
-        debug_assert_eq!(values.len(), shape.numel());
-        let buffer = self.backend(device).upload(values)?;
+        check_size(&shape, data.dtype())?;
+        debug_assert_eq!(data.len(), shape.numel());
+        let buffer = self.backend(device).upload(&data)?;
         Ok(Tensor::new(
             shape,
-            DType::Float32,
+            data.dtype(),
             device,
             buffer,
             self.release.clone(),
         ))
     }
 
+    /// `tensor.to(dtype)`: the same tensor when the dtype already matches.
+    pub fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
+        if t.dtype() == to {
+            return Ok(t.clone());
+        }
+        self.dispatch(Op::Cast { to }, &[t], t.shape().clone(), to, t.device())
+    }
+
+    /// The dtype an arithmetic op computes in, given the promoted operand dtype:
+    /// true division of integers is floating, and bool arithmetic is not built.
+    fn arithmetic_dtype(op: BinaryOp, promoted: DType) -> Result<DType, RuntimeError> {
+        match (op, promoted) {
+            (BinaryOp::Div, DType::Int64 | DType::Bool) => Ok(DType::Float32),
+            (_, DType::Bool) => Err(RuntimeError::NotImplemented(format!(
+                "arithmetic ({}) on two bool tensors is not supported yet",
+                op.name()
+            ))),
+            (_, d) => Ok(d),
+        }
+    }
+
     pub fn binary(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
         let out = Shape::broadcast(a.shape(), b.shape())?;
-        self.dispatch(Op::Binary { op }, &[a, b], out, a.device())
+        if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
+            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
+        }
+        let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
+        let (a, b) = (self.cast(a, dtype)?, self.cast(b, dtype)?);
+        self.dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
     }
 
     pub fn binary_scalar(
@@ -258,14 +269,20 @@ impl Runtime {
         op: BinaryOp,
         a: &Tensor,
         scalar: f64,
+        kind: ScalarKind,
         scalar_on_left: bool,
     ) -> Result<Tensor, RuntimeError> {
+        if op == BinaryOp::Sub && (kind == ScalarKind::Bool || a.dtype() == DType::Bool) {
+            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
+        }
+        let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
+        let a = self.cast(a, dtype)?;
         let op = Op::BinaryScalar {
             op,
-            scalar: scalar as f32,
+            scalar,
             scalar_on_left,
         };
-        self.dispatch(op, &[a], a.shape().clone(), a.device())
+        self.dispatch(op, &[&a], a.shape().clone(), dtype, a.device())
     }
 
     pub fn matmul(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
@@ -284,11 +301,39 @@ impl Runtime {
             }
             .into());
         }
-        self.dispatch(Op::MatMul, &[a, b], Shape::new([da[0], db[1]]), a.device())
+        if a.dtype() != b.dtype() {
+            return Err(RuntimeError::DTypeMismatch(a.dtype(), b.dtype()));
+        }
+        let out = Shape::new([da[0], db[1]]);
+        self.dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
     }
 
+    /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
     pub fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
-        self.dispatch(Op::SumAll, &[a], Shape::scalar(), a.device())
+        let dtype = match a.dtype() {
+            DType::Bool | DType::Int64 => DType::Int64,
+            d => d,
+        };
+        let a = self.cast(a, dtype)?;
+        self.dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
+    }
+
+    /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
+    /// host from the default generator, then placed on `device`.
+    pub fn random(
+        &mut self,
+        shape: Shape,
+        normal: bool,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        check_size(&shape, DType::Float32)?;
+        let mut values = vec![0f32; shape.numel()];
+        if normal {
+            self.generator.fill_normal_f32(&mut values, 0.0, 1.0);
+        } else {
+            self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
+        }
+        self.from_data(HostData::F32(values), shape, device)
     }
 
     /// `tensor.cpu()` and `tensor.to(device)`.
@@ -297,29 +342,28 @@ impl Runtime {
             return Ok(t.clone());
         }
         let values = self.read(t).await?;
-        self.from_values(&values, t.shape().clone(), device)
+        self.from_data(values, t.shape().clone(), device)
     }
 
     /// Reads a tensor's values back to the host: a materialisation point.
-    pub async fn read(&mut self, t: &Tensor) -> Result<Vec<f32>, RuntimeError> {
+    pub async fn read(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
         self.release_dropped();
         let buffer = t.buffer();
-        let mut values = self.backend(t.device()).read(buffer).await?;
-        values.truncate(t.numel());
-        Ok(values)
+        let (dtype, n) = (t.dtype(), t.numel());
+        Ok(self.backend(t.device()).read(buffer, dtype, n).await?)
     }
 
     /// `tensor.item()`.
-    pub async fn item(&mut self, t: &Tensor) -> Result<f64, RuntimeError> {
+    pub async fn item(&mut self, t: &Tensor) -> Result<Scalar, RuntimeError> {
         if t.numel() != 1 {
             return Err(RuntimeError::NotAScalar(t.numel()));
         }
-        Ok(self.read(t).await?[0] as f64)
+        Ok(self.read(t).await?.scalar(0))
     }
 
     /// `repr(tensor)`, exactly as PyTorch prints it.
     pub async fn repr(&mut self, t: &Tensor) -> Result<String, RuntimeError> {
-        let values: Vec<f64> = self.read(t).await?.into_iter().map(f64::from).collect();
+        let values = self.read(t).await?.to_f64();
         let host = HostTensor {
             values: &values,
             shape: t.shape().dims(),
@@ -350,8 +394,12 @@ mod tests {
     fn dropped_tensors_free_their_buffers() {
         let mut rt = runtime();
         let tpu = Device::Tpu(0);
-        let a = rt.full(Shape::new([2, 2]), 1.0, tpu).unwrap();
-        let b = rt.binary_scalar(BinaryOp::Mul, &a, 2.0, false).unwrap();
+        let a = rt
+            .full(Shape::new([2, 2]), 1.0, DType::Float32, tpu)
+            .unwrap();
+        let b = rt
+            .binary_scalar(BinaryOp::Mul, &a, 2.0, ScalarKind::Float, false)
+            .unwrap();
         assert_eq!(rt.live_tpu_buffers(), 2);
         drop(a);
         drop(b);
@@ -361,8 +409,12 @@ mod tests {
     #[test]
     fn matmul_shape_mismatch_uses_pytorch_wording() {
         let mut rt = runtime();
-        let a = rt.full(Shape::new([2, 3]), 1.0, Device::Tpu(0)).unwrap();
-        let b = rt.full(Shape::new([4, 2]), 1.0, Device::Tpu(0)).unwrap();
+        let a = rt
+            .full(Shape::new([2, 3]), 1.0, DType::Float32, Device::Tpu(0))
+            .unwrap();
+        let b = rt
+            .full(Shape::new([4, 2]), 1.0, DType::Float32, Device::Tpu(0))
+            .unwrap();
         let err = rt.matmul(&a, &b).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -374,7 +426,12 @@ mod tests {
     fn huge_tensors_are_refused_before_allocation() {
         let mut rt = runtime();
         let err = rt
-            .full(Shape::new([1 << 40, 1 << 40]), 0.0, Device::Tpu(0))
+            .full(
+                Shape::new([1 << 40, 1 << 40]),
+                0.0,
+                DType::Float32,
+                Device::Tpu(0),
+            )
             .unwrap_err();
         assert!(matches!(err, RuntimeError::OutOfMemory { .. }), "{err}");
         assert!(err.to_string().starts_with("out of memory"), "{err}");
@@ -383,8 +440,12 @@ mod tests {
     #[test]
     fn mixing_devices_is_an_error() {
         let mut rt = runtime();
-        let a = rt.full(Shape::new([2]), 1.0, Device::Tpu(0)).unwrap();
-        let b = rt.full(Shape::new([2]), 1.0, Device::Cpu).unwrap();
+        let a = rt
+            .full(Shape::new([2]), 1.0, DType::Float32, Device::Tpu(0))
+            .unwrap();
+        let b = rt
+            .full(Shape::new([2]), 1.0, DType::Float32, Device::Cpu)
+            .unwrap();
         let err = rt.binary(BinaryOp::Add, &a, &b).unwrap_err();
         assert!(err.to_string().contains("tpu:0 and cpu"), "{err}");
     }
@@ -392,7 +453,9 @@ mod tests {
     #[test]
     fn cpu_copy_prints_without_a_device_suffix() {
         let mut rt = runtime();
-        let a = rt.full(Shape::new([2]), 1.5, Device::Tpu(0)).unwrap();
+        let a = rt
+            .full(Shape::new([2]), 1.5, DType::Float32, Device::Tpu(0))
+            .unwrap();
         let on_tpu = pollster::block_on(rt.repr(&a)).unwrap();
         let c = pollster::block_on(rt.to_device(&a, Device::Cpu)).unwrap();
         let on_cpu = pollster::block_on(rt.repr(&c)).unwrap();

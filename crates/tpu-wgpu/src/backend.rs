@@ -10,8 +10,10 @@
 use crate::kernels::{self, MATMUL_TILE, MAX_RANK, WORKGROUP_SIZE};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use tpu_ir::{Op, Shape};
-use tpu_runtime::{Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture};
+use tpu_ir::{DType, Op, Shape};
+use tpu_runtime::{
+    Backend, BackendError, BackendKind, BufferId, Dispatched, HostData, Operand, ReadFuture,
+};
 use wgpu::util::DeviceExt;
 
 #[derive(Debug, thiserror::Error)]
@@ -148,11 +150,11 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
     let n = out.numel();
     Ok(match op {
         Op::Fill { value } => Launch {
-            params: vec![n as u32, value.to_bits()],
+            params: vec![n as u32, (*value as f32).to_bits()],
             workgroups: elementwise_grid(n),
         },
         Op::BinaryScalar { scalar, .. } => Launch {
-            params: vec![n as u32, scalar.to_bits()],
+            params: vec![n as u32, (*scalar as f32).to_bits()],
             workgroups: elementwise_grid(n),
         },
         Op::Binary { .. } => {
@@ -195,7 +197,16 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             params: vec![inputs[0].shape.numel() as u32],
             workgroups: (1, 1),
         },
+        Op::Cast { to } => return Err(unsupported_dtype(*to)),
     })
+}
+
+/// The kernels are float32 only so far; other dtypes are refused by name.
+fn unsupported_dtype(dtype: DType) -> BackendError {
+    BackendError::Unsupported {
+        backend: "wgpu",
+        what: format!("{} tensors yet (only torch.float32)", dtype.torch_name()),
+    }
 }
 
 impl Backend for WgpuBackend {
@@ -212,7 +223,10 @@ impl Backend for WgpuBackend {
         text
     }
 
-    fn upload(&mut self, data: &[f32]) -> Result<BufferId, BackendError> {
+    fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
+        let HostData::F32(data) = data else {
+            return Err(unsupported_dtype(data.dtype()));
+        };
         self.storage_size(data.len())?;
         let contents: &[u8] = if data.is_empty() {
             &[0; 4]
@@ -237,7 +251,14 @@ impl Backend for WgpuBackend {
         op: &Op,
         inputs: &[Operand<'_>],
         out_shape: &Shape,
+        out_dtype: DType,
     ) -> Result<Dispatched, BackendError> {
+        if let Some(d) = std::iter::once(out_dtype)
+            .chain(inputs.iter().map(|i| i.dtype))
+            .find(|&d| d != DType::Float32)
+        {
+            return Err(unsupported_dtype(d));
+        }
         // Size first: a refused size must never reach the grid arithmetic in `plan`.
         let size = self.storage_size(out_shape.numel())?;
         let launch = plan(op, inputs, out_shape)?;
@@ -294,7 +315,10 @@ impl Backend for WgpuBackend {
         })
     }
 
-    fn read(&mut self, id: BufferId) -> ReadFuture<'_> {
+    fn read(&mut self, id: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
+        if dtype != DType::Float32 {
+            return Box::pin(async move { Err(unsupported_dtype(dtype)) });
+        }
         let source = match self.buffer(id) {
             Ok(b) => b,
             Err(e) => return Box::pin(async move { Err(e) }),
@@ -330,10 +354,12 @@ impl Backend for WgpuBackend {
                     .slice(..)
                     .get_mapped_range()
                     .map_err(|e| BackendError::Device(e.to_string()))?;
-                bytemuck::cast_slice::<u8, f32>(&view).to_vec()
+                let mut values = bytemuck::cast_slice::<u8, f32>(&view).to_vec();
+                values.truncate(len);
+                values
             };
             staging.unmap();
-            Ok(values)
+            Ok(HostData::F32(values))
         })
     }
 

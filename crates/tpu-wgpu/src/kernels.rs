@@ -22,6 +22,7 @@ pub fn source(op: &Op) -> String {
         Op::Binary { op } => binary(*op),
         Op::MatMul => matmul(),
         Op::SumAll => sum_all(),
+        Op::Cast { .. } => unreachable!("the wgpu backend refuses casts before planning"),
     }
 }
 

@@ -2,8 +2,8 @@
 //! (lavapipe on CI). Set `TPU_REQUIRE_GPU=1` (the test command does) to make a
 //! missing adapter a failure instead of a skip.
 
-use tpu_ir::{BinaryOp, Op, Shape};
-use tpu_runtime::{Backend, ReferenceBackend, run_op};
+use tpu_ir::{BinaryOp, DType, Op, Shape};
+use tpu_runtime::{Backend, HostData, ReferenceBackend, run_op};
 use tpu_wgpu::WgpuBackend;
 
 fn wgpu_or_skip() -> Option<WgpuBackend> {
@@ -26,9 +26,16 @@ fn both(
     inputs: &[(Vec<f32>, Shape)],
     out: &Shape,
 ) -> (Vec<f32>, Vec<f32>) {
-    let reference = pollster::block_on(run_op(&mut ReferenceBackend::new(), &op, inputs, out));
-    let wgpu = pollster::block_on(run_op(gpu, &op, inputs, out));
-    (reference.unwrap(), wgpu.unwrap())
+    let inputs: Vec<(HostData, Shape)> = inputs
+        .iter()
+        .map(|(d, s)| (HostData::F32(d.clone()), s.clone()))
+        .collect();
+    let f32 = DType::Float32;
+    let reference =
+        pollster::block_on(run_op(&mut ReferenceBackend::new(), &op, &inputs, out, f32));
+    let wgpu = pollster::block_on(run_op(gpu, &op, &inputs, out, f32));
+    let values = |d: HostData| d.as_f32().expect("float32 results");
+    (values(reference.unwrap()), values(wgpu.unwrap()))
 }
 
 fn assert_close(reference: &[f32], actual: &[f32]) {
@@ -120,7 +127,7 @@ fn oversized_tensors_are_an_error_not_a_crash() {
     };
     let huge = Shape::new([1usize << 40]);
     let err = gpu
-        .execute(&Op::Fill { value: 0.0 }, &[], &huge)
+        .execute(&Op::Fill { value: 0.0 }, &[], &huge, DType::Float32)
         .unwrap_err();
     assert!(err.to_string().contains("out of memory"), "{err}");
 }
