@@ -56,6 +56,99 @@ impl BinaryOp {
     }
 }
 
+/// Elementwise functions of one tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnaryOp {
+    Neg,
+    Abs,
+    Relu,
+    Exp,
+    Log,
+    Sqrt,
+    Tanh,
+    Sigmoid,
+    Sin,
+    Cos,
+}
+
+impl UnaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "neg",
+            UnaryOp::Abs => "abs",
+            UnaryOp::Relu => "relu",
+            UnaryOp::Exp => "exp",
+            UnaryOp::Log => "log",
+            UnaryOp::Sqrt => "sqrt",
+            UnaryOp::Tanh => "tanh",
+            UnaryOp::Sigmoid => "sigmoid",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<UnaryOp> {
+        use UnaryOp::*;
+        [Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos]
+            .into_iter()
+            .find(|op| op.name() == name)
+    }
+
+    /// Whether integer inputs keep their dtype (`abs`, `neg`, `relu`) rather
+    /// than becoming float32 (`exp` of an int64 tensor is float32 in PyTorch).
+    pub fn keeps_integers(self) -> bool {
+        matches!(self, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Relu)
+    }
+
+    /// The definition on floats, computed in double and rounded by the caller,
+    /// so the reference is correctly rounded for float32.
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            UnaryOp::Neg => -x,
+            UnaryOp::Abs => x.abs(),
+            UnaryOp::Relu => {
+                if x > 0.0 || x.is_nan() {
+                    x
+                } else {
+                    0.0
+                }
+            }
+            UnaryOp::Exp => x.exp(),
+            UnaryOp::Log => x.ln(),
+            UnaryOp::Sqrt => x.sqrt(),
+            UnaryOp::Tanh => x.tanh(),
+            UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+            UnaryOp::Sin => x.sin(),
+            UnaryOp::Cos => x.cos(),
+        }
+    }
+
+    pub fn apply_i64(self, x: i64) -> i64 {
+        match self {
+            UnaryOp::Neg => x.wrapping_neg(),
+            UnaryOp::Abs => x.wrapping_abs(),
+            _ => x.max(0),
+        }
+    }
+
+    /// The WGSL expression of the function of `x`.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-x",
+            UnaryOp::Abs => "abs(x)",
+            UnaryOp::Relu => "select(0.0, x, x > 0.0 || x != x)",
+            UnaryOp::Exp => "exp(x)",
+            UnaryOp::Log => "log(x)",
+            UnaryOp::Sqrt => "sqrt(x)",
+            UnaryOp::Tanh => "tanh(x)",
+            UnaryOp::Sigmoid => "1.0 / (1.0 + exp(-x))",
+            UnaryOp::Sin => "sin(x)",
+            UnaryOp::Cos => "cos(x)",
+        }
+    }
+}
+
 /// One computation on device tensors. Scalars from Python (`x * 2`) are carried
 /// in the op, as PyTorch treats them as wrapped numbers rather than tensors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,6 +165,8 @@ pub enum Op {
         scalar: f64,
         scalar_on_left: bool,
     },
+    /// An elementwise function of one tensor.
+    Unary { op: UnaryOp },
     /// A copy converted to another dtype (`.to(dtype)`, `.float()`, promotion).
     Cast { to: crate::DType },
     /// A 2-D matrix product `[m, k] @ [k, n]`.
@@ -89,6 +184,7 @@ impl Op {
             Op::MatMul => "aten::mm".into(),
             Op::SumAll => "aten::sum".into(),
             Op::Cast { .. } => "aten::_to_copy".into(),
+            Op::Unary { op } => format!("aten::{}", op.name()),
         }
     }
 
@@ -108,6 +204,7 @@ impl Op {
             Op::MatMul => "matmul".into(),
             Op::SumAll => "sum_all".into(),
             Op::Cast { to } => format!("cast_{}", to.torch_name().trim_start_matches("torch.")),
+            Op::Unary { op } => format!("unary_{}", op.name()),
         }
     }
 }

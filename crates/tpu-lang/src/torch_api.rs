@@ -7,10 +7,10 @@ use crate::builtins::Keywords;
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
 use crate::value::Value;
-use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
 use std::collections::HashMap;
 use std::rc::Rc;
-use tpu_ir::{BinaryOp, DType, ScalarKind, Shape};
+use tpu_ir::{BinaryOp, DType, ScalarKind, Shape, UnaryOp};
 use tpu_runtime::{Device, HostData, Scalar, Tensor};
 
 const TORCH_FUNCTIONS: &[&str] = &[
@@ -25,6 +25,15 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.enable_grad",
     "torch.is_tensor",
     "torch.abs",
+    "torch.neg",
+    "torch.relu",
+    "torch.exp",
+    "torch.log",
+    "torch.sqrt",
+    "torch.tanh",
+    "torch.sigmoid",
+    "torch.sin",
+    "torch.cos",
     "torch.manual_seed",
     "torch.initial_seed",
     "torch.seed",
@@ -35,7 +44,8 @@ const TORCH_FUNCTIONS: &[&str] = &[
 
 const TENSOR_METHODS: &[&str] = &[
     "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul",
-    "div", "float", "long", "bool", "bfloat16", "double", "int", "half",
+    "div", "float", "long", "bool", "bfloat16", "double", "int", "half", "abs", "neg", "relu",
+    "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos",
 ];
 
 pub fn torch_module_attributes() -> HashMap<String, Value> {
@@ -361,7 +371,8 @@ impl Interpreter<'_> {
             "no_grad" => Ok(Value::GradMode(false)),
             "enable_grad" => Ok(Value::GradMode(true)),
             "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
-            "matmul" | "sum" | "abs" => {
+            "matmul" | "sum" | "abs" | "neg" | "relu" | "exp" | "log" | "sqrt" | "tanh"
+            | "sigmoid" | "sin" | "cos" => {
                 let t = tensor_arg(&args, name)?;
                 args.remove(0);
                 self.call_tensor_method(&t, name, args, kw.0).await
@@ -444,15 +455,9 @@ impl Interpreter<'_> {
         Ok(self.runtime.repr(t).await?)
     }
 
-    pub async fn tensor_unary(&mut self, op: UnaryOp, t: &Tensor) -> PyResult<Value> {
+    pub async fn tensor_unary(&mut self, op: PyUnaryOp, t: &Tensor) -> PyResult<Value> {
         match op {
-            UnaryOp::USub => Ok(Value::Tensor(self.runtime.binary_scalar(
-                BinaryOp::Mul,
-                t,
-                -1.0,
-                ScalarKind::Int,
-                false,
-            )?)),
+            PyUnaryOp::USub => Ok(Value::Tensor(self.runtime.unary(UnaryOp::Neg, t)?)),
             _ => Err(PyErr::not_implemented(format!(
                 "the unary {} operator on tensors is not supported yet",
                 op.as_str()
@@ -496,9 +501,11 @@ impl Interpreter<'_> {
                 no_args(&args)?;
                 Ok(Value::Tensor(self.runtime.sum(t)?))
             }
-            "abs" => Err(PyErr::not_implemented(
-                "abs() of a tensor is not supported yet",
-            )),
+            unary if UnaryOp::from_name(unary).is_some() => {
+                no_args(&args)?;
+                let op = UnaryOp::from_name(unary).expect("checked by the guard");
+                Ok(Value::Tensor(self.runtime.unary(op, t)?))
+            }
             "item" => {
                 no_args(&args)?;
                 self.tensor_item(t).await

@@ -46,6 +46,15 @@ impl ReferenceBackend {
         Ok(match op {
             Op::Fill { value } => HostData::filled(out_dtype, out.numel(), *value),
             Op::Cast { to } => self.get(inputs[0].buffer)?.cast(*to),
+            Op::Unary { op } => match self.get(inputs[0].buffer)? {
+                HostData::I64(x) if op.keeps_integers() => {
+                    HostData::I64(x.iter().map(|&v| op.apply_i64(v)).collect())
+                }
+                data => match data.as_f32() {
+                    Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply(v as f64) as f32)),
+                    None => return Err(unsupported(op.name())),
+                },
+            },
             Op::Binary { op } => {
                 let (a, b) = (&inputs[0], &inputs[1]);
                 let sa = a.shape.broadcast_strides(out);

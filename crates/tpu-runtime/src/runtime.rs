@@ -10,7 +10,7 @@ use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
 use crate::tensor::{Device, ReleaseQueue, Tensor};
-use tpu_ir::{BinaryOp, DType, Op, ScalarKind, Shape, ShapeError};
+use tpu_ir::{BinaryOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum RuntimeError {
@@ -306,6 +306,29 @@ impl Runtime {
         }
         let out = Shape::new([da[0], db[1]]);
         self.dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
+    }
+
+    /// `torch.exp(t)` and the other elementwise functions: integer inputs become
+    /// float32 except for the functions that keep integers (`abs`, `neg`, `relu`).
+    pub fn unary(&mut self, op: UnaryOp, t: &Tensor) -> Result<Tensor, RuntimeError> {
+        let dtype = match t.dtype() {
+            DType::Bool if op == UnaryOp::Neg => {
+                return Err(RuntimeError::NotImplemented(
+                    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into(),
+                ));
+            }
+            DType::Int64 if op.keeps_integers() => DType::Int64,
+            DType::Int64 | DType::Bool => DType::Float32,
+            d => d,
+        };
+        let t = self.cast(t, dtype)?;
+        self.dispatch(
+            Op::Unary { op },
+            &[&t],
+            t.shape().clone(),
+            dtype,
+            t.device(),
+        )
     }
 
     /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.

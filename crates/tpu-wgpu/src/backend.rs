@@ -197,6 +197,10 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             params: vec![inputs[0].shape.numel() as u32],
             workgroups: (1, 1),
         },
+        Op::Unary { .. } => Launch {
+            params: vec![n as u32],
+            workgroups: elementwise_grid(n),
+        },
         Op::Cast { to } => return Err(unsupported_dtype(*to)),
     })
 }

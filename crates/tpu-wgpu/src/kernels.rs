@@ -3,7 +3,7 @@
 //! and every elementwise kernel indexes a 2-D grid of 256-wide workgroups so that
 //! tensors past 65,535 workgroups still fit WebGPU's per-dimension dispatch limit.
 
-use tpu_ir::{BinaryOp, Op};
+use tpu_ir::{BinaryOp, Op, UnaryOp};
 
 /// Threads per workgroup for 1-D kernels.
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -22,6 +22,7 @@ pub fn source(op: &Op) -> String {
         Op::Binary { op } => binary(*op),
         Op::MatMul => matmul(),
         Op::SumAll => sum_all(),
+        Op::Unary { op } => unary(*op),
         Op::Cast { .. } => unreachable!("the wgpu backend refuses casts before planning"),
     }
 }
@@ -60,6 +61,21 @@ pub fn binary_scalar(op: BinaryOp, scalar_on_left: bool) -> String {
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 {ELEMENTWISE_INDEX}
     let s = bitcast<f32>(params[1]);
+    out[i] = {expr};
+}}
+"
+    )
+}
+
+/// `out[i] = f(a[i])`. params: `[n]`.
+pub fn unary(op: UnaryOp) -> String {
+    let expr = op.wgsl();
+    format!(
+        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+{ELEMENTWISE_INDEX}
+    let x = a[i];
     out[i] = {expr};
 }}
 "
@@ -187,6 +203,8 @@ mod tests {
             binary(BinaryOp::Add),
             matmul(),
             sum_all(),
+            unary(UnaryOp::Relu),
+            unary(UnaryOp::Sigmoid),
         ];
         for source in sources {
             let module =

@@ -2,7 +2,7 @@
 //! (lavapipe on CI). Set `TPU_REQUIRE_GPU=1` (the test command does) to make a
 //! missing adapter a failure instead of a skip.
 
-use tpu_ir::{BinaryOp, DType, Op, Shape};
+use tpu_ir::{BinaryOp, DType, Op, Shape, UnaryOp};
 use tpu_runtime::{Backend, HostData, ReferenceBackend, run_op};
 use tpu_wgpu::WgpuBackend;
 
@@ -118,6 +118,50 @@ fn scalar_ops_fill_and_sum_match_reference() {
     let (r, g) = both(&mut gpu, Op::SumAll, &ones, &Shape::scalar());
     assert_eq!(r, vec![70_001.0]);
     assert_eq!(g, vec![70_001.0]);
+}
+
+#[test]
+fn unary_functions_match_reference_within_a_few_ulps() {
+    let Some(mut gpu) = wgpu_or_skip() else {
+        return;
+    };
+    let shape = Shape::new([1000]);
+    // Positive inputs keep log and sqrt defined; the ramp covers [-3, 3.6].
+    let ramp = ramp(1000);
+    let positive: Vec<f32> = ramp.iter().map(|x| x.abs() + 0.01).collect();
+    for op in [
+        UnaryOp::Neg,
+        UnaryOp::Abs,
+        UnaryOp::Relu,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sqrt,
+        UnaryOp::Tanh,
+        UnaryOp::Sigmoid,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+    ] {
+        let input = if matches!(op, UnaryOp::Log | UnaryOp::Sqrt) {
+            &positive
+        } else {
+            &ramp
+        };
+        let (r, g) = both(
+            &mut gpu,
+            Op::Unary { op },
+            &[(input.clone(), shape.clone())],
+            &shape,
+        );
+        for (i, (x, y)) in r.iter().zip(&g).enumerate() {
+            // GPU transcendentals are not correctly rounded: allow 4 ulps of
+            // the result, or 1e-6 absolute near zero (sin, tanh).
+            let tolerance = (4.0 * f32::EPSILON * x.abs()).max(1e-6);
+            assert!(
+                (x - y).abs() <= tolerance,
+                "{op:?} element {i}: reference {x}, wgpu {y}"
+            );
+        }
+    }
 }
 
 #[test]
