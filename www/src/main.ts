@@ -72,7 +72,7 @@ function renderReport(report: Report, elapsedMs: number) {
         op.name,
         `[${op.output_shape.join(", ")}]`,
         op.device,
-        op.backend,
+        op.fallback ? `${op.backend} (fallback)` : op.backend,
         `${op.kernel} (${op.kernel_language})`,
       ];
       row.replaceChildren(...cells.map((text) => {
@@ -80,6 +80,7 @@ function renderReport(report: Report, elapsedMs: number) {
         td.textContent = text;
         return td;
       }));
+      if (op.fallback) row.title = op.fallback;
       return row;
     }),
   );

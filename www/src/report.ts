@@ -25,6 +25,8 @@ export interface OpRecord {
   kernel: string;
   kernel_language: string;
   line: number | null;
+  /** Why a tpu op ran on the host reference instead (no accelerator kernel yet). */
+  fallback: string | null;
 }
 
 export interface Report {

@@ -97,3 +97,45 @@ fn failing_programs_print_a_traceback_and_exit_1() {
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
 }
+
+#[test]
+fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
+    let program = program("fallback_int64.py");
+    let dir = std::env::temp_dir().join(format!("tpu-cli-fallback-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report_path = dir.join("report.json");
+    let out = tpu(&[
+        "run",
+        "--backend",
+        "wgpu",
+        "--report",
+        report_path.to_str().unwrap(),
+        program.to_str().unwrap(),
+    ]);
+    if !out.status.success() && !wgpu_required() && stderr(&out).contains("no wgpu adapter") {
+        eprintln!("skipping: {}", stderr(&out));
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let ops = report["ops"].as_array().unwrap();
+    let mul = ops
+        .iter()
+        .find(|op| op["name"] == "aten::mul")
+        .expect("the int64 multiply");
+    assert_eq!(mul["backend"], "reference");
+    assert!(
+        mul["fallback"].as_str().unwrap().contains("torch.int64"),
+        "{mul}"
+    );
+    let add = ops
+        .iter()
+        .find(|op| op["name"] == "aten::add")
+        .expect("the float32 add");
+    assert_eq!(
+        add["backend"], "wgpu",
+        "float32 work goes back to the accelerator"
+    );
+    assert!(add["fallback"].is_null());
+}

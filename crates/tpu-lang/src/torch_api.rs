@@ -295,7 +295,7 @@ impl Interpreter<'_> {
                 let shape = parse_shape(shape_args, name)?;
                 let dtype = dtype.unwrap_or(inferred);
                 Ok(Value::Tensor(
-                    self.runtime.full(shape, value, dtype, device)?,
+                    self.runtime.full(shape, value, dtype, device).await?,
                 ))
             }
             "tensor" => {
@@ -307,11 +307,9 @@ impl Interpreter<'_> {
                 let (mut shape, mut values) = (Vec::new(), Vec::new());
                 flatten(data, &mut shape, 0, &mut values)?;
                 let data = host_data(&values, dtype);
-                Ok(Value::Tensor(self.runtime.from_data(
-                    data,
-                    Shape(shape),
-                    device,
-                )?))
+                Ok(Value::Tensor(
+                    self.runtime.from_data(data, Shape(shape), device).await?,
+                ))
             }
             "device" => {
                 kw.finish(name)?;
@@ -345,13 +343,13 @@ impl Interpreter<'_> {
                     // `empty` is uninitialised memory in PyTorch; zeros here.
                     "empty" => {
                         let dtype = dtype.unwrap_or(DType::Float32);
-                        self.runtime.full(shape, 0.0, dtype, device)?
+                        self.runtime.full(shape, 0.0, dtype, device).await?
                     }
                     _ => {
-                        let t = self.runtime.random(shape, name == "randn", device)?;
+                        let t = self.runtime.random(shape, name == "randn", device).await?;
                         match dtype {
                             Some(d @ (DType::Float32 | DType::BFloat16)) => {
-                                self.runtime.cast(&t, d)?
+                                self.runtime.cast(&t, d).await?
                             }
                             None => t,
                             Some(d) => {
@@ -457,7 +455,7 @@ impl Interpreter<'_> {
 
     pub async fn tensor_unary(&mut self, op: PyUnaryOp, t: &Tensor) -> PyResult<Value> {
         match op {
-            PyUnaryOp::USub => Ok(Value::Tensor(self.runtime.unary(UnaryOp::Neg, t)?)),
+            PyUnaryOp::USub => Ok(Value::Tensor(self.runtime.unary(UnaryOp::Neg, t).await?)),
             _ => Err(PyErr::not_implemented(format!(
                 "the unary {} operator on tensors is not supported yet",
                 op.as_str()
@@ -499,12 +497,12 @@ impl Interpreter<'_> {
         match name {
             "sum" => {
                 no_args(&args)?;
-                Ok(Value::Tensor(self.runtime.sum(t)?))
+                Ok(Value::Tensor(self.runtime.sum(t).await?))
             }
             unary if UnaryOp::from_name(unary).is_some() => {
                 no_args(&args)?;
                 let op = UnaryOp::from_name(unary).expect("checked by the guard");
-                Ok(Value::Tensor(self.runtime.unary(op, t)?))
+                Ok(Value::Tensor(self.runtime.unary(op, t).await?))
             }
             "item" => {
                 no_args(&args)?;
@@ -537,7 +535,7 @@ impl Interpreter<'_> {
                 };
                 let moved = self.runtime.to_device(t, device).await?;
                 let converted = match dtype {
-                    Some(d) => self.runtime.cast(&moved, d)?,
+                    Some(d) => self.runtime.cast(&moved, d).await?,
                     None => moved,
                 };
                 Ok(Value::Tensor(converted))
@@ -576,7 +574,7 @@ impl Interpreter<'_> {
                         )));
                     }
                 };
-                Ok(Value::Tensor(self.runtime.cast(t, dtype)?))
+                Ok(Value::Tensor(self.runtime.cast(t, dtype).await?))
             }
             "dim" => Ok(Value::Int(t.shape().rank() as i64)),
             "numel" => Ok(Value::Int(t.numel() as i64)),
@@ -611,7 +609,7 @@ impl Interpreter<'_> {
         if op == Operator::MatMult {
             return match (a, b) {
                 (Value::Tensor(x), Value::Tensor(y)) => {
-                    Ok(Value::Tensor(self.runtime.matmul(x, y)?))
+                    Ok(Value::Tensor(self.runtime.matmul(x, y).await?))
                 }
                 _ => Err(unsupported()),
             };
@@ -629,14 +627,14 @@ impl Interpreter<'_> {
             }
         };
         let result = match (a, b) {
-            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.binary(bin, x, y)?,
+            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.binary(bin, x, y).await?,
             (Value::Tensor(x), s) => {
                 let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, x, s, kind, false)?
+                self.runtime.binary_scalar(bin, x, s, kind, false).await?
             }
             (s, Value::Tensor(y)) => {
                 let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, y, s, kind, true)?
+                self.runtime.binary_scalar(bin, y, s, kind, true).await?
             }
             _ => return Err(unsupported()),
         };

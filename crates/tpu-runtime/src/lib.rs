@@ -9,6 +9,7 @@
 mod backend;
 pub mod data;
 pub mod format;
+mod placement;
 mod reference;
 mod report;
 pub mod rng;
@@ -22,4 +23,4 @@ pub use data::{HostData, Scalar};
 pub use reference::ReferenceBackend;
 pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
 pub use runtime::{Runtime, RuntimeError};
-pub use tensor::{Device, Tensor};
+pub use tensor::{Device, Home, Tensor};

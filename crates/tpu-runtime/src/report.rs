@@ -61,4 +61,8 @@ pub struct OpRecord {
     pub kernel_language: String,
     /// The source line that dispatched the op, when known.
     pub line: Option<u32>,
+    /// Why a `tpu` op ran on the host reference instead of the accelerator
+    /// backend (no kernel for it yet), if it did.
+    #[serde(default)]
+    pub fallback: Option<String>,
 }

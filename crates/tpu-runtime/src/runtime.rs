@@ -4,12 +4,12 @@
 //! always run on the reference backend; `tpu` tensors run on the backend chosen at
 //! start-up (wgpu when an adapter exists, the reference otherwise).
 
-use crate::backend::{Backend, BackendError, BackendKind, BufferId, Operand};
+use crate::backend::{Backend, BackendError, BackendKind, BufferId};
 use crate::data::{HostData, Scalar};
 use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
-use crate::tensor::{Device, ReleaseQueue, Tensor};
+use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
 use tpu_ir::{BinaryOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -57,7 +57,7 @@ const BOOL_SUBTRACTION: &str = "Subtraction, the `-` operator, with a bool tenso
 pub const MAX_TENSOR_BYTES: usize = 1 << 30;
 
 /// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
-fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
+pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
     let bytes = shape
         .dims()
         .iter()
@@ -75,11 +75,11 @@ fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
 }
 
 pub struct Runtime {
-    host: ReferenceBackend,
-    tpu: Box<dyn Backend>,
-    release: ReleaseQueue,
-    ops: Vec<OpRecord>,
-    line: Option<u32>,
+    pub(crate) host: ReferenceBackend,
+    pub(crate) tpu: Box<dyn Backend>,
+    pub(crate) release: ReleaseQueue,
+    pub(crate) ops: Vec<OpRecord>,
+    pub(crate) line: Option<u32>,
     print_options: PrintOptions,
     grad_enabled: bool,
     /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
@@ -137,10 +137,10 @@ impl Runtime {
         self.tpu.live_buffers()
     }
 
-    fn backend(&mut self, device: Device) -> &mut dyn Backend {
-        match device {
-            Device::Cpu => &mut self.host,
-            Device::Tpu(_) => self.tpu.as_mut(),
+    pub(crate) fn backend(&mut self, home: Home) -> &mut dyn Backend {
+        match home {
+            Home::Host => &mut self.host,
+            Home::Accelerator => self.tpu.as_mut(),
         }
     }
 
@@ -149,61 +149,15 @@ impl Runtime {
         self.release_dropped();
     }
 
-    fn release_dropped(&mut self) {
-        let dropped: Vec<(Device, BufferId)> = self.release.borrow_mut().drain(..).collect();
-        for (device, buffer) in dropped {
-            self.backend(device).free(buffer);
+    pub(crate) fn release_dropped(&mut self) {
+        let dropped: Vec<(Home, BufferId)> = self.release.borrow_mut().drain(..).collect();
+        for (home, buffer) in dropped {
+            self.backend(home).free(buffer);
         }
-    }
-
-    fn dispatch(
-        &mut self,
-        op: Op,
-        inputs: &[&Tensor],
-        out_shape: Shape,
-        out_dtype: DType,
-        device: Device,
-    ) -> Result<Tensor, RuntimeError> {
-        self.release_dropped();
-        check_size(&out_shape, out_dtype)?;
-        for t in inputs {
-            if t.device() != device {
-                return Err(RuntimeError::DeviceMismatch(device, t.device()));
-            }
-        }
-        let operands: Vec<Operand> = inputs
-            .iter()
-            .map(|t| Operand {
-                buffer: t.buffer(),
-                shape: t.shape(),
-                dtype: t.dtype(),
-            })
-            .collect();
-        let backend = self.backend(device);
-        let kind = backend.kind();
-        let done = backend.execute(&op, &operands, &out_shape, out_dtype)?;
-        self.ops.push(OpRecord {
-            name: op.aten_name(),
-            op,
-            input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),
-            output_shape: out_shape.dims().to_vec(),
-            device: device.to_string(),
-            backend: kind,
-            kernel: done.kernel,
-            kernel_language: done.kernel_language.to_string(),
-            line: self.line,
-        });
-        Ok(Tensor::new(
-            out_shape,
-            out_dtype,
-            device,
-            done.buffer,
-            self.release.clone(),
-        ))
     }
 
     /// `torch.full(shape, value, dtype=...)`; `zeros` and `ones` are fills of 0 and 1.
-    pub fn full(
+    pub async fn full(
         &mut self,
         shape: Shape,
         value: f64,
@@ -211,34 +165,16 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.dispatch(Op::Fill { value }, &[], shape, dtype, device)
-    }
-
-    /// `torch.tensor(data)`: host values copied to the device.
-    pub fn from_data(
-        &mut self,
-        data: HostData,
-        shape: Shape,
-        device: Device,
-    ) -> Result<Tensor, RuntimeError> {
-        self.release_dropped();
-        check_size(&shape, data.dtype())?;
-        debug_assert_eq!(data.len(), shape.numel());
-        let buffer = self.backend(device).upload(&data)?;
-        Ok(Tensor::new(
-            shape,
-            data.dtype(),
-            device,
-            buffer,
-            self.release.clone(),
-        ))
+            .await
     }
 
     /// `tensor.to(dtype)`: the same tensor when the dtype already matches.
-    pub fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
+    pub async fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
         if t.dtype() == to {
             return Ok(t.clone());
         }
         self.dispatch(Op::Cast { to }, &[t], t.shape().clone(), to, t.device())
+            .await
     }
 
     /// The dtype an arithmetic op computes in, given the promoted operand dtype:
@@ -254,17 +190,23 @@ impl Runtime {
         }
     }
 
-    pub fn binary(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
+    pub async fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
         let out = Shape::broadcast(a.shape(), b.shape())?;
         if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
         let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
-        let (a, b) = (self.cast(a, dtype)?, self.cast(b, dtype)?);
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         self.dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
+            .await
     }
 
-    pub fn binary_scalar(
+    pub async fn binary_scalar(
         &mut self,
         op: BinaryOp,
         a: &Tensor,
@@ -276,16 +218,17 @@ impl Runtime {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
         let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
-        let a = self.cast(a, dtype)?;
+        let a = self.cast(a, dtype).await?;
         let op = Op::BinaryScalar {
             op,
             scalar,
             scalar_on_left,
         };
         self.dispatch(op, &[&a], a.shape().clone(), dtype, a.device())
+            .await
     }
 
-    pub fn matmul(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
+    pub async fn matmul(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
         let (da, db) = (a.shape().dims(), b.shape().dims());
         if da.len() != 2 || db.len() != 2 {
             return Err(RuntimeError::NotImplemented(format!(
@@ -306,11 +249,12 @@ impl Runtime {
         }
         let out = Shape::new([da[0], db[1]]);
         self.dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
+            .await
     }
 
     /// `torch.exp(t)` and the other elementwise functions: integer inputs become
     /// float32 except for the functions that keep integers (`abs`, `neg`, `relu`).
-    pub fn unary(&mut self, op: UnaryOp, t: &Tensor) -> Result<Tensor, RuntimeError> {
+    pub async fn unary(&mut self, op: UnaryOp, t: &Tensor) -> Result<Tensor, RuntimeError> {
         let dtype = match t.dtype() {
             DType::Bool if op == UnaryOp::Neg => {
                 return Err(RuntimeError::NotImplemented(
@@ -321,7 +265,7 @@ impl Runtime {
             DType::Int64 | DType::Bool => DType::Float32,
             d => d,
         };
-        let t = self.cast(t, dtype)?;
+        let t = self.cast(t, dtype).await?;
         self.dispatch(
             Op::Unary { op },
             &[&t],
@@ -329,21 +273,23 @@ impl Runtime {
             dtype,
             t.device(),
         )
+        .await
     }
 
     /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
-    pub fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
+    pub async fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
         let dtype = match a.dtype() {
             DType::Bool | DType::Int64 => DType::Int64,
             d => d,
         };
-        let a = self.cast(a, dtype)?;
+        let a = self.cast(a, dtype).await?;
         self.dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
+            .await
     }
 
     /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
     /// host from the default generator, then placed on `device`.
-    pub fn random(
+    pub async fn random(
         &mut self,
         shape: Shape,
         normal: bool,
@@ -356,7 +302,7 @@ impl Runtime {
         } else {
             self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
         }
-        self.from_data(HostData::F32(values), shape, device)
+        self.from_data(HostData::F32(values), shape, device).await
     }
 
     /// `tensor.cpu()` and `tensor.to(device)`.
@@ -365,7 +311,7 @@ impl Runtime {
             return Ok(t.clone());
         }
         let values = self.read(t).await?;
-        self.from_data(values, t.shape().clone(), device)
+        self.from_data(values, t.shape().clone(), device).await
     }
 
     /// Reads a tensor's values back to the host: a materialisation point.
@@ -373,7 +319,7 @@ impl Runtime {
         self.release_dropped();
         let buffer = t.buffer();
         let (dtype, n) = (t.dtype(), t.numel());
-        Ok(self.backend(t.device()).read(buffer, dtype, n).await?)
+        Ok(self.backend(t.home()).read(buffer, dtype, n).await?)
     }
 
     /// `tensor.item()`.
@@ -408,21 +354,22 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pollster::block_on;
 
     fn runtime() -> Runtime {
         Runtime::new(Box::new(ReferenceBackend::new()))
     }
 
+    fn ones(rt: &mut Runtime, dims: &[usize], device: Device) -> Tensor {
+        block_on(rt.full(Shape::new(dims), 1.0, DType::Float32, device)).unwrap()
+    }
+
     #[test]
     fn dropped_tensors_free_their_buffers() {
         let mut rt = runtime();
-        let tpu = Device::Tpu(0);
-        let a = rt
-            .full(Shape::new([2, 2]), 1.0, DType::Float32, tpu)
-            .unwrap();
-        let b = rt
-            .binary_scalar(BinaryOp::Mul, &a, 2.0, ScalarKind::Float, false)
-            .unwrap();
+        let a = ones(&mut rt, &[2, 2], Device::Tpu(0));
+        let b =
+            block_on(rt.binary_scalar(BinaryOp::Mul, &a, 2.0, ScalarKind::Float, false)).unwrap();
         assert_eq!(rt.live_tpu_buffers(), 2);
         drop(a);
         drop(b);
@@ -432,13 +379,9 @@ mod tests {
     #[test]
     fn matmul_shape_mismatch_uses_pytorch_wording() {
         let mut rt = runtime();
-        let a = rt
-            .full(Shape::new([2, 3]), 1.0, DType::Float32, Device::Tpu(0))
-            .unwrap();
-        let b = rt
-            .full(Shape::new([4, 2]), 1.0, DType::Float32, Device::Tpu(0))
-            .unwrap();
-        let err = rt.matmul(&a, &b).unwrap_err();
+        let a = ones(&mut rt, &[2, 3], Device::Tpu(0));
+        let b = ones(&mut rt, &[4, 2], Device::Tpu(0));
+        let err = block_on(rt.matmul(&a, &b)).unwrap_err();
         assert_eq!(
             err.to_string(),
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"
@@ -448,14 +391,8 @@ mod tests {
     #[test]
     fn huge_tensors_are_refused_before_allocation() {
         let mut rt = runtime();
-        let err = rt
-            .full(
-                Shape::new([1 << 40, 1 << 40]),
-                0.0,
-                DType::Float32,
-                Device::Tpu(0),
-            )
-            .unwrap_err();
+        let huge = Shape::new([1 << 40, 1 << 40]);
+        let err = block_on(rt.full(huge, 0.0, DType::Float32, Device::Tpu(0))).unwrap_err();
         assert!(matches!(err, RuntimeError::OutOfMemory { .. }), "{err}");
         assert!(err.to_string().starts_with("out of memory"), "{err}");
     }
@@ -463,25 +400,19 @@ mod tests {
     #[test]
     fn mixing_devices_is_an_error() {
         let mut rt = runtime();
-        let a = rt
-            .full(Shape::new([2]), 1.0, DType::Float32, Device::Tpu(0))
-            .unwrap();
-        let b = rt
-            .full(Shape::new([2]), 1.0, DType::Float32, Device::Cpu)
-            .unwrap();
-        let err = rt.binary(BinaryOp::Add, &a, &b).unwrap_err();
+        let a = ones(&mut rt, &[2], Device::Tpu(0));
+        let b = ones(&mut rt, &[2], Device::Cpu);
+        let err = block_on(rt.binary(BinaryOp::Add, &a, &b)).unwrap_err();
         assert!(err.to_string().contains("tpu:0 and cpu"), "{err}");
     }
 
     #[test]
     fn cpu_copy_prints_without_a_device_suffix() {
         let mut rt = runtime();
-        let a = rt
-            .full(Shape::new([2]), 1.5, DType::Float32, Device::Tpu(0))
-            .unwrap();
-        let on_tpu = pollster::block_on(rt.repr(&a)).unwrap();
-        let c = pollster::block_on(rt.to_device(&a, Device::Cpu)).unwrap();
-        let on_cpu = pollster::block_on(rt.repr(&c)).unwrap();
+        let a = block_on(rt.full(Shape::new([2]), 1.5, DType::Float32, Device::Tpu(0))).unwrap();
+        let on_tpu = block_on(rt.repr(&a)).unwrap();
+        let c = block_on(rt.to_device(&a, Device::Cpu)).unwrap();
+        let on_cpu = block_on(rt.repr(&c)).unwrap();
         assert_eq!(on_tpu, "tensor([1.5000, 1.5000], device='tpu:0')");
         assert_eq!(on_cpu, "tensor([1.5000, 1.5000])");
     }

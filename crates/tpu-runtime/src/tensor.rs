@@ -25,17 +25,27 @@ impl fmt::Display for Device {
     }
 }
 
-pub(crate) type ReleaseQueue = Rc<RefCell<Vec<(Device, BufferId)>>>;
+/// Which backend holds a tensor's buffer. A `tpu` tensor normally lives on the
+/// accelerator backend; when that backend has no kernel for an op (or cannot
+/// store the dtype) the op runs on the host reference instead and its result
+/// stays there, still a `tpu` tensor to the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Home {
+    Host,
+    Accelerator,
+}
+
+pub(crate) type ReleaseQueue = Rc<RefCell<Vec<(Home, BufferId)>>>;
 
 struct Storage {
     buffer: BufferId,
-    device: Device,
+    home: Home,
     release: ReleaseQueue,
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        self.release.borrow_mut().push((self.device, self.buffer));
+        self.release.borrow_mut().push((self.home, self.buffer));
     }
 }
 
@@ -56,6 +66,7 @@ impl Tensor {
         shape: Shape,
         dtype: DType,
         device: Device,
+        home: Home,
         buffer: BufferId,
         release: ReleaseQueue,
     ) -> Self {
@@ -65,7 +76,7 @@ impl Tensor {
             device,
             storage: Rc::new(Storage {
                 buffer,
-                device,
+                home,
                 release,
             }),
         }))
@@ -94,6 +105,10 @@ impl Tensor {
 
     pub(crate) fn buffer(&self) -> BufferId {
         self.0.storage.buffer
+    }
+
+    pub(crate) fn home(&self) -> Home {
+        self.0.storage.home
     }
 }
 

@@ -1,0 +1,188 @@
+//! Where each op runs. `cpu` tensors run on the host reference. A `tpu` op runs on
+//! the accelerator backend when that backend can hold every operand and has a
+//! kernel for it; otherwise it falls back to the host reference, its operands
+//! copied there, and its result stays on the host (a `tpu` tensor still, homed on
+//! the host) until a later op can move it back. Every fallback is recorded in the
+//! Report with its reason, so a program always runs and always says where.
+
+use crate::backend::{BackendError, BufferId, Operand};
+use crate::data::HostData;
+use crate::report::OpRecord;
+use crate::runtime::{Runtime, RuntimeError, check_size};
+use crate::tensor::{Device, Home, Tensor};
+use tpu_ir::{DType, Op, Shape};
+
+/// An operand placed for one op: its buffer there, and whether it is a
+/// temporary copy to free afterwards.
+struct Placed {
+    buffer: BufferId,
+    temporary: bool,
+}
+
+impl Runtime {
+    pub(crate) async fn dispatch(
+        &mut self,
+        op: Op,
+        inputs: &[&Tensor],
+        out_shape: Shape,
+        out_dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        self.release_dropped();
+        check_size(&out_shape, out_dtype)?;
+        for t in inputs {
+            if t.device() != device {
+                return Err(RuntimeError::DeviceMismatch(device, t.device()));
+            }
+        }
+        if device == Device::Cpu {
+            return self
+                .run_on(Home::Host, &op, inputs, out_shape, out_dtype, device, None)
+                .await;
+        }
+        match self
+            .run_on(
+                Home::Accelerator,
+                &op,
+                inputs,
+                out_shape.clone(),
+                out_dtype,
+                device,
+                None,
+            )
+            .await
+        {
+            Err(RuntimeError::Backend(BackendError::Unsupported { what, .. })) => {
+                let reason = format!(
+                    "{} has no kernel for {what}",
+                    self.tpu_backend_kind().name()
+                );
+                self.run_on(
+                    Home::Host,
+                    &op,
+                    inputs,
+                    out_shape,
+                    out_dtype,
+                    device,
+                    Some(reason),
+                )
+                .await
+            }
+            other => other,
+        }
+    }
+
+    /// Runs `op` on the backend at `home`, copying operands there as needed.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_on(
+        &mut self,
+        home: Home,
+        op: &Op,
+        inputs: &[&Tensor],
+        out_shape: Shape,
+        out_dtype: DType,
+        device: Device,
+        fallback: Option<String>,
+    ) -> Result<Tensor, RuntimeError> {
+        let mut placed = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            match self.place(t, home).await {
+                Ok(p) => placed.push(p),
+                Err(e) => {
+                    self.free_temporaries(home, &placed);
+                    return Err(e);
+                }
+            }
+        }
+        let operands: Vec<Operand> = inputs
+            .iter()
+            .zip(&placed)
+            .map(|(t, p)| Operand {
+                buffer: p.buffer,
+                shape: t.shape(),
+                dtype: t.dtype(),
+            })
+            .collect();
+        let backend = self.backend(home);
+        let kind = backend.kind();
+        let done = backend.execute(op, &operands, &out_shape, out_dtype);
+        self.free_temporaries(home, &placed);
+        let done = done?;
+        self.ops.push(OpRecord {
+            name: op.aten_name(),
+            op: op.clone(),
+            input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),
+            output_shape: out_shape.dims().to_vec(),
+            device: device.to_string(),
+            backend: kind,
+            kernel: done.kernel,
+            kernel_language: done.kernel_language.to_string(),
+            line: self.line,
+            fallback,
+        });
+        Ok(Tensor::new(
+            out_shape,
+            out_dtype,
+            device,
+            home,
+            done.buffer,
+            self.release.clone(),
+        ))
+    }
+
+    /// The operand's buffer at `home`: its own if it lives there, else a copy.
+    async fn place(&mut self, t: &Tensor, home: Home) -> Result<Placed, RuntimeError> {
+        if t.home() == home {
+            return Ok(Placed {
+                buffer: t.buffer(),
+                temporary: false,
+            });
+        }
+        let data = self.read(t).await?;
+        let buffer = self.backend(home).upload(&data)?;
+        Ok(Placed {
+            buffer,
+            temporary: true,
+        })
+    }
+
+    fn free_temporaries(&mut self, home: Home, placed: &[Placed]) {
+        for p in placed.iter().filter(|p| p.temporary) {
+            self.backend(home).free(p.buffer);
+        }
+    }
+
+    /// `torch.tensor(data, device=...)`: host values placed on the device, or kept
+    /// on the host for a `tpu` tensor whose dtype the accelerator cannot hold.
+    pub async fn from_data(
+        &mut self,
+        data: HostData,
+        shape: Shape,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        self.release_dropped();
+        check_size(&shape, data.dtype())?;
+        debug_assert_eq!(data.len(), shape.numel());
+        let home = match device {
+            Device::Cpu => Home::Host,
+            Device::Tpu(_) => Home::Accelerator,
+        };
+        let (home, buffer) = match self.backend(home).upload(&data) {
+            Ok(b) => (home, b),
+            Err(BackendError::Unsupported { .. }) => (Home::Host, self.host_upload(&data)?),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Tensor::new(
+            shape,
+            data.dtype(),
+            device,
+            home,
+            buffer,
+            self.release.clone(),
+        ))
+    }
+
+    fn host_upload(&mut self, data: &HostData) -> Result<BufferId, RuntimeError> {
+        Ok(self.backend(Home::Host).upload(data)?)
+    }
+}

@@ -1,0 +1,7 @@
+# int64 tensors on the tpu device: ops without an accelerator kernel run on the host.
+import torch
+
+a = torch.tensor([1, 2, 3], device="tpu")
+b = a * 2
+c = b.float() + 1
+print(b.cpu(), c.cpu(), c.sum().item(), b.sum().item())
