@@ -56,6 +56,43 @@ impl BinaryOp {
     }
 }
 
+/// Elementwise comparisons; their result is a bool tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompareOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CompareOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "eq",
+            CompareOp::Ne => "ne",
+            CompareOp::Lt => "lt",
+            CompareOp::Le => "le",
+            CompareOp::Gt => "gt",
+            CompareOp::Ge => "ge",
+        }
+    }
+
+    /// IEEE comparison: every comparison with NaN is false except `!=`.
+    pub fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CompareOp::Eq => a == b,
+            CompareOp::Ne => a != b,
+            CompareOp::Lt => a < b,
+            CompareOp::Le => a <= b,
+            CompareOp::Gt => a > b,
+            CompareOp::Ge => a >= b,
+        }
+    }
+}
+
 /// Elementwise functions of one tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -167,6 +204,10 @@ pub enum Op {
     },
     /// An elementwise function of one tensor.
     Unary { op: UnaryOp },
+    /// Two tensors compared elementwise with broadcasting, into bools.
+    Compare { op: CompareOp },
+    /// A tensor compared with a Python number (`x > 0`), into bools.
+    CompareScalar { op: CompareOp, scalar: f64 },
     /// A copy converted to another dtype (`.to(dtype)`, `.float()`, promotion).
     Cast { to: crate::DType },
     /// A 2-D matrix product `[m, k] @ [k, n]`.
@@ -185,6 +226,7 @@ impl Op {
             Op::SumAll => "aten::sum".into(),
             Op::Cast { .. } => "aten::_to_copy".into(),
             Op::Unary { op } => format!("aten::{}", op.name()),
+            Op::Compare { op } | Op::CompareScalar { op, .. } => format!("aten::{}", op.name()),
         }
     }
 
@@ -205,6 +247,8 @@ impl Op {
             Op::SumAll => "sum_all".into(),
             Op::Cast { to } => format!("cast_{}", to.torch_name().trim_start_matches("torch.")),
             Op::Unary { op } => format!("unary_{}", op.name()),
+            Op::Compare { op } => format!("compare_{}", op.name()),
+            Op::CompareScalar { op, .. } => format!("compare_scalar_{}", op.name()),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Operators on Python values: truthiness, arithmetic with Python's int and float
 //! rules, comparisons (including `in` and `is`), and `str`/`repr`. Tensor operands
-//! are handed to `torch_api`.
+//! are handed to `torch_api`, behind a `Box::pin`: the tensor paths build large
+//! futures, and keeping them out of these inline state machines keeps every level
+//! of expression nesting cheap on the (in browsers, small and fixed) native stack.
 
 use crate::error::PyErr;
 use crate::interp::{Boxed, Interpreter, PyResult};
@@ -22,7 +24,7 @@ impl Interpreter<'_> {
             Value::Dict(d) | Value::Set(d) => !d.borrow().is_empty(),
             Value::Size(s) => !s.is_empty(),
             Value::Range(a, b, s) => crate::call::range_len(*a, *b, *s) > 0,
-            Value::Tensor(t) => self.tensor_truth(t).await?,
+            Value::Tensor(t) => Box::pin(self.tensor_truth(t)).await?,
             Value::Instance(i) => {
                 if let Some(method) = i.class.lookup("__bool__") {
                     let v = self.call(method, vec![value.clone()], Vec::new()).await?;
@@ -50,7 +52,7 @@ impl Interpreter<'_> {
             (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
             (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-            (_, Value::Tensor(t)) => self.tensor_unary(op, t).await,
+            (_, Value::Tensor(t)) => Box::pin(self.tensor_unary(op, t)).await,
             (_, Value::Instance(_)) => {
                 let name = match op {
                     UnaryOp::USub => "__neg__",
@@ -70,7 +72,7 @@ impl Interpreter<'_> {
 
     pub async fn binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
-            return self.tensor_binary(op, &a, &b).await;
+            return Box::pin(self.tensor_binary(op, &a, &b)).await;
         }
         if let Value::Instance(_) = a {
             let method = self.get_attribute(&a, dunder(op)).await?;
@@ -87,7 +89,7 @@ impl Interpreter<'_> {
                 l.borrow_mut().extend(items);
                 Ok(a)
             }
-            (Value::Tensor(t), _) => self.tensor_inplace(op, t, &b).await,
+            (Value::Tensor(t), _) => Box::pin(self.tensor_inplace(op, t, &b)).await,
             _ => self.binary(op, a, b).await,
         }
     }
@@ -101,7 +103,7 @@ impl Interpreter<'_> {
             return Ok(Value::Bool(a.is(b) == (op == CmpOp::Is)));
         }
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
-            return self.tensor_compare(op, a, b).await;
+            return Box::pin(self.tensor_compare(op, a, b)).await;
         }
         if let Some(result) = self.rich_compare(op, a, b).await? {
             return Ok(result);

@@ -10,7 +10,7 @@ use crate::value::Value;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
 use std::collections::HashMap;
 use std::rc::Rc;
-use tpu_ir::{BinaryOp, DType, ScalarKind, Shape, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, DType, ScalarKind, Shape, UnaryOp};
 use tpu_runtime::{Device, HostData, Scalar, Tensor};
 
 const TORCH_FUNCTIONS: &[&str] = &[
@@ -463,11 +463,34 @@ impl Interpreter<'_> {
         }
     }
 
-    pub async fn tensor_compare(&mut self, op: CmpOp, _a: &Value, _b: &Value) -> PyResult<Value> {
-        Err(PyErr::not_implemented(format!(
-            "'{}' on tensors is not supported yet",
-            op.as_str()
-        )))
+    pub async fn tensor_compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
+        let (cmp, flipped) = match op {
+            CmpOp::Eq => (CompareOp::Eq, CompareOp::Eq),
+            CmpOp::NotEq => (CompareOp::Ne, CompareOp::Ne),
+            CmpOp::Lt => (CompareOp::Lt, CompareOp::Gt),
+            CmpOp::LtE => (CompareOp::Le, CompareOp::Ge),
+            CmpOp::Gt => (CompareOp::Gt, CompareOp::Lt),
+            CmpOp::GtE => (CompareOp::Ge, CompareOp::Le),
+            _ => {
+                return Err(PyErr::not_implemented(format!(
+                    "'{}' on tensors is not supported yet",
+                    op.as_str()
+                )));
+            }
+        };
+        let result = match (a, b) {
+            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.compare(cmp, x, y).await?,
+            (Value::Tensor(x), s) => match scalar_kind(s) {
+                Some((v, _)) => self.runtime.compare_scalar(cmp, x, v).await?,
+                None => return Ok(Value::Bool(op == CmpOp::NotEq)),
+            },
+            (s, Value::Tensor(y)) => match scalar_kind(s) {
+                Some((v, _)) => self.runtime.compare_scalar(flipped, y, v).await?,
+                None => return Ok(Value::Bool(op == CmpOp::NotEq)),
+            },
+            _ => unreachable!("called with a tensor operand"),
+        };
+        Ok(Value::Tensor(result))
     }
 
     pub async fn tensor_inplace(&mut self, op: Operator, t: &Tensor, b: &Value) -> PyResult<Value> {

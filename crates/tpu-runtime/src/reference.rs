@@ -46,6 +46,31 @@ impl ReferenceBackend {
         Ok(match op {
             Op::Fill { value } => HostData::filled(out_dtype, out.numel(), *value),
             Op::Cast { to } => self.get(inputs[0].buffer)?.cast(*to),
+            Op::Compare { op } => {
+                let (a, b) = (&inputs[0], &inputs[1]);
+                let sa = a.shape.broadcast_strides(out);
+                let sb = b.shape.broadcast_strides(out);
+                HostData::Bool(match (self.get(a.buffer)?, self.get(b.buffer)?) {
+                    (HostData::I64(x), HostData::I64(y)) => {
+                        broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q))
+                    }
+                    (HostData::Bool(x), HostData::Bool(y)) => {
+                        broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q))
+                    }
+                    (x, y) => match (x.as_f32(), y.as_f32()) {
+                        (Some(x), Some(y)) => {
+                            broadcast(out, &x, &sa, &y, &sb, |p, q| op.apply(p, q))
+                        }
+                        _ => return Err(unsupported(op.name())),
+                    },
+                })
+            }
+            Op::CompareScalar { op, scalar } => {
+                // PyTorch compares in the promoted type; comparing in f64 is
+                // exact for float32 values and for int64 below 2^53.
+                let values = self.get(inputs[0].buffer)?.to_f64();
+                HostData::Bool(values.into_iter().map(|v| op.apply(v, *scalar)).collect())
+            }
             Op::Unary { op } => match self.get(inputs[0].buffer)? {
                 HostData::I64(x) if op.keeps_integers() => {
                     HostData::I64(x.iter().map(|&v| op.apply_i64(v)).collect())

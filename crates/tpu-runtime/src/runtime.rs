@@ -10,7 +10,7 @@ use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
-use tpu_ir::{BinaryOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum RuntimeError {
@@ -274,6 +274,32 @@ impl Runtime {
             t.device(),
         )
         .await
+    }
+
+    /// `a < b` and the other comparisons, elementwise with broadcasting.
+    pub async fn compare(
+        &mut self,
+        op: CompareOp,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        let out = Shape::broadcast(a.shape(), b.shape())?;
+        let dtype = DType::promote(a.dtype(), b.dtype());
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
+        self.dispatch(Op::Compare { op }, &[&a, &b], out, DType::Bool, a.device())
+            .await
+    }
+
+    /// `x > 0` and the other comparisons with a Python number.
+    pub async fn compare_scalar(
+        &mut self,
+        op: CompareOp,
+        a: &Tensor,
+        scalar: f64,
+    ) -> Result<Tensor, RuntimeError> {
+        let op = Op::CompareScalar { op, scalar };
+        self.dispatch(op, &[a], a.shape().clone(), DType::Bool, a.device())
+            .await
     }
 
     /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.

@@ -202,6 +202,9 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             workgroups: elementwise_grid(n),
         },
         Op::Cast { to } => return Err(unsupported_dtype(*to)),
+        Op::Compare { .. } | Op::CompareScalar { .. } => {
+            return Err(unsupported_dtype(DType::Bool));
+        }
     })
 }
 

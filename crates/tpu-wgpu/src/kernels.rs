@@ -23,7 +23,9 @@ pub fn source(op: &Op) -> String {
         Op::MatMul => matmul(),
         Op::SumAll => sum_all(),
         Op::Unary { op } => unary(*op),
-        Op::Cast { .. } => unreachable!("the wgpu backend refuses casts before planning"),
+        Op::Cast { .. } | Op::Compare { .. } | Op::CompareScalar { .. } => {
+            unreachable!("the wgpu backend refuses non-float32 results before planning")
+        }
     }
 }
 
