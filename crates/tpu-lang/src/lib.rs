@@ -3,6 +3,7 @@
 //! A program never panics the host: syntax errors, unknown names, shape errors and
 //! unsupported constructs all come back as diagnostics with a line and column.
 
+mod bind;
 mod builtins;
 mod call;
 mod classes;
@@ -16,7 +17,9 @@ mod methods;
 mod modules;
 mod ops;
 mod pyformat;
+mod repr;
 mod source;
+mod tensor_api;
 mod torch_api;
 mod value;
 

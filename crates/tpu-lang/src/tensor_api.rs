@@ -1,0 +1,315 @@
+//! Tensor objects in Python: attributes (`shape`, `dtype`, `device`), methods
+//! (`sum`, `item`, `to`, `float`, the elementwise functions, ...), and the Python
+//! operators with a tensor operand, each checked as PyTorch checks it and then
+//! handed to the runtime's dispatcher.
+
+use crate::builtins::Keywords;
+use crate::error::PyErr;
+use crate::interp::{Interpreter, PyResult};
+use crate::torch_api::{TENSOR_METHODS, parse_device, scalar_kind, scalar_value};
+use crate::value::Value;
+use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
+use std::rc::Rc;
+use tpu_ir::{BinaryOp, CompareOp, DType, UnaryOp};
+use tpu_runtime::{Device, HostData, Scalar, Tensor};
+
+impl Interpreter<'_> {
+    pub async fn tensor_attribute(&mut self, t: &Tensor, name: &str) -> PyResult<Value> {
+        Ok(match name {
+            "shape" => Value::Size(t.shape().dims().into()),
+            "device" => Value::Device(t.device()),
+            "dtype" => Value::DType(t.dtype()),
+            "ndim" => Value::Int(t.shape().rank() as i64),
+            "is_leaf" => Value::Bool(true),
+            "requires_grad" => Value::Bool(false),
+            "grad" => Value::None,
+            _ => match TENSOR_METHODS.iter().find(|&&m| m == name) {
+                Some(&m) => Value::NativeMethod(Rc::new((Value::Tensor(t.clone()), m))),
+                None => {
+                    return Err(PyErr::new(
+                        "AttributeError",
+                        format!("'Tensor' object has no attribute '{name}'"),
+                    ));
+                }
+            },
+        })
+    }
+
+    pub fn set_tensor_attribute(&mut self, _t: &Tensor, name: &str, _value: Value) -> PyResult<()> {
+        Err(PyErr::not_implemented(format!(
+            "setting Tensor.{name} is not supported yet"
+        )))
+    }
+
+    pub async fn tensor_get_item(&mut self, _t: &Tensor, _index: &Value) -> PyResult<Value> {
+        Err(PyErr::not_implemented(
+            "tensor indexing is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_set_item(
+        &mut self,
+        _t: &Tensor,
+        _index: &Value,
+        _value: Value,
+    ) -> PyResult<()> {
+        Err(PyErr::not_implemented(
+            "tensor item assignment is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_unbind(&mut self, _t: &Tensor) -> PyResult<Vec<Value>> {
+        Err(PyErr::not_implemented(
+            "iterating over a tensor is not supported yet",
+        ))
+    }
+
+    pub async fn tensor_truth(&mut self, t: &Tensor) -> PyResult<bool> {
+        if t.numel() != 1 {
+            return Err(PyErr::new(
+                "RuntimeError",
+                "Boolean value of Tensor with more than one value is ambiguous",
+            ));
+        }
+        Ok(match self.runtime.item(t).await? {
+            Scalar::Float(f) => f != 0.0,
+            Scalar::Int(i) => i != 0,
+            Scalar::Bool(b) => b,
+        })
+    }
+
+    pub async fn tensor_item(&mut self, t: &Tensor) -> PyResult<Value> {
+        Ok(scalar_value(self.runtime.item(t).await?))
+    }
+
+    pub async fn tensor_repr(&mut self, t: &Tensor) -> PyResult<String> {
+        Ok(self.runtime.repr(t).await?)
+    }
+
+    pub async fn tensor_unary(&mut self, op: PyUnaryOp, t: &Tensor) -> PyResult<Value> {
+        match op {
+            PyUnaryOp::USub => Ok(Value::Tensor(self.runtime.unary(UnaryOp::Neg, t).await?)),
+            _ => Err(PyErr::not_implemented(format!(
+                "the unary {} operator on tensors is not supported yet",
+                op.as_str()
+            ))),
+        }
+    }
+
+    pub async fn tensor_compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
+        let (cmp, flipped) = match op {
+            CmpOp::Eq => (CompareOp::Eq, CompareOp::Eq),
+            CmpOp::NotEq => (CompareOp::Ne, CompareOp::Ne),
+            CmpOp::Lt => (CompareOp::Lt, CompareOp::Gt),
+            CmpOp::LtE => (CompareOp::Le, CompareOp::Ge),
+            CmpOp::Gt => (CompareOp::Gt, CompareOp::Lt),
+            CmpOp::GtE => (CompareOp::Ge, CompareOp::Le),
+            _ => {
+                return Err(PyErr::not_implemented(format!(
+                    "'{}' on tensors is not supported yet",
+                    op.as_str()
+                )));
+            }
+        };
+        let result = match (a, b) {
+            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.compare(cmp, x, y).await?,
+            (Value::Tensor(x), s) => match scalar_kind(s) {
+                Some((v, _)) => self.runtime.compare_scalar(cmp, x, v).await?,
+                None => return Ok(Value::Bool(op == CmpOp::NotEq)),
+            },
+            (s, Value::Tensor(y)) => match scalar_kind(s) {
+                Some((v, _)) => self.runtime.compare_scalar(flipped, y, v).await?,
+                None => return Ok(Value::Bool(op == CmpOp::NotEq)),
+            },
+            _ => unreachable!("called with a tensor operand"),
+        };
+        Ok(Value::Tensor(result))
+    }
+
+    pub async fn tensor_inplace(&mut self, op: Operator, t: &Tensor, b: &Value) -> PyResult<Value> {
+        // Out of place for now: the name is rebound to a new tensor, which is what
+        // an in-place update looks like to code that holds no other reference.
+        self.tensor_binary(op, &Value::Tensor(t.clone()), b).await
+    }
+
+    pub async fn call_tensor_method(
+        &mut self,
+        t: &Tensor,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+    ) -> PyResult<Value> {
+        let kw = Keywords(kwargs);
+        let no_args = |args: &[Value]| -> PyResult<()> {
+            kw.finish(name)?;
+            if !args.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "{name}() takes no arguments ({} given)",
+                    args.len()
+                )));
+            }
+            Ok(())
+        };
+        match name {
+            "sum" => {
+                no_args(&args)?;
+                Ok(Value::Tensor(self.runtime.sum(t).await?))
+            }
+            unary if UnaryOp::from_name(unary).is_some() => {
+                no_args(&args)?;
+                let op = UnaryOp::from_name(unary).expect("checked by the guard");
+                Ok(Value::Tensor(self.runtime.unary(op, t).await?))
+            }
+            "item" => {
+                no_args(&args)?;
+                self.tensor_item(t).await
+            }
+            "cpu" => {
+                no_args(&args)?;
+                Ok(Value::Tensor(self.runtime.to_device(t, Device::Cpu).await?))
+            }
+            "to" => {
+                let mut kw = kw;
+                let target = args
+                    .first()
+                    .cloned()
+                    .or_else(|| kw.take("device"))
+                    .ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
+                let dtype = match kw.take("dtype") {
+                    Some(Value::DType(d)) => Some(d),
+                    _ => None,
+                };
+                let (device, dtype) = match target {
+                    Value::DType(d) => (t.device(), Some(d)),
+                    other => (
+                        parse_device(&other)?,
+                        dtype.or(args.get(1).and_then(|v| match v {
+                            Value::DType(d) => Some(*d),
+                            _ => None,
+                        })),
+                    ),
+                };
+                let moved = self.runtime.to_device(t, device).await?;
+                let converted = match dtype {
+                    Some(d) => self.runtime.cast(&moved, d).await?,
+                    None => moved,
+                };
+                Ok(Value::Tensor(converted))
+            }
+            "size" => match args.first() {
+                None => Ok(Value::Size(t.shape().dims().into())),
+                Some(d) => {
+                    let d = d
+                        .as_int()
+                        .ok_or_else(|| PyErr::type_error("size(): argument 'dim' must be int"))?;
+                    let rank = t.shape().rank() as i64;
+                    let axis = if d < 0 { d + rank } else { d };
+                    if axis < 0 || axis >= rank {
+                        return Err(PyErr::new(
+                            "IndexError",
+                            format!(
+                                "Dimension out of range (expected to be in range of [{}, {}], but got {d})",
+                                -rank,
+                                rank - 1
+                            ),
+                        ));
+                    }
+                    Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
+                }
+            },
+            "float" | "long" | "bool" | "bfloat16" | "double" | "int" | "half" => {
+                no_args(&args)?;
+                let dtype = match name {
+                    "float" => DType::Float32,
+                    "long" => DType::Int64,
+                    "bool" => DType::Bool,
+                    "bfloat16" => DType::BFloat16,
+                    other => {
+                        return Err(PyErr::not_implemented(format!(
+                            "Tensor.{other}(): only float32, bfloat16, int64 and bool are supported"
+                        )));
+                    }
+                };
+                Ok(Value::Tensor(self.runtime.cast(t, dtype).await?))
+            }
+            "dim" => Ok(Value::Int(t.shape().rank() as i64)),
+            "numel" => Ok(Value::Int(t.numel() as i64)),
+            "tolist" => {
+                no_args(&args)?;
+                let values = self.runtime.read(t).await?;
+                Ok(nest(&values, 0, t.shape().dims()))
+            }
+            "matmul" | "add" | "sub" | "mul" | "div" => {
+                let other = args.first().cloned().ok_or_else(|| {
+                    PyErr::type_error(format!("{name}() missing required argument 'other'"))
+                })?;
+                let op = match name {
+                    "matmul" => Operator::MatMult,
+                    "add" => Operator::Add,
+                    "sub" => Operator::Sub,
+                    "mul" => Operator::Mult,
+                    _ => Operator::Div,
+                };
+                self.tensor_binary(op, &Value::Tensor(t.clone()), &other)
+                    .await
+            }
+            _ => Err(PyErr::not_implemented(format!(
+                "Tensor.{name}() is not supported yet"
+            ))),
+        }
+    }
+
+    /// A Python operator with at least one tensor operand.
+    pub async fn tensor_binary(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
+        let unsupported = || crate::ops::unsupported_operands(op, a, b);
+        if op == Operator::MatMult {
+            return match (a, b) {
+                (Value::Tensor(x), Value::Tensor(y)) => {
+                    Ok(Value::Tensor(self.runtime.matmul(x, y).await?))
+                }
+                _ => Err(unsupported()),
+            };
+        }
+        let bin = match op {
+            Operator::Add => BinaryOp::Add,
+            Operator::Sub => BinaryOp::Sub,
+            Operator::Mult => BinaryOp::Mul,
+            Operator::Div => BinaryOp::Div,
+            _ => {
+                return Err(PyErr::not_implemented(format!(
+                    "the {} operator on tensors is not supported yet",
+                    op.as_str()
+                )));
+            }
+        };
+        let result = match (a, b) {
+            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.binary(bin, x, y).await?,
+            (Value::Tensor(x), s) => {
+                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
+                self.runtime.binary_scalar(bin, x, s, kind, false).await?
+            }
+            (s, Value::Tensor(y)) => {
+                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
+                self.runtime.binary_scalar(bin, y, s, kind, true).await?
+            }
+            _ => return Err(unsupported()),
+        };
+        Ok(Value::Tensor(result))
+    }
+}
+
+/// Nested Python lists in the tensor's shape, as `tolist()` returns: floats,
+/// ints or bools by dtype.
+fn nest(values: &HostData, start: usize, dims: &[usize]) -> Value {
+    match dims {
+        [] => scalar_value(values.scalar(start)),
+        [n, rest @ ..] => {
+            let inner: usize = rest.iter().product();
+            Value::list(
+                (0..*n)
+                    .map(|i| nest(values, start + i * inner, rest))
+                    .collect(),
+            )
+        }
+    }
+}
