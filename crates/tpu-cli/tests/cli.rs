@@ -31,6 +31,30 @@ fn wgpu_required() -> bool {
     std::env::var_os("TPU_REQUIRE_GPU").is_some()
 }
 
+/// Runs a program on wgpu with `--report`; `None` (a skip) when no adapter exists
+/// and the run does not require one.
+fn run_on_wgpu_with_report(name: &str) -> Option<(Output, serde_json::Value)> {
+    let path = program(name);
+    let dir = std::env::temp_dir().join(format!("tpu-cli-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report_path = dir.join("report.json");
+    let out = tpu(&[
+        "run",
+        "--backend",
+        "wgpu",
+        "--report",
+        report_path.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    if !out.status.success() && !wgpu_required() && stderr(&out).contains("no wgpu adapter") {
+        eprintln!("skipping: {}", stderr(&out));
+        return None;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    Some((out, report))
+}
+
 #[test]
 fn hello_runs_on_the_reference_backend() {
     let hello = program("hello_tensor.py");
@@ -41,26 +65,10 @@ fn hello_runs_on_the_reference_backend() {
 
 #[test]
 fn hello_runs_on_wgpu_and_the_report_says_so() {
-    let hello = program("hello_tensor.py");
-    let dir = std::env::temp_dir().join(format!("tpu-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let report_path = dir.join("report.json");
-    let out = tpu(&[
-        "run",
-        "--backend",
-        "wgpu",
-        "--report",
-        report_path.to_str().unwrap(),
-        hello.to_str().unwrap(),
-    ]);
-    if !out.status.success() && !wgpu_required() && stderr(&out).contains("no wgpu adapter") {
-        eprintln!("skipping: {}", stderr(&out));
+    let Some((out, report)) = run_on_wgpu_with_report("hello_tensor.py") else {
         return;
-    }
-    assert!(out.status.success(), "{}", stderr(&out));
+    };
     assert_eq!(stdout(&out), HELLO_OUTPUT);
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
     assert_eq!(report["backend"], "wgpu");
     let mm = report["ops"]
         .as_array()
@@ -100,25 +108,9 @@ fn failing_programs_print_a_traceback_and_exit_1() {
 
 #[test]
 fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
-    let program = program("fallback_int64.py");
-    let dir = std::env::temp_dir().join(format!("tpu-cli-fallback-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let report_path = dir.join("report.json");
-    let out = tpu(&[
-        "run",
-        "--backend",
-        "wgpu",
-        "--report",
-        report_path.to_str().unwrap(),
-        program.to_str().unwrap(),
-    ]);
-    if !out.status.success() && !wgpu_required() && stderr(&out).contains("no wgpu adapter") {
-        eprintln!("skipping: {}", stderr(&out));
+    let Some((_, report)) = run_on_wgpu_with_report("fallback_int64.py") else {
         return;
-    }
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    };
     let ops = report["ops"].as_array().unwrap();
     let mul = ops
         .iter()

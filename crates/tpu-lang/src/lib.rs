@@ -10,6 +10,7 @@ mod classes;
 pub mod conformance;
 mod env;
 mod error;
+mod exceptions;
 mod expr;
 mod guard;
 mod interp;
