@@ -3,7 +3,6 @@
 
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
-use crate::ops::py_cmp;
 use crate::value::{Dict, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -226,106 +225,8 @@ impl Interpreter<'_> {
                 }
                 Value::Range(start, stop, step)
             }
-            "enumerate" => {
-                let start = kw.take("start").and_then(|v| v.as_int()).unwrap_or(0);
-                kw.finish(name)?;
-                let items = self
-                    .collect(args.first().cloned().unwrap_or(Value::None))
-                    .await?;
-                Value::list(
-                    items
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
-                        .collect(),
-                )
-            }
-            "zip" => {
-                kw.take("strict");
-                let mut columns = Vec::new();
-                for a in args {
-                    columns.push(self.collect(a).await?);
-                }
-                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-                Value::list(
-                    (0..n)
-                        .map(|i| Value::tuple(columns.iter().map(|c| c[i].clone()).collect()))
-                        .collect(),
-                )
-            }
-            "sorted" => {
-                let key = kw.take("key");
-                let reverse = kw.take("reverse");
-                kw.finish(name)?;
-                arity(1, &args)?;
-                let items = self.collect(args.remove(0)).await?;
-                let reverse = match reverse {
-                    Some(r) => self.truth(&r).await?,
-                    None => false,
-                };
-                Value::list(self.sort(items, key, reverse).await?)
-            }
-            "reversed" => {
-                let mut items = self
-                    .collect(args.first().cloned().unwrap_or(Value::None))
-                    .await?;
-                items.reverse();
-                Value::list(items)
-            }
-            "min" | "max" => {
-                let key = kw.take("key");
-                let default = kw.take("default");
-                kw.finish(name)?;
-                let items = if args.len() == 1 {
-                    self.collect(args.remove(0)).await?
-                } else {
-                    args
-                };
-                if items.is_empty() {
-                    return default.ok_or_else(|| {
-                        PyErr::value_error(format!("{name}() iterable argument is empty"))
-                    });
-                }
-                let keys = match key {
-                    Some(k) => {
-                        let mut keys = Vec::with_capacity(items.len());
-                        for item in &items {
-                            keys.push(self.call(k.clone(), vec![item.clone()], Vec::new()).await?);
-                        }
-                        keys
-                    }
-                    None => items.clone(),
-                };
-                let mut best = 0;
-                for i in 1..items.len() {
-                    let ord = self.order(&keys[i], &keys[best]).await?;
-                    let better = if name == "min" {
-                        ord.is_lt()
-                    } else {
-                        ord.is_gt()
-                    };
-                    if better {
-                        best = i;
-                    }
-                }
-                items[best].clone()
-            }
-            "sum" => {
-                let mut total = kw.take("start").unwrap_or(Value::Int(0));
-                kw.finish(name)?;
-                if args.len() == 2 {
-                    total = args.pop().unwrap_or(Value::Int(0));
-                }
-                let items = self
-                    .collect(args.first().cloned().unwrap_or(Value::None))
-                    .await?;
-                for item in items {
-                    total = self
-                        .binary(ruff_python_ast::Operator::Add, total, item)
-                        .await?;
-                }
-                total
-            }
+            "enumerate" | "zip" | "sorted" | "reversed" | "min" | "max" | "sum" | "any" | "all"
+            | "map" | "filter" | "iter" => return self.call_iterable_builtin(name, args, kw).await,
             "abs" => {
                 arity(1, &args)?;
                 match &args[0] {
@@ -361,7 +262,7 @@ impl Interpreter<'_> {
                         ));
                     }
                 };
-                round(&value, ndigits)?
+                crate::numbers::round(&value, ndigits)?
             }
             "isinstance" => {
                 arity(2, &args)?;
@@ -433,9 +334,9 @@ impl Interpreter<'_> {
                     ("float", None) => Value::Float(0.0),
                     (_, Some(Value::Tensor(t))) => {
                         let item = self.tensor_item(&t).await?;
-                        convert_number(name, &item)?
+                        crate::numbers::convert_number(name, &item)?
                     }
-                    (_, Some(v)) => convert_number(name, &v)?,
+                    (_, Some(v)) => crate::numbers::convert_number(name, &v)?,
                     _ => {
                         return Err(PyErr::type_error(format!(
                             "{name}() missing required argument"
@@ -479,57 +380,6 @@ impl Interpreter<'_> {
             "vars" => {
                 arity(1, &args)?;
                 self.get_attribute(&args[0], "__dict__").await?
-            }
-            "any" | "all" => {
-                arity(1, &args)?;
-                let items = self.collect(args.remove(0)).await?;
-                let want = name == "any";
-                let mut result = !want;
-                for item in items {
-                    if self.truth(&item).await? == want {
-                        result = want;
-                        break;
-                    }
-                }
-                Value::Bool(result)
-            }
-            "map" | "filter" => {
-                if args.len() < 2 {
-                    return Err(PyErr::type_error(format!(
-                        "{name}() needs a function and an iterable"
-                    )));
-                }
-                let f = args.remove(0);
-                let mut columns = Vec::new();
-                for a in args {
-                    columns.push(self.collect(a).await?);
-                }
-                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-                let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    let row: Vec<Value> = columns.iter().map(|c| c[i].clone()).collect();
-                    if name == "map" {
-                        out.push(self.call(f.clone(), row, Vec::new()).await?);
-                    } else {
-                        let keep = match &f {
-                            Value::None => self.truth(&row[0]).await?,
-                            f => {
-                                let r = self
-                                    .call(f.clone(), vec![row[0].clone()], Vec::new())
-                                    .await?;
-                                self.truth(&r).await?
-                            }
-                        };
-                        if keep {
-                            out.push(row[0].clone());
-                        }
-                    }
-                }
-                Value::list(out)
-            }
-            "iter" => {
-                arity(1, &args)?;
-                Value::list(self.collect(args.remove(0)).await?)
             }
             "next" => {
                 return Err(PyErr::not_implemented(
@@ -676,125 +526,6 @@ impl Interpreter<'_> {
                 )));
             }
         })
-    }
-
-    /// Ordering of two values, reading one-element tensors as numbers.
-    async fn order(&mut self, a: &Value, b: &Value) -> PyResult<std::cmp::Ordering> {
-        let a = match a {
-            Value::Tensor(t) => self.tensor_item(t).await?,
-            v => v.clone(),
-        };
-        let b = match b {
-            Value::Tensor(t) => self.tensor_item(t).await?,
-            v => v.clone(),
-        };
-        py_cmp(&a, &b)
-    }
-
-    /// A stable sort by key, as `sorted` and `list.sort` do.
-    pub async fn sort(
-        &mut self,
-        items: Vec<Value>,
-        key: Option<Value>,
-        reverse: bool,
-    ) -> PyResult<Vec<Value>> {
-        let keys = match key {
-            Some(Value::None) | None => items.clone(),
-            Some(k) => {
-                let mut keys = Vec::with_capacity(items.len());
-                for item in &items {
-                    keys.push(self.call(k.clone(), vec![item.clone()], Vec::new()).await?);
-                }
-                keys
-            }
-        };
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        let mut failure = None;
-        order.sort_by(|&i, &j| {
-            let ord = match py_cmp(&keys[i], &keys[j]) {
-                Ok(o) => o,
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    std::cmp::Ordering::Equal
-                }
-            };
-            if reverse { ord.reverse() } else { ord }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        Ok(order.into_iter().map(|i| items[i].clone()).collect())
-    }
-}
-
-fn convert_number(name: &str, value: &Value) -> PyResult<Value> {
-    Ok(match (name, value) {
-        ("int", Value::Float(f)) if f.is_finite() => Value::Int(f.trunc() as i64),
-        ("int", Value::Float(_)) => {
-            return Err(PyErr::value_error(
-                "cannot convert float NaN or infinity to integer",
-            ));
-        }
-        ("int", v) if v.as_int().is_some() => Value::Int(v.as_int().unwrap_or(0)),
-        ("float", v) if v.as_number().is_some() => Value::Float(v.as_number().unwrap_or(0.0)),
-        ("float", Value::Str(s)) => {
-            let t = s.trim().to_lowercase();
-            let parsed = match t.as_str() {
-                "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
-                "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
-                "nan" | "+nan" | "-nan" => Some(f64::NAN),
-                _ => t.parse::<f64>().ok(),
-            };
-            Value::Float(parsed.ok_or_else(|| {
-                PyErr::value_error(format!(
-                    "could not convert string to float: {}",
-                    crate::value::str_repr(s)
-                ))
-            })?)
-        }
-        ("int", Value::Str(s)) => Value::Int(s.trim().parse::<i64>().map_err(|_| {
-            PyErr::value_error(format!(
-                "invalid literal for int() with base 10: {}",
-                crate::value::str_repr(s)
-            ))
-        })?),
-        (_, v) => {
-            return Err(PyErr::type_error(format!(
-                "{name}() argument must be a string or a real number, not '{}'",
-                v.type_name()
-            )));
-        }
-    })
-}
-
-/// Python's `round`: to an int with ties to even, or to `ndigits` decimals by the
-/// exact decimal value (so `round(2.675, 2)` is 2.67, as in CPython).
-fn round(value: &Value, ndigits: Option<i64>) -> PyResult<Value> {
-    match (value, ndigits) {
-        (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(value.as_int().unwrap_or(0))),
-        (Value::Float(f), None) => {
-            if !f.is_finite() {
-                return Err(PyErr::value_error(
-                    "cannot convert float NaN or infinity to integer",
-                ));
-            }
-            Ok(Value::Int(f.round_ties_even() as i64))
-        }
-        (Value::Float(f), Some(n)) if n >= 0 => {
-            let text = tpu_runtime::format::python_fixed(*f, n as usize);
-            Ok(Value::Float(text.parse().unwrap_or(*f)))
-        }
-        (Value::Float(f), Some(n)) => {
-            let scale = 10f64.powi((-n).min(400) as i32);
-            if scale.is_infinite() {
-                return Ok(Value::Float(0.0f64.copysign(*f)));
-            }
-            Ok(Value::Float((f / scale).round_ties_even() * scale))
-        }
-        (other, _) => Err(PyErr::type_error(format!(
-            "type {} doesn't define __round__ method",
-            other.type_name()
-        ))),
     }
 }
 
