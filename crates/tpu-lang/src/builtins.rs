@@ -168,16 +168,6 @@ impl Interpreter<'_> {
             return self.call_math(math_name, &args);
         }
         let mut kw = Keywords(kwargs);
-        let arity = |n: usize, args: &[Value]| -> PyResult<()> {
-            if args.len() != n {
-                return Err(PyErr::type_error(format!(
-                    "{name}() takes exactly {n} argument{} ({} given)",
-                    if n == 1 { "" } else { "s" },
-                    args.len()
-                )));
-            }
-            Ok(())
-        };
         let result = match name {
             "print" => {
                 let sep = kw.string("sep")?.unwrap_or_else(|| " ".into());
@@ -194,7 +184,7 @@ impl Interpreter<'_> {
             }
             "object.__init__" => Value::None,
             "len" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 Value::Int(self.len_of(&args[0]).await? as i64)
             }
             "range" => {
@@ -228,7 +218,7 @@ impl Interpreter<'_> {
             "enumerate" | "zip" | "sorted" | "reversed" | "min" | "max" | "sum" | "any" | "all"
             | "map" | "filter" | "iter" => return self.call_iterable_builtin(name, args, kw).await,
             "abs" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 match &args[0] {
                     Value::Int(i) => Value::Int(i.abs()),
                     Value::Bool(b) => Value::Int(*b as i64),
@@ -265,11 +255,11 @@ impl Interpreter<'_> {
                 crate::numbers::round(&value, ndigits)?
             }
             "isinstance" => {
-                arity(2, &args)?;
+                arity(name, 2, &args)?;
                 Value::Bool(self.isinstance(&args[0], &args[1])?)
             }
             "issubclass" => {
-                arity(2, &args)?;
+                arity(name, 2, &args)?;
                 match (&args[0], &args[1]) {
                     (Value::Class(a), Value::Class(b)) => Value::Bool(a.is_subclass_of(b)),
                     (Value::Class(_), Value::Builtin("object")) => Value::Bool(true),
@@ -277,7 +267,7 @@ impl Interpreter<'_> {
                 }
             }
             "type" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 type_of(&args[0])
             }
             "list" | "tuple" | "set" | "frozenset" => {
@@ -345,7 +335,7 @@ impl Interpreter<'_> {
                 }
             }
             "hasattr" => {
-                arity(2, &args)?;
+                arity(name, 2, &args)?;
                 let Value::Str(attr) = &args[1] else {
                     return Err(PyErr::type_error(
                         "hasattr(): attribute name must be string",
@@ -368,7 +358,7 @@ impl Interpreter<'_> {
                 }
             }
             "setattr" => {
-                arity(3, &args)?;
+                arity(name, 3, &args)?;
                 let Value::Str(attr) = &args[1] else {
                     return Err(PyErr::type_error(
                         "setattr(): attribute name must be string",
@@ -378,7 +368,7 @@ impl Interpreter<'_> {
                 Value::None
             }
             "vars" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 self.get_attribute(&args[0], "__dict__").await?
             }
             "next" => {
@@ -413,7 +403,7 @@ impl Interpreter<'_> {
                 attrs: RefCell::default(),
             })),
             "callable" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 Value::Bool(
                     matches!(
                         args[0],
@@ -426,14 +416,14 @@ impl Interpreter<'_> {
                 )
             }
             "id" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 Value::Int(match args[0].hash_key() {
                     Some(crate::value::HashKey::Id(id)) => id as i64,
                     _ => 0,
                 })
             }
             "hash" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 let key = crate::expr::hash_key(&args[0])?;
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -453,7 +443,7 @@ impl Interpreter<'_> {
                 Value::str(&self.format_value(&value, &spec).await?)
             }
             "chr" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 let code = args[0]
                     .as_int()
                     .ok_or_else(|| PyErr::type_error("an integer is required"))?;
@@ -462,7 +452,7 @@ impl Interpreter<'_> {
                 Value::str(&c.to_string())
             }
             "ord" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 match &args[0] {
                     Value::Str(s) if s.chars().count() == 1 => {
                         Value::Int(s.chars().next().unwrap_or('\0') as i64)
@@ -476,7 +466,7 @@ impl Interpreter<'_> {
                 }
             }
             "divmod" => {
-                arity(2, &args)?;
+                arity(name, 2, &args)?;
                 let q = crate::ops::arithmetic(
                     ruff_python_ast::Operator::FloorDiv,
                     &args[0],
@@ -486,7 +476,7 @@ impl Interpreter<'_> {
                 Value::tuple(vec![q, r])
             }
             "pow" => {
-                arity(2, &args)?;
+                arity(name, 2, &args)?;
                 let (a, b) = (args.remove(0), args.remove(0));
                 self.binary(ruff_python_ast::Operator::Pow, a, b).await?
             }
@@ -527,6 +517,18 @@ impl Interpreter<'_> {
             }
         })
     }
+}
+
+/// CPython's check that a built-in got exactly `n` positional arguments.
+pub fn arity(name: &str, n: usize, args: &[Value]) -> PyResult<()> {
+    if args.len() != n {
+        return Err(PyErr::type_error(format!(
+            "{name}() takes exactly {n} argument{} ({} given)",
+            if n == 1 { "" } else { "s" },
+            args.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Keyword arguments of a built-in, consumed by name.

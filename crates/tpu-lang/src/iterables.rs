@@ -3,7 +3,7 @@
 //! Iterables are collected eagerly (there are no lazy iterators here), which is
 //! what every program in scope needs.
 
-use crate::builtins::Keywords;
+use crate::builtins::{Keywords, arity};
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
 use crate::ops::py_cmp;
@@ -16,16 +16,6 @@ impl Interpreter<'_> {
         mut args: Vec<Value>,
         mut kw: Keywords,
     ) -> PyResult<Value> {
-        let arity = |n: usize, args: &[Value]| -> PyResult<()> {
-            if args.len() != n {
-                return Err(PyErr::type_error(format!(
-                    "{name}() takes exactly {n} argument{} ({} given)",
-                    if n == 1 { "" } else { "s" },
-                    args.len()
-                )));
-            }
-            Ok(())
-        };
         let result = match name {
             "enumerate" => {
                 let start = kw.take("start").and_then(|v| v.as_int()).unwrap_or(0);
@@ -58,7 +48,7 @@ impl Interpreter<'_> {
                 let key = kw.take("key");
                 let reverse = kw.take("reverse");
                 kw.finish(name)?;
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 let items = self.collect(args.remove(0)).await?;
                 let reverse = match reverse {
                     Some(r) => self.truth(&r).await?,
@@ -128,7 +118,7 @@ impl Interpreter<'_> {
                 total
             }
             "any" | "all" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 let items = self.collect(args.remove(0)).await?;
                 let want = name == "any";
                 let mut result = !want;
@@ -175,7 +165,7 @@ impl Interpreter<'_> {
                 Value::list(out)
             }
             "iter" => {
-                arity(1, &args)?;
+                arity(name, 1, &args)?;
                 Value::list(self.collect(args.remove(0)).await?)
             }
             _ => unreachable!("only iterable built-ins are routed here"),
