@@ -8,5 +8,5 @@ mod op;
 mod shape;
 
 pub use dtype::{DType, ScalarKind};
-pub use op::{BinaryOp, CompareOp, Op, UnaryOp};
+pub use op::{BinaryOp, CompareOp, Op, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS, erf, pow_f32};
 pub use shape::{Shape, ShapeError};

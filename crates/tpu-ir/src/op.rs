@@ -11,6 +11,16 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    /// `a ** b`.
+    Pow,
+    /// `torch.maximum`; with a scalar, the lower bound of `clamp`.
+    Maximum,
+    /// `torch.minimum`; with a scalar, the upper bound of `clamp`.
+    Minimum,
+    /// `a // b`: Python's floor division.
+    FloorDiv,
+    /// `a % b`: Python's remainder, with the sign of the divisor.
+    Remainder,
 }
 
 impl BinaryOp {
@@ -20,6 +30,11 @@ impl BinaryOp {
             BinaryOp::Sub => "sub",
             BinaryOp::Mul => "mul",
             BinaryOp::Div => "div",
+            BinaryOp::Pow => "pow",
+            BinaryOp::Maximum => "maximum",
+            BinaryOp::Minimum => "minimum",
+            BinaryOp::FloorDiv => "floor_divide",
+            BinaryOp::Remainder => "remainder",
         }
     }
 
@@ -29,6 +44,31 @@ impl BinaryOp {
             BinaryOp::Sub => a - b,
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
+            BinaryOp::Pow => pow_f32(a, b),
+            // NaN propagates through both, as in PyTorch.
+            BinaryOp::Maximum => {
+                if a.is_nan() || b.is_nan() {
+                    f32::NAN
+                } else {
+                    a.max(b)
+                }
+            }
+            BinaryOp::Minimum => {
+                if a.is_nan() || b.is_nan() {
+                    f32::NAN
+                } else {
+                    a.min(b)
+                }
+            }
+            BinaryOp::FloorDiv => (a / b).floor(),
+            BinaryOp::Remainder => {
+                let r = a % b;
+                if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                    r + b
+                } else {
+                    r
+                }
+            }
         }
     }
 
@@ -41,20 +81,97 @@ impl BinaryOp {
             BinaryOp::Sub => a.wrapping_sub(b),
             BinaryOp::Mul => a.wrapping_mul(b),
             BinaryOp::Div => a.checked_div(b).unwrap_or(0),
+            BinaryOp::Pow => match u32::try_from(b) {
+                Ok(e) => a.wrapping_pow(e),
+                // PyTorch raises for negative integer powers of integers; the
+                // dispatcher checks scalars, tensors get 0 here.
+                Err(_) => 0,
+            },
+            BinaryOp::Maximum => a.max(b),
+            BinaryOp::Minimum => a.min(b),
+            BinaryOp::FloorDiv => {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_div_euclid(b)
+                        - i64::from(b < 0 && a.wrapping_rem_euclid(b) != 0)
+                }
+            }
+            BinaryOp::Remainder => {
+                if b == 0 {
+                    0
+                } else {
+                    let r = a.wrapping_rem(b);
+                    if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+                }
+            }
         }
     }
 
-    /// The WGSL operator symbol, so generated shaders and the reference agree on
-    /// which operation a name means.
-    pub fn wgsl_symbol(self) -> &'static str {
+    /// The WGSL expression of the op on `a` and `b`, so generated shaders and the
+    /// reference agree on which operation a name means.
+    pub fn wgsl(self, a: &str, b: &str) -> String {
         match self {
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
+            BinaryOp::Add => format!("({a} + {b})"),
+            BinaryOp::Sub => format!("({a} - {b})"),
+            BinaryOp::Mul => format!("({a} * {b})"),
+            BinaryOp::Div => format!("({a} / {b})"),
+            BinaryOp::Pow => format!("pow_f32({a}, {b})"),
+            BinaryOp::Maximum => format!("max_nan({a}, {b})"),
+            BinaryOp::Minimum => format!("min_nan({a}, {b})"),
+            BinaryOp::FloorDiv => format!("floor({a} / {b})"),
+            BinaryOp::Remainder => format!("rem_f32({a}, {b})"),
         }
     }
 }
+
+/// `a ** b` on float32 as C's `powf`, with the integer-exponent cases exact
+/// (`x ** 2` is `x * x`, as PyTorch's CPU kernel special-cases it).
+pub fn pow_f32(a: f32, b: f32) -> f32 {
+    if b == 2.0 {
+        a * a
+    } else if b == 1.0 {
+        a
+    } else if b == 0.5 {
+        a.sqrt()
+    } else if b == 3.0 {
+        a * a * a
+    } else if b == -1.0 {
+        1.0 / a
+    } else {
+        a.powf(b)
+    }
+}
+
+/// Helpers the WGSL of binary ops calls (`pow_f32`, `max_nan`, ...), to prepend to
+/// any shader that uses `BinaryOp::wgsl`.
+pub const WGSL_BINARY_HELPERS: &str = "
+fn pow_f32(a: f32, b: f32) -> f32 {
+    if (b == 2.0) { return a * a; }
+    if (b == 1.0) { return a; }
+    if (b == 0.5) { return sqrt(a); }
+    if (b == 3.0) { return a * a * a; }
+    if (b == -1.0) { return 1.0 / a; }
+    if (b == 0.0) { return 1.0; }
+    if (a < 0.0 && b == floor(b)) {
+        let m = pow(-a, b);
+        return select(m, -m, (abs(b) % 2.0) == 1.0);
+    }
+    return pow(a, b);
+}
+fn max_nan(a: f32, b: f32) -> f32 {
+    if (a != a || b != b) { return a + b; }
+    return max(a, b);
+}
+fn min_nan(a: f32, b: f32) -> f32 {
+    if (a != a || b != b) { return a + b; }
+    return min(a, b);
+}
+fn rem_f32(a: f32, b: f32) -> f32 {
+    let r = a - b * trunc(a / b);
+    return select(r, r + b, r != 0.0 && ((r < 0.0) != (b < 0.0)));
+}
+";
 
 /// Elementwise comparisons; their result is a bool tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,6 +224,12 @@ pub enum UnaryOp {
     Sigmoid,
     Sin,
     Cos,
+    Erf,
+    Floor,
+    Ceil,
+    /// Round half to even, as `torch.round`.
+    Round,
+    Sign,
 }
 
 impl UnaryOp {
@@ -122,20 +245,37 @@ impl UnaryOp {
             UnaryOp::Sigmoid => "sigmoid",
             UnaryOp::Sin => "sin",
             UnaryOp::Cos => "cos",
+            UnaryOp::Erf => "erf",
+            UnaryOp::Floor => "floor",
+            UnaryOp::Ceil => "ceil",
+            UnaryOp::Round => "round",
+            UnaryOp::Sign => "sign",
         }
     }
 
     pub fn from_name(name: &str) -> Option<UnaryOp> {
         use UnaryOp::*;
-        [Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos]
-            .into_iter()
-            .find(|op| op.name() == name)
+        [
+            Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf, Floor, Ceil, Round,
+            Sign,
+        ]
+        .into_iter()
+        .find(|op| op.name() == name)
     }
 
     /// Whether integer inputs keep their dtype (`abs`, `neg`, `relu`) rather
     /// than becoming float32 (`exp` of an int64 tensor is float32 in PyTorch).
     pub fn keeps_integers(self) -> bool {
-        matches!(self, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Relu)
+        matches!(
+            self,
+            UnaryOp::Neg
+                | UnaryOp::Abs
+                | UnaryOp::Relu
+                | UnaryOp::Floor
+                | UnaryOp::Ceil
+                | UnaryOp::Round
+                | UnaryOp::Sign
+        )
     }
 
     /// The definition on floats, computed in double and rounded by the caller,
@@ -158,6 +298,19 @@ impl UnaryOp {
             UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
             UnaryOp::Sin => x.sin(),
             UnaryOp::Cos => x.cos(),
+            UnaryOp::Erf => erf(x),
+            UnaryOp::Floor => x.floor(),
+            UnaryOp::Ceil => x.ceil(),
+            UnaryOp::Round => x.round_ties_even(),
+            UnaryOp::Sign => {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    x
+                }
+            }
         }
     }
 
@@ -165,7 +318,9 @@ impl UnaryOp {
         match self {
             UnaryOp::Neg => x.wrapping_neg(),
             UnaryOp::Abs => x.wrapping_abs(),
-            _ => x.max(0),
+            UnaryOp::Sign => x.signum(),
+            UnaryOp::Relu => x.max(0),
+            _ => x,
         }
     }
 
@@ -182,6 +337,44 @@ impl UnaryOp {
             UnaryOp::Sigmoid => "1.0 / (1.0 + exp(-x))",
             UnaryOp::Sin => "sin(x)",
             UnaryOp::Cos => "cos(x)",
+            UnaryOp::Erf => "erf_f32(x)",
+            UnaryOp::Floor => "floor(x)",
+            UnaryOp::Ceil => "ceil(x)",
+            UnaryOp::Round => "round(x)",
+            UnaryOp::Sign => "sign(x)",
+        }
+    }
+}
+
+/// `erf` in double precision (musl's, through the `libm` crate), so the
+/// float32 result is correctly rounded in practice.
+pub fn erf(x: f64) -> f64 {
+    libm::erf(x)
+}
+
+/// Reductions along one axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    /// The index of the first maximum (NaN counts as the maximum), as int64.
+    ArgMax,
+    /// The index of the first minimum (NaN counts as the minimum), as int64.
+    ArgMin,
+}
+
+impl ReduceOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "sum",
+            ReduceOp::Prod => "prod",
+            ReduceOp::Max => "max",
+            ReduceOp::Min => "min",
+            ReduceOp::ArgMax => "argmax",
+            ReduceOp::ArgMin => "argmin",
         }
     }
 }
@@ -214,6 +407,23 @@ pub enum Op {
     MatMul,
     /// The sum of every element, to a 0-d tensor.
     SumAll,
+    /// A dense copy of a strided window of a flat buffer: output element at
+    /// multi-index `i` is `input[offset + sum(i[d] * strides[d])]`. Materialises
+    /// views (transposes, slices, broadcasts) for ops that read dense operands.
+    Strided { offset: usize, strides: Vec<usize> },
+    /// `out[i] = input[index[i]]` over a flat input and an int64 index tensor of
+    /// the output's shape: advanced indexing, `index_select`, embedding lookups.
+    Gather,
+    /// A copy of the flat `base` with `base[index[i]] = values[i]`, or `+=` when
+    /// `accumulate` (duplicates then add up): assignment through an index and the
+    /// gradient of `Gather`.
+    Scatter { accumulate: bool },
+    /// `torch.where(cond, a, b)` with broadcasting of all three.
+    Where,
+    /// A reduction along `axis`; the output keeps the axis with size 1.
+    Reduce { op: ReduceOp, axis: usize },
+    /// Running sums along `axis`, from the end when `reverse` (the gradient).
+    Cumsum { axis: usize, reverse: bool },
 }
 
 impl Op {
@@ -227,6 +437,13 @@ impl Op {
             Op::Cast { .. } => "aten::_to_copy".into(),
             Op::Unary { op } => format!("aten::{}", op.name()),
             Op::Compare { op } | Op::CompareScalar { op, .. } => format!("aten::{}", op.name()),
+            Op::Strided { .. } => "aten::contiguous".into(),
+            Op::Gather => "aten::index".into(),
+            Op::Scatter { accumulate: false } => "aten::index_put_".into(),
+            Op::Scatter { accumulate: true } => "aten::index_add_".into(),
+            Op::Where => "aten::where".into(),
+            Op::Reduce { op, .. } => format!("aten::{}", op.name()),
+            Op::Cumsum { .. } => "aten::cumsum".into(),
         }
     }
 
@@ -249,6 +466,14 @@ impl Op {
             Op::Unary { op } => format!("unary_{}", op.name()),
             Op::Compare { op } => format!("compare_{}", op.name()),
             Op::CompareScalar { op, .. } => format!("compare_scalar_{}", op.name()),
+            Op::Strided { .. } => "strided_copy".into(),
+            Op::Gather => "gather".into(),
+            Op::Scatter { accumulate } => {
+                if *accumulate { "scatter_add" } else { "scatter" }.into()
+            }
+            Op::Where => "where".into(),
+            Op::Reduce { op, .. } => format!("reduce_{}", op.name()),
+            Op::Cumsum { reverse, .. } => if *reverse { "cumsum_rev" } else { "cumsum" }.into(),
         }
     }
 }

@@ -53,6 +53,7 @@ const BUILTINS: &[&str] = &[
     "iter",
     "next",
     "frozenset",
+    "slice",
 ];
 
 /// The built-in types, which print as `<class 'int'>`.
@@ -69,6 +70,7 @@ const TYPES: &[&str] = &[
     "type",
     "range",
     "frozenset",
+    "slice",
 ];
 
 pub fn builtin(name: &str) -> Option<Value> {
@@ -108,6 +110,12 @@ impl Interpreter<'_> {
         Ok(match class {
             Value::Class(c) => match value {
                 Value::Instance(i) => i.class.is_subclass_of(c),
+                Value::Tensor(t) => {
+                    let is = |slot: &Option<Rc<crate::value::Class>>| {
+                        slot.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
+                    };
+                    is(&self.tensor_class) || (is(&self.parameter_class) && t.is_parameter())
+                }
                 _ => false,
             },
             Value::Builtin(t) => match (*t, value) {
@@ -139,6 +147,14 @@ impl Interpreter<'_> {
         mut args: Vec<Value>,
         kwargs: Vec<(String, Value)>,
     ) -> PyResult<Value> {
+        if let Some(native) = name.strip_prefix("torch._C.") {
+            if !kwargs.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "torch._C.{native}() takes no keyword arguments"
+                )));
+            }
+            return self.call_native(native, args).await;
+        }
         if let Some(torch_name) = name.strip_prefix("torch.") {
             return self.call_torch(torch_name, args, kwargs).await;
         }
@@ -333,6 +349,19 @@ impl Interpreter<'_> {
                         )));
                     }
                 }
+            }
+            "slice" => {
+                let (start, stop, step) = match args.len() {
+                    1 => (Value::None, args[0].clone(), Value::None),
+                    2 => (args[0].clone(), args[1].clone(), Value::None),
+                    3 => (args[0].clone(), args[1].clone(), args[2].clone()),
+                    n => {
+                        return Err(PyErr::type_error(format!(
+                            "slice expected at most 3 arguments, got {n}"
+                        )));
+                    }
+                };
+                Value::Slice(Rc::new([start, stop, step]))
             }
             "hasattr" => {
                 arity(name, 2, &args)?;

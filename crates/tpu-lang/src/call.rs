@@ -65,6 +65,14 @@ impl Interpreter<'_> {
                         instance.set("args", Value::tuple(args));
                         return Ok(Value::Instance(Rc::new(instance)));
                     }
+                    // `__new__` returning something other than an instance of
+                    // the class skips `__init__`, as in CPython (`nn.Parameter`
+                    // returns a tensor).
+                    if let Some(new) = class.lookup("__new__") {
+                        args.insert(0, Value::Class(class.clone()));
+                        let made = self.call(new, args, kwargs).await?;
+                        return Ok(made);
+                    }
                     let instance = Value::Instance(Rc::new(Instance {
                         class: class.clone(),
                         attrs: RefCell::default(),

@@ -67,6 +67,10 @@ pub struct Interpreter<'r> {
     pub repr_stack: Vec<usize>,
     /// The last `torch.manual_seed`, for `torch.initial_seed()`.
     pub seed: u64,
+    /// The prelude's `torch.Tensor` class: Python methods of tensors.
+    pub tensor_class: Option<Rc<Class>>,
+    /// The prelude's `nn.Parameter`, for `isinstance`.
+    pub parameter_class: Option<Rc<Class>>,
     fuel: u64,
     fuel_budget: u64,
     depth: usize,
@@ -85,6 +89,8 @@ impl<'r> Interpreter<'r> {
             grad_mode_stack: Vec::new(),
             repr_stack: Vec::new(),
             seed: tpu_runtime::rng::DEFAULT_SEED,
+            tensor_class: None,
+            parameter_class: None,
             fuel: fuel_budget,
             fuel_budget,
             depth: 0,
@@ -171,13 +177,13 @@ impl<'r> Interpreter<'r> {
             Stmt::Import(s) => {
                 for alias in &s.names {
                     let name = alias.name.as_str();
-                    let module = self.import(name).map_err(|e| e.at(alias.range()))?;
+                    let module = self.import(name).await.map_err(|e| e.at(alias.range()))?;
                     match &alias.asname {
                         Some(asname) => self.env.set(asname.as_str(), module),
                         // `import a.b` binds `a`.
                         None => {
                             let top = name.split('.').next().unwrap_or(name);
-                            let value = self.import(top)?;
+                            let value = self.import(top).await?;
                             self.env.set(top, value);
                         }
                     }
@@ -188,7 +194,7 @@ impl<'r> Interpreter<'r> {
                 if s.level > 0 {
                     return Err(PyErr::not_implemented("relative imports are not supported"));
                 }
-                let module = self.import(module_name)?;
+                let module = self.import(module_name).await?;
                 for alias in &s.names {
                     let name = alias.name.as_str();
                     if name == "*" {
@@ -197,7 +203,7 @@ impl<'r> Interpreter<'r> {
                                 .at(alias.range()),
                         );
                     }
-                    let value = match self.import(&format!("{module_name}.{name}")) {
+                    let value = match self.import(&format!("{module_name}.{name}")).await {
                         Ok(submodule) => submodule,
                         Err(_) => self.get_attribute(&module, name).await.map_err(|_| {
                             PyErr::new(

@@ -2,12 +2,20 @@
 //! Functions implemented in Rust appear as `Value::Builtin` entries named by their
 //! qualified name (`math.sqrt`, `torch.ones`), which is how calls find them.
 
+use crate::env::{Env, ScopeKind};
 use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
+use crate::interp::{Boxed, Interpreter, PyResult};
+use crate::source::SourceFile;
 use crate::value::{Module, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
+const PRELUDE_NN: &str = include_str!("prelude/nn.py");
+const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
+const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
+const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
 
 const MATH_FUNCTIONS: &[&str] = &[
     "math.sqrt",
@@ -54,49 +62,123 @@ fn functions(list: &[&'static str]) -> HashMap<String, Value> {
 }
 
 impl Interpreter<'_> {
-    /// `import name`: the module object, built once per run.
-    pub fn import(&mut self, name: &str) -> PyResult<Value> {
-        if let Some(m) = self.modules.get(name) {
-            return Ok(m.clone());
-        }
-        let value = match name {
-            "math" => {
-                let mut attrs = functions(MATH_FUNCTIONS);
-                for (k, v) in [
-                    ("pi", std::f64::consts::PI),
-                    ("e", std::f64::consts::E),
-                    ("tau", std::f64::consts::TAU),
-                    ("inf", f64::INFINITY),
-                    ("nan", f64::NAN),
-                ] {
-                    attrs.insert(k.to_string(), Value::Float(v));
+    /// `import name`: the module object, built once per run. `torch` and its
+    /// submodules are Python (the prelude in `prelude/`) on top of `torch._C`.
+    pub fn import<'a>(&'a mut self, name: &'a str) -> Boxed<'a, Value> {
+        Box::pin(async move {
+            if let Some(m) = self.modules.get(name) {
+                return Ok(m.clone());
+            }
+            let value = match name {
+                "math" => {
+                    let mut attrs = functions(MATH_FUNCTIONS);
+                    for (k, v) in [
+                        ("pi", std::f64::consts::PI),
+                        ("e", std::f64::consts::E),
+                        ("tau", std::f64::consts::TAU),
+                        ("inf", f64::INFINITY),
+                        ("nan", f64::NAN),
+                    ] {
+                        attrs.insert(k.to_string(), Value::Float(v));
+                    }
+                    module("math", attrs)
                 }
-                module("math", attrs)
-            }
-            "torch" => {
-                let torch = module("torch", crate::torch_api::torch_module_attributes());
-                self.modules.insert("torch".into(), torch.clone());
-                for sub in ["torch.nn", "torch.nn.functional", "torch.optim"] {
-                    self.import(sub)?;
+                "torch" => {
+                    let mut attrs = crate::torch_api::torch_module_attributes();
+                    let c = module("torch._C", functions(crate::native::NATIVE_FUNCTIONS));
+                    attrs.insert("_C".into(), c);
+                    let torch = module("torch", attrs);
+                    self.modules.insert("torch".into(), torch.clone());
+                    self.exec_library(&torch, "torch.py", PRELUDE_TORCH).await?;
+                    if let Value::Module(m) = &torch
+                        && let Some(Value::Class(c)) = m.attrs.borrow().get("Tensor")
+                    {
+                        self.tensor_class = Some(c.clone());
+                    }
+                    for sub in [
+                        "torch.nn",
+                        "torch.nn.functional",
+                        "torch.nn.utils",
+                        "torch.optim",
+                    ] {
+                        self.import(sub).await?;
+                    }
+                    return Ok(torch);
                 }
-                return Ok(torch);
-            }
-            "torch.nn" | "torch.nn.functional" | "torch.optim" => {
-                let value = module(name, HashMap::new());
-                let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
-                let parent = self.import(parent)?;
-                self.set_attribute(&parent, child, value.clone())?;
-                value
-            }
-            _ => {
-                return Err(PyErr::new(
-                    "ModuleNotFoundError",
-                    format!("No module named '{name}'"),
-                ));
-            }
+                "torch.nn" | "torch.nn.functional" | "torch.nn.utils" | "torch.optim" => {
+                    let value = module(name, HashMap::new());
+                    self.modules.insert(name.to_string(), value.clone());
+                    let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
+                    let parent = self.import(parent).await?;
+                    self.set_attribute(&parent, child, value.clone())?;
+                    let (file, source) = match name {
+                        "torch.nn" => ("nn.py", PRELUDE_NN),
+                        "torch.nn.functional" => ("functional.py", PRELUDE_FUNCTIONAL),
+                        "torch.nn.utils" => ("utils.py", PRELUDE_UTILS),
+                        _ => ("optim.py", PRELUDE_OPTIM),
+                    };
+                    self.exec_library(&value, file, source).await?;
+                    if name == "torch.nn"
+                        && let Value::Module(m) = &value
+                        && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")
+                    {
+                        self.parameter_class = Some(c.clone());
+                    }
+                    value
+                }
+                _ => {
+                    return Err(PyErr::new(
+                        "ModuleNotFoundError",
+                        format!("No module named '{name}'"),
+                    ));
+                }
+            };
+            self.modules.insert(name.to_string(), value.clone());
+            Ok(value)
+        })
+    }
+
+    /// Runs a prelude file as the body of `module`, whose attributes it starts
+    /// from and ends as (so Rust built-ins can be wrapped by Python ones).
+    async fn exec_library(
+        &mut self,
+        module: &Value,
+        file_name: &str,
+        source: &str,
+    ) -> PyResult<()> {
+        let Value::Module(m) = module else {
+            return Ok(());
         };
-        self.modules.insert(name.to_string(), value.clone());
-        Ok(value)
+        let parsed = ruff_python_parser::parse_module(source).map_err(|e| {
+            PyErr::new(
+                "SystemError",
+                format!("the runtime's {file_name} does not parse: {}", e.error),
+            )
+        })?;
+        let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
+        file.is_library = true;
+        let env = Env::new(ScopeKind::Module, None);
+        for builtin in [
+            "sum", "max", "min", "abs", "all", "any", "round", "len", "isinstance", "float", "int",
+            "bool", "range", "list", "tuple", "sorted", "enumerate", "zip", "str", "repr", "type",
+            "iter", "getattr", "setattr", "hasattr",
+        ] {
+            env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
+        }
+        for (k, v) in m.attrs.borrow().iter() {
+            env.set(k, v.clone());
+        }
+        let outer_env = std::mem::replace(&mut self.env, env.clone());
+        let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
+        let result = self.exec_block(&parsed.syntax().body).await;
+        self.env = outer_env;
+        self.file = outer_file;
+        result?;
+        let mut attrs = m.attrs.borrow_mut();
+        for (k, v) in env.vars.borrow().iter() {
+            attrs.insert(k.clone(), v.clone());
+        }
+        Ok(())
     }
 
     pub fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {

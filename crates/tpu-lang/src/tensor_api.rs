@@ -16,52 +16,70 @@ use tpu_runtime::{Device, HostData, Scalar, Tensor};
 impl Interpreter<'_> {
     pub async fn tensor_attribute(&mut self, t: &Tensor, name: &str) -> PyResult<Value> {
         Ok(match name {
-            "shape" => Value::Size(t.shape().dims().into()),
+            "shape" => Value::Size(t.dims().into()),
             "device" => Value::Device(t.device()),
             "dtype" => Value::DType(t.dtype()),
-            "ndim" => Value::Int(t.shape().rank() as i64),
-            "is_leaf" => Value::Bool(true),
-            "requires_grad" => Value::Bool(false),
-            "grad" => Value::None,
-            _ => match TENSOR_METHODS.iter().find(|&&m| m == name) {
-                Some(&m) => Value::NativeMethod(Rc::new((Value::Tensor(t.clone()), m))),
-                None => {
-                    return Err(PyErr::new(
-                        "AttributeError",
-                        format!("'Tensor' object has no attribute '{name}'"),
-                    ));
+            "ndim" => Value::Int(t.rank() as i64),
+            "is_leaf" => Value::Bool(t.is_leaf()),
+            "requires_grad" => Value::Bool(t.requires_grad()),
+            "grad" => t.grad().map_or(Value::None, Value::Tensor),
+            "grad_fn" => t
+                .grad_fn_name()
+                .map_or(Value::None, |n| Value::str(&format!("<{n}>"))),
+            "data" => Value::Tensor(self.runtime.detach(t)),
+            "is_cuda" => Value::Bool(false),
+            "T" | "mT" => {
+                let rank = t.rank() as i64;
+                if name == "mT" || rank == 2 {
+                    if rank < 2 {
+                        return Err(PyErr::new(
+                            "RuntimeError",
+                            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.",
+                        ));
+                    }
+                    Value::Tensor(self.runtime.transpose(t, rank - 2, rank - 1)?)
+                } else {
+                    let perm: Vec<i64> = (0..rank).rev().collect();
+                    Value::Tensor(self.runtime.permute(t, &perm)?)
                 }
-            },
+            }
+            _ => {
+                if let Some(&m) = TENSOR_METHODS.iter().find(|&&m| m == name) {
+                    return Ok(Value::NativeMethod(Rc::new((Value::Tensor(t.clone()), m))));
+                }
+                match self.tensor_class.as_ref().and_then(|c| c.lookup(name)) {
+                    Some(Value::Function(f)) => {
+                        Value::BoundMethod(Rc::new((Value::Tensor(t.clone()), f)))
+                    }
+                    Some(other) => other,
+                    None => {
+                        return Err(PyErr::new(
+                            "AttributeError",
+                            format!("'Tensor' object has no attribute '{name}'"),
+                        ));
+                    }
+                }
+            }
         })
     }
 
-    pub fn set_tensor_attribute(&mut self, _t: &Tensor, name: &str, _value: Value) -> PyResult<()> {
-        Err(PyErr::not_implemented(format!(
-            "setting Tensor.{name} is not supported yet"
-        )))
-    }
-
-    pub async fn tensor_get_item(&mut self, _t: &Tensor, _index: &Value) -> PyResult<Value> {
-        Err(PyErr::not_implemented(
-            "tensor indexing is not supported yet",
-        ))
-    }
-
-    pub async fn tensor_set_item(
-        &mut self,
-        _t: &Tensor,
-        _index: &Value,
-        _value: Value,
-    ) -> PyResult<()> {
-        Err(PyErr::not_implemented(
-            "tensor item assignment is not supported yet",
-        ))
-    }
-
-    pub async fn tensor_unbind(&mut self, _t: &Tensor) -> PyResult<Vec<Value>> {
-        Err(PyErr::not_implemented(
-            "iterating over a tensor is not supported yet",
-        ))
+    pub fn set_tensor_attribute(&mut self, t: &Tensor, name: &str, value: Value) -> PyResult<()> {
+        match (name, value) {
+            ("requires_grad", v) => {
+                let flag = matches!(v, Value::Bool(true));
+                self.runtime.set_requires_grad(t, flag)?;
+            }
+            ("grad", Value::None) => t.set_grad(None),
+            ("grad", Value::Tensor(g)) => t.set_grad(Some(g)),
+            ("data", Value::Tensor(v)) => self.runtime.set_data(t, &v),
+            (name, _) => {
+                return Err(PyErr::new(
+                    "AttributeError",
+                    format!("setting Tensor.{name} is not supported"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub async fn tensor_truth(&mut self, t: &Tensor) -> PyResult<bool> {
@@ -89,6 +107,10 @@ impl Interpreter<'_> {
     pub async fn tensor_unary(&mut self, op: PyUnaryOp, t: &Tensor) -> PyResult<Value> {
         match op {
             PyUnaryOp::USub => Ok(Value::Tensor(self.runtime.unary(UnaryOp::Neg, t).await?)),
+            PyUnaryOp::UAdd => Ok(Value::Tensor(t.clone())),
+            PyUnaryOp::Invert if t.dtype() == DType::Bool => Ok(Value::Tensor(
+                self.runtime.compare_scalar(CompareOp::Eq, t, 0.0).await?,
+            )),
             _ => Err(PyErr::not_implemented(format!(
                 "the unary {} operator on tensors is not supported yet",
                 op.as_str()
@@ -126,10 +148,28 @@ impl Interpreter<'_> {
         Ok(Value::Tensor(result))
     }
 
+    /// `t += b` and the other augmented assignments: the result is computed
+    /// out of place, cast back to `t`'s dtype (PyTorch refuses a float result
+    /// into an integer tensor), and written into `t`'s storage.
     pub async fn tensor_inplace(&mut self, op: Operator, t: &Tensor, b: &Value) -> PyResult<Value> {
-        // Out of place for now: the name is rebound to a new tensor, which is what
-        // an in-place update looks like to code that holds no other reference.
-        self.tensor_binary(op, &Value::Tensor(t.clone()), b).await
+        let result = self.tensor_binary(op, &Value::Tensor(t.clone()), b).await?;
+        let Value::Tensor(result) = result else {
+            return Ok(result);
+        };
+        if result.dims() != t.dims() {
+            return Err(PyErr::new(
+                "RuntimeError",
+                format!(
+                    "output with shape [{}] doesn't match the broadcast shape [{}]",
+                    t.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                    result.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        crate::native::check_cast(result.dtype(), t.dtype())?;
+        let result = self.runtime.cast(&result, t.dtype()).await?;
+        self.runtime.assign(t, result).await?;
+        Ok(Value::Tensor(t.clone()))
     }
 
     pub async fn call_tensor_method(
@@ -151,10 +191,6 @@ impl Interpreter<'_> {
             Ok(())
         };
         match name {
-            "sum" => {
-                no_args(&args)?;
-                Ok(Value::Tensor(self.runtime.sum(t).await?))
-            }
             unary if UnaryOp::from_name(unary).is_some() => {
                 no_args(&args)?;
                 let op = UnaryOp::from_name(unary).expect("checked by the guard");
@@ -239,20 +275,6 @@ impl Interpreter<'_> {
                 let values = self.runtime.read(t).await?;
                 Ok(nest(&values, 0, t.shape().dims()))
             }
-            "matmul" | "add" | "sub" | "mul" | "div" => {
-                let other = args.first().cloned().ok_or_else(|| {
-                    PyErr::type_error(format!("{name}() missing required argument 'other'"))
-                })?;
-                let op = match name {
-                    "matmul" => Operator::MatMult,
-                    "add" => Operator::Add,
-                    "sub" => Operator::Sub,
-                    "mul" => Operator::Mult,
-                    _ => Operator::Div,
-                };
-                self.tensor_binary(op, &Value::Tensor(t.clone()), &other)
-                    .await
-            }
             _ => Err(PyErr::not_implemented(format!(
                 "Tensor.{name}() is not supported yet"
             ))),
@@ -270,11 +292,17 @@ impl Interpreter<'_> {
                 _ => Err(unsupported()),
             };
         }
+        if matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor) {
+            return self.tensor_logical(op, a, b).await;
+        }
         let bin = match op {
             Operator::Add => BinaryOp::Add,
             Operator::Sub => BinaryOp::Sub,
             Operator::Mult => BinaryOp::Mul,
             Operator::Div => BinaryOp::Div,
+            Operator::Pow => BinaryOp::Pow,
+            Operator::FloorDiv => BinaryOp::FloorDiv,
+            Operator::Mod => BinaryOp::Remainder,
             _ => {
                 return Err(PyErr::not_implemented(format!(
                     "the {} operator on tensors is not supported yet",
@@ -282,19 +310,48 @@ impl Interpreter<'_> {
                 )));
             }
         };
-        let result = match (a, b) {
-            (Value::Tensor(x), Value::Tensor(y)) => self.runtime.binary(bin, x, y).await?,
-            (Value::Tensor(x), s) => {
-                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, x, s, kind, false).await?
+        if !matches!((a, b), (Value::Tensor(_), _) | (_, Value::Tensor(_))) {
+            return Err(unsupported());
+        }
+        if scalar_kind(a).is_none() && !matches!(a, Value::Tensor(_))
+            || scalar_kind(b).is_none() && !matches!(b, Value::Tensor(_))
+        {
+            return Err(unsupported());
+        }
+        self.binary_values(bin, a, b).await
+    }
+
+    /// `&`, `|`, `^` on bool tensors (and bool numbers).
+    async fn tensor_logical(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
+        let as_bool = |v: &Value| -> Option<Tensor> {
+            match v {
+                Value::Tensor(t) if t.dtype() == DType::Bool => Some(t.clone()),
+                _ => None,
             }
-            (s, Value::Tensor(y)) => {
-                let (s, kind) = scalar_kind(s).ok_or_else(unsupported)?;
-                self.runtime.binary_scalar(bin, y, s, kind, true).await?
-            }
-            _ => return Err(unsupported()),
         };
-        Ok(Value::Tensor(result))
+        let (Some(x), Some(y)) = (as_bool(a), as_bool(b)) else {
+            return Err(PyErr::not_implemented(format!(
+                "the {} operator is only supported on two bool tensors",
+                op.as_str()
+            )));
+        };
+        let (xi, yi) = (
+            self.runtime.cast(&x, DType::Int64).await?,
+            self.runtime.cast(&y, DType::Int64).await?,
+        );
+        let combined = match op {
+            Operator::BitAnd => self.runtime.binary(BinaryOp::Mul, &xi, &yi).await?,
+            Operator::BitOr => self.runtime.binary(BinaryOp::Add, &xi, &yi).await?,
+            _ => {
+                let s = self.runtime.binary(BinaryOp::Sub, &xi, &yi).await?;
+                self.runtime.unary(UnaryOp::Abs, &s).await?
+            }
+        };
+        Ok(Value::Tensor(
+            self.runtime
+                .compare_scalar(CompareOp::Ne, &combined, 0.0)
+                .await?,
+        ))
     }
 }
 

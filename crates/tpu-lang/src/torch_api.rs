@@ -40,10 +40,12 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.empty",
 ];
 
+/// Tensor methods implemented in Rust; the rest are Python in the prelude's
+/// `torch.Tensor` class.
 pub const TENSOR_METHODS: &[&str] = &[
-    "sum", "item", "cpu", "to", "size", "dim", "numel", "tolist", "matmul", "add", "sub", "mul",
-    "div", "float", "long", "bool", "bfloat16", "double", "int", "half", "abs", "neg", "relu",
-    "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos",
+    "item", "cpu", "to", "size", "dim", "numel", "tolist", "float", "long", "bool", "bfloat16",
+    "double", "int", "half", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin",
+    "cos", "erf", "floor", "ceil", "sign",
 ];
 
 pub fn torch_module_attributes() -> HashMap<String, Value> {
@@ -138,13 +140,6 @@ fn factory_options(kw: &mut Keywords) -> PyResult<(Device, Option<DType>)> {
             )));
         }
     };
-    if let Some(rg) = kw.take("requires_grad")
-        && matches!(rg, Value::Bool(true))
-    {
-        return Err(PyErr::not_implemented(
-            "autograd (requires_grad=True) is not supported yet",
-        ));
-    }
     let device = match kw.take("device") {
         None | Some(Value::None) => Device::Cpu,
         Some(v) => parse_device(&v)?,
@@ -266,6 +261,25 @@ impl Interpreter<'_> {
         kwargs: Vec<(String, Value)>,
     ) -> PyResult<Value> {
         let mut kw = Keywords(kwargs);
+        let requires_grad = match kw.take("requires_grad") {
+            None => false,
+            Some(v) => matches!(v, Value::Bool(true) | Value::Int(1)),
+        };
+        let result = self.call_torch_inner(name, &mut args, kw).await?;
+        if requires_grad && let Value::Tensor(t) = &result {
+            self.runtime.set_requires_grad(t, true)?;
+        }
+        Ok(result)
+    }
+
+    async fn call_torch_inner(
+        &mut self,
+        name: &str,
+        args: &mut Vec<Value>,
+        mut kw: Keywords,
+    ) -> PyResult<Value> {
+        let args = std::mem::take(args);
+        let mut args = args;
         match name {
             "ones" | "zeros" | "full" => {
                 let (device, dtype) = factory_options(&mut kw)?;

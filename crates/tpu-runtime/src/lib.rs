@@ -6,15 +6,18 @@
 //! Backends are trait objects so that the wgpu backend can live in its own crate
 //! (the only one that imports wgpu) and be chosen at run time.
 
+mod autograd;
 mod backend;
 pub mod data;
 pub mod format;
 mod placement;
+mod reduce;
 mod reference;
 mod report;
 pub mod rng;
 mod runtime;
 mod tensor;
+mod views;
 
 pub use backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture, run_op,
@@ -22,5 +25,6 @@ pub use backend::{
 pub use data::{HostData, Scalar};
 pub use reference::ReferenceBackend;
 pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
-pub use runtime::{Runtime, RuntimeError};
+pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
+pub use views::{infer_shape, normalize_axis};
 pub use tensor::{Device, Home, Tensor};

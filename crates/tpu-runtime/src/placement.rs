@@ -20,7 +20,9 @@ struct Placed {
 }
 
 impl Runtime {
-    pub(crate) async fn dispatch(
+    /// Runs `op` on dense operands: on the host for `cpu` tensors, on the
+    /// accelerator for `tpu` tensors unless it lacks a kernel (then the host).
+    pub(crate) async fn dispatch_dense(
         &mut self,
         op: Op,
         inputs: &[&Tensor],
@@ -94,12 +96,14 @@ impl Runtime {
                 }
             }
         }
+        let shapes: Vec<Shape> = inputs.iter().map(|t| t.shape()).collect();
         let operands: Vec<Operand> = inputs
             .iter()
             .zip(&placed)
-            .map(|(t, p)| Operand {
+            .zip(&shapes)
+            .map(|((t, p), shape)| Operand {
                 buffer: p.buffer,
-                shape: t.shape(),
+                shape,
                 dtype: t.dtype(),
             })
             .collect();
@@ -138,7 +142,7 @@ impl Runtime {
                 temporary: false,
             });
         }
-        let data = self.read(t).await?;
+        let data = self.read_dense(t).await?;
         let buffer = self.backend(home).upload(&data)?;
         Ok(Placed {
             buffer,

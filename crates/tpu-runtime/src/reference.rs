@@ -7,7 +7,7 @@ use crate::backend::{
 };
 use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
-use tpu_ir::{DType, Op, Shape};
+use tpu_ir::{DType, Op, ReduceOp, Shape};
 
 #[derive(Default)]
 pub struct ReferenceBackend {
@@ -138,19 +138,81 @@ impl ReferenceBackend {
                 }
             }
             Op::MatMul => {
-                let (m, k) = (inputs[0].shape.dims()[0], inputs[0].shape.dims()[1]);
-                let n = inputs[1].shape.dims()[1];
+                let (da, db) = (inputs[0].shape.dims(), inputs[1].shape.dims());
+                let batch = if da.len() == 3 { da[0] } else { 1 };
+                let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
+                let n = db[db.len() - 1];
                 match (self.get(inputs[0].buffer)?, self.get(inputs[1].buffer)?) {
-                    (HostData::I64(a), HostData::I64(b)) => HostData::I64(matmul(a, b, m, k, n)),
+                    (HostData::I64(a), HostData::I64(b)) => {
+                        HostData::I64(batched(a, b, batch, m, k, n, matmul))
+                    }
                     (a, b) => {
                         let (Some(a), Some(b)) = (a.as_f32(), b.as_f32()) else {
                             return Err(unsupported("matmul"));
                         };
                         // bfloat16 accumulates in float32 and rounds once, as
                         // PyTorch's CPU matmul does.
-                        HostData::F32(matmul(&a, &b, m, k, n)).cast(out_dtype)
+                        HostData::F32(batched(&a, &b, batch, m, k, n, matmul)).cast(out_dtype)
                     }
                 }
+            }
+            Op::Strided { offset, strides } => {
+                let positions = strided_positions(out, *offset, strides);
+                let src = self.get(inputs[0].buffer)?;
+                if positions.iter().any(|&p| p >= src.len()) {
+                    return Err(BackendError::Device("strided window out of range".into()));
+                }
+                pick(src, &positions)
+            }
+            Op::Gather => {
+                let HostData::I64(index) = self.get(inputs[1].buffer)? else {
+                    return Err(unsupported("gather with a non-int64 index"));
+                };
+                let positions: Vec<usize> = index.iter().map(|&i| i as usize).collect();
+                let src = self.get(inputs[0].buffer)?;
+                if positions.iter().any(|&p| p >= src.len()) {
+                    return Err(BackendError::Device("gather index out of range".into()));
+                }
+                pick(src, &positions)
+            }
+            Op::Scatter { accumulate } => {
+                let HostData::I64(index) = self.get(inputs[1].buffer)? else {
+                    return Err(unsupported("scatter with a non-int64 index"));
+                };
+                let mut base = self.get(inputs[0].buffer)?.clone();
+                let values = self.get(inputs[2].buffer)?;
+                if index.iter().any(|&p| p < 0 || p as usize >= base.len()) {
+                    return Err(BackendError::Device("scatter index out of range".into()));
+                }
+                scatter(&mut base, index, values, *accumulate);
+                base
+            }
+            Op::Where => {
+                let HostData::Bool(cond) = self.get(inputs[0].buffer)? else {
+                    return Err(unsupported("where with a non-bool condition"));
+                };
+                let sc = inputs[0].shape.broadcast_strides(out);
+                let sa = inputs[1].shape.broadcast_strides(out);
+                let sb = inputs[2].shape.broadcast_strides(out);
+                let mut take_a = Vec::with_capacity(out.numel());
+                let mut from_a = Vec::with_capacity(out.numel());
+                let mut from_b = Vec::with_capacity(out.numel());
+                for_each_index(out, |index| {
+                    take_a.push(cond[offset(index, &sc)]);
+                    from_a.push(offset(index, &sa));
+                    from_b.push(offset(index, &sb));
+                });
+                let a = pick(self.get(inputs[1].buffer)?, &from_a);
+                let b = pick(self.get(inputs[2].buffer)?, &from_b);
+                select(&take_a, a, b)
+            }
+            Op::Reduce { op, axis } => {
+                reduce(self.get(inputs[0].buffer)?, inputs[0].shape, *op, *axis)
+                    .ok_or_else(|| unsupported(op.name()))?
+            }
+            Op::Cumsum { axis, reverse } => {
+                cumsum(self.get(inputs[0].buffer)?, inputs[0].shape, *axis, *reverse)
+                    .ok_or_else(|| unsupported("cumsum"))?
             }
             Op::SumAll => match self.get(inputs[0].buffer)? {
                 HostData::I64(x) => {
@@ -201,6 +263,224 @@ fn matmul<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output =
         }
     }
     c
+}
+
+/// A product per batch entry of `[batch, m, k] @ [batch, k, n]`.
+fn batched<T: Copy>(
+    a: &[T],
+    b: &[T],
+    batch: usize,
+    m: usize,
+    k: usize,
+    n: usize,
+    f: impl Fn(&[T], &[T], usize, usize, usize) -> Vec<T>,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(batch * m * n);
+    for i in 0..batch {
+        out.extend(f(
+            &a[i * m * k..(i + 1) * m * k],
+            &b[i * k * n..(i + 1) * k * n],
+            m,
+            k,
+            n,
+        ));
+    }
+    out
+}
+
+/// The flat positions a strided window reads, in row-major order of `shape`.
+fn strided_positions(shape: &Shape, start: usize, strides: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(shape.numel());
+    for_each_index(shape, |index| out.push(start + offset(index, strides)));
+    out
+}
+
+/// The elements of `data` at `positions`, in that order.
+fn pick(data: &HostData, positions: &[usize]) -> HostData {
+    match data {
+        HostData::F32(v) => HostData::F32(positions.iter().map(|&p| v[p]).collect()),
+        HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
+        HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
+        HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
+    }
+}
+
+/// `a[i]` where `mask[i]`, else `b[i]`, for two vectors of one dtype.
+fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
+    fn sel<T: Copy>(mask: &[bool], a: &[T], b: &[T]) -> Vec<T> {
+        mask.iter()
+            .enumerate()
+            .map(|(i, &m)| if m { a[i] } else { b[i] })
+            .collect()
+    }
+    match (a, b) {
+        (HostData::F32(a), HostData::F32(b)) => HostData::F32(sel(mask, &a, &b)),
+        (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
+        (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
+        (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
+        _ => unreachable!("the dispatcher casts both branches to one dtype"),
+    }
+}
+
+/// `base[index[i]] = values[i]`, or `+=` when accumulating (in order, so that
+/// float sums of duplicates match a sequential `index_add_`).
+fn scatter(base: &mut HostData, index: &[i64], values: &HostData, accumulate: bool) {
+    match (base, values) {
+        (HostData::F32(b), HostData::F32(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { *slot + x } else { x };
+            }
+        }
+        (HostData::BF16(b), HostData::BF16(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate {
+                    f32_to_bf16(bf16_to_f32(*slot) + bf16_to_f32(x))
+                } else {
+                    x
+                };
+            }
+        }
+        (HostData::I64(b), HostData::I64(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { slot.wrapping_add(x) } else { x };
+            }
+        }
+        (HostData::Bool(b), HostData::Bool(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { *slot || x } else { x };
+            }
+        }
+        _ => unreachable!("the dispatcher casts values to the base's dtype"),
+    }
+}
+
+/// The `(outer, n, inner)` factorisation of a shape around `axis`.
+fn around(shape: &Shape, axis: usize) -> (usize, usize, usize) {
+    let d = shape.dims();
+    (
+        d[..axis].iter().product(),
+        d[axis],
+        d[axis + 1..].iter().product(),
+    )
+}
+
+/// One axis reduced, keeping it with size 1. `None` for unsupported dtypes.
+fn reduce(data: &HostData, shape: &Shape, op: ReduceOp, axis: usize) -> Option<HostData> {
+    let (outer, n, inner) = around(shape, axis);
+    let lanes = (0..outer).flat_map(move |o| (0..inner).map(move |i| (o, i)));
+    let lane = move |o: usize, i: usize| (0..n).map(move |j| (o * n + j) * inner + i);
+    let arg = |better: &dyn Fn(f64, f64) -> bool, values: &[f64]| -> Vec<i64> {
+        lanes
+            .clone()
+            .map(|(o, i)| {
+                let mut best = 0usize;
+                for (j, p) in lane(o, i).enumerate() {
+                    let (v, b) = (values[p], values[lane(o, i).nth(best).unwrap_or(p)]);
+                    if !b.is_nan() && (v.is_nan() || better(v, b)) {
+                        best = j;
+                    }
+                }
+                best as i64
+            })
+            .collect()
+    };
+    Some(match (op, data) {
+        (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
+        (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
+        (_, HostData::I64(v)) => HostData::I64(
+            lanes
+                .map(|(o, i)| {
+                    let mut it = lane(o, i).map(|p| v[p]);
+                    match op {
+                        ReduceOp::Sum => it.fold(0i64, |s, x| s.wrapping_add(x)),
+                        ReduceOp::Prod => it.fold(1i64, |s, x| s.wrapping_mul(x)),
+                        ReduceOp::Max => it.max().unwrap_or(0),
+                        _ => it.next().map(|f| it.fold(f, i64::min)).unwrap_or(0),
+                    }
+                })
+                .collect(),
+        ),
+        (ReduceOp::Max | ReduceOp::Min, HostData::Bool(v)) => HostData::Bool(
+            lanes
+                .map(|(o, i)| {
+                    let mut it = lane(o, i).map(|p| v[p]);
+                    if op == ReduceOp::Max {
+                        it.any(|x| x)
+                    } else {
+                        it.all(|x| x)
+                    }
+                })
+                .collect(),
+        ),
+        (_, d) => {
+            let v = d.as_f32()?;
+            let values = lanes.map(|(o, i)| {
+                let xs: Vec<f32> = lane(o, i).map(|p| v[p]).collect();
+                match op {
+                    ReduceOp::Sum => pairwise_sum(&xs),
+                    ReduceOp::Prod => xs.iter().product(),
+                    ReduceOp::Max => xs
+                        .iter()
+                        .copied()
+                        .reduce(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) })
+                        .unwrap_or(f32::NAN),
+                    _ => xs
+                        .iter()
+                        .copied()
+                        .reduce(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) })
+                        .unwrap_or(f32::NAN),
+                }
+            });
+            d.with_f32_values(values)
+        }
+    })
+}
+
+/// Running sums along `axis`, accumulated in double for floats as PyTorch's
+/// CPU kernel does.
+fn cumsum(data: &HostData, shape: &Shape, axis: usize, reverse: bool) -> Option<HostData> {
+    let (outer, n, inner) = around(shape, axis);
+    let order = |o: usize, i: usize| {
+        let idx: Vec<usize> = (0..n).map(|j| (o * n + j) * inner + i).collect();
+        if reverse {
+            idx.into_iter().rev().collect()
+        } else {
+            idx
+        }
+    };
+    Some(match data {
+        HostData::I64(v) => {
+            let mut out = v.clone();
+            for o in 0..outer {
+                for i in 0..inner {
+                    let mut acc = 0i64;
+                    for p in order(o, i) {
+                        acc = acc.wrapping_add(v[p]);
+                        out[p] = acc;
+                    }
+                }
+            }
+            HostData::I64(out)
+        }
+        d => {
+            let v = d.as_f32()?;
+            let mut out = v.clone();
+            for o in 0..outer {
+                for i in 0..inner {
+                    let mut acc = 0f64;
+                    for p in order(o, i) {
+                        acc += v[p] as f64;
+                        out[p] = acc as f32;
+                    }
+                }
+            }
+            d.with_f32_values(out.into_iter())
+        }
+    })
 }
 
 /// Visits every multi-index of `shape` in row-major order.

@@ -10,6 +10,7 @@ use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
+use crate::autograd::GradFn;
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -28,7 +29,7 @@ pub enum RuntimeError {
         bytes: u128,
         limit: usize,
     },
-    #[error("expected both operands to have the same dtype, but got {} and {}", .0.torch_name(), .1.torch_name())]
+    #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", c_type_name(*.0), c_type_name(*.1))]
     DTypeMismatch(DType, DType),
     #[error("a Tensor with {0} elements cannot be converted to Scalar")]
     NotAScalar(usize),
@@ -36,6 +37,18 @@ pub enum RuntimeError {
     Backend(#[from] BackendError),
     #[error("{0}")]
     NotImplemented(String),
+    /// Any other `RuntimeError` with PyTorch's message.
+    #[error("{0}")]
+    Message(String),
+    /// An `IndexError` (index out of range).
+    #[error("{0}")]
+    Index(String),
+    /// A `ValueError`.
+    #[error("{0}")]
+    Value(String),
+    /// A `TypeError`.
+    #[error("{0}")]
+    Type(String),
 }
 
 impl RuntimeError {
@@ -44,8 +57,31 @@ impl RuntimeError {
         match self {
             RuntimeError::NotImplemented(_)
             | RuntimeError::Backend(BackendError::Unsupported { .. }) => "NotImplementedError",
+            RuntimeError::Index(_) => "IndexError",
+            RuntimeError::Value(_) => "ValueError",
+            RuntimeError::Type(_) => "TypeError",
             _ => "RuntimeError",
         }
+    }
+}
+
+/// The C++ type name PyTorch's messages use for a dtype (`float`, `long int`).
+pub fn c_type_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Float32 => "float",
+        DType::BFloat16 => "c10::BFloat16",
+        DType::Int64 => "long int",
+        DType::Bool => "bool",
+    }
+}
+
+/// The ScalarType name PyTorch's messages use (`Float`, `Long`).
+pub fn scalar_type_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Float32 => "Float",
+        DType::BFloat16 => "BFloat16",
+        DType::Int64 => "Long",
+        DType::Bool => "Bool",
     }
 }
 
@@ -109,10 +145,13 @@ impl Runtime {
         self.tpu.device_description()
     }
 
-    /// `torch.set_grad_enabled`: returns the previous mode. Autograd itself is not
-    /// built yet; the mode is kept so that `with torch.no_grad():` already works.
+    /// `torch.set_grad_enabled`: returns the previous mode.
     pub fn set_grad_enabled(&mut self, enabled: bool) -> bool {
         std::mem::replace(&mut self.grad_enabled, enabled)
+    }
+
+    pub fn grad_enabled(&self) -> bool {
+        self.grad_enabled
     }
 
     /// Returns the state a fresh Python process starts with: the default seed,
@@ -168,13 +207,34 @@ impl Runtime {
             .await
     }
 
+    /// Runs `op` on dense copies of any strided views among `inputs`.
+    pub(crate) async fn dispatch(
+        &mut self,
+        op: Op,
+        inputs: &[&Tensor],
+        out_shape: Shape,
+        out_dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        let mut dense = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            dense.push(self.dense(t).await?);
+        }
+        let refs: Vec<&Tensor> = dense.iter().collect();
+        self.dispatch_dense(op, &refs, out_shape, out_dtype, device)
+            .await
+    }
+
     /// `tensor.to(dtype)`: the same tensor when the dtype already matches.
     pub async fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
         if t.dtype() == to {
             return Ok(t.clone());
         }
-        self.dispatch(Op::Cast { to }, &[t], t.shape().clone(), to, t.device())
-            .await
+        let out = self
+            .dispatch(Op::Cast { to }, &[t], t.shape(), to, t.device())
+            .await?;
+        self.record(&out, GradFn::Cast { from: t.dtype() }, &[t]);
+        Ok(out)
     }
 
     /// The dtype an arithmetic op computes in, given the promoted operand dtype:
@@ -182,6 +242,7 @@ impl Runtime {
     fn arithmetic_dtype(op: BinaryOp, promoted: DType) -> Result<DType, RuntimeError> {
         match (op, promoted) {
             (BinaryOp::Div, DType::Int64 | DType::Bool) => Ok(DType::Float32),
+            (BinaryOp::Maximum | BinaryOp::Minimum, DType::Bool) => Ok(DType::Bool),
             (_, DType::Bool) => Err(RuntimeError::NotImplemented(format!(
                 "arithmetic ({}) on two bool tensors is not supported yet",
                 op.name()
@@ -196,14 +257,47 @@ impl Runtime {
         a: &Tensor,
         b: &Tensor,
     ) -> Result<Tensor, RuntimeError> {
-        let out = Shape::broadcast(a.shape(), b.shape())?;
+        let out = Shape::broadcast(&a.shape(), &b.shape())?;
         if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
         let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
-        self.dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
-            .await
+        let result = self
+            .dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
+            .await?;
+        if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
+            let grad_fn = match op {
+                BinaryOp::Add | BinaryOp::Sub => Some(GradFn::AddSub {
+                    a: a.shape(),
+                    b: b.shape(),
+                    sub: op == BinaryOp::Sub,
+                }),
+                BinaryOp::Mul => Some(GradFn::Mul {
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                BinaryOp::Div => Some(GradFn::Div {
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                BinaryOp::Pow => Some(GradFn::Pow {
+                    a: a.clone(),
+                    b: b.clone(),
+                    out: result.clone(),
+                }),
+                BinaryOp::Maximum | BinaryOp::Minimum => Some(GradFn::Extremum {
+                    a: a.clone(),
+                    b: b.clone(),
+                    max: op == BinaryOp::Maximum,
+                }),
+                BinaryOp::FloorDiv | BinaryOp::Remainder => None,
+            };
+            if let Some(f) = grad_fn {
+                self.record(&result, f, &[&a, &b]);
+            }
+        }
+        Ok(result)
     }
 
     pub async fn binary_scalar(
@@ -218,38 +312,172 @@ impl Runtime {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
         let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
+        if op == BinaryOp::Pow && dtype == DType::Int64 && !scalar_on_left && scalar < 0.0 {
+            return Err(RuntimeError::Message(
+                "Integers to negative integer powers are not allowed.".into(),
+            ));
+        }
         let a = self.cast(a, dtype).await?;
-        let op = Op::BinaryScalar {
+        let ir = Op::BinaryScalar {
             op,
             scalar,
             scalar_on_left,
         };
-        self.dispatch(op, &[&a], a.shape().clone(), dtype, a.device())
-            .await
+        let out = self.dispatch(ir, &[&a], a.shape(), dtype, a.device()).await?;
+        if self.grad_enabled() && a.requires_grad() {
+            let grad_fn = GradFn::Scalar {
+                op,
+                scalar,
+                scalar_on_left,
+                x: a.clone(),
+                out: out.clone(),
+            };
+            self.record(&out, grad_fn, &[&a]);
+        }
+        Ok(out)
     }
 
+    /// `torch.matmul` / `@` with PyTorch's rules for 1-D operands and batch
+    /// broadcasting, built from views and one 2-D or batched 3-D product.
     pub async fn matmul(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
-        let (da, db) = (a.shape().dims(), b.shape().dims());
-        if da.len() != 2 || db.len() != 2 {
-            return Err(RuntimeError::NotImplemented(format!(
-                "matmul of a {}-D and a {}-D tensor is not supported yet (only 2-D @ 2-D)",
+        let (ra, rb) = (a.rank(), b.rank());
+        if ra == 0 || rb == 0 {
+            return Err(RuntimeError::Message(format!(
+                "both arguments to matmul need to be at least 1D, but they are {ra}D and {rb}D"
+            )));
+        }
+        if ra == 1 && rb == 1 {
+            if a.numel() != b.numel() {
+                return Err(RuntimeError::Message(format!(
+                    "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
+                    a.numel(),
+                    b.numel(),
+                    a.numel(),
+                    b.numel()
+                )));
+            }
+            let p = self.binary(BinaryOp::Mul, a, b).await?;
+            let out = self.sum(&p).await?;
+            out.rename_grad_fn("DotBackward0");
+            return Ok(out);
+        }
+        if ra <= 2 && rb <= 2 {
+            let a2 = if ra == 1 { self.unsqueeze(a, 0)? } else { a.clone() };
+            let b2 = if rb == 1 { self.unsqueeze(b, -1)? } else { b.clone() };
+            if a2.dims()[1] != b2.dims()[0] && (ra == 1 || rb == 1) {
+                return Err(RuntimeError::Message(if ra == 1 {
+                    format!(
+                        "size mismatch, got input ({}), mat ({}x{}), vec ({})",
+                        b.dims()[0],
+                        b.dims()[0],
+                        b.dims()[1],
+                        a.dims()[0]
+                    )
+                } else {
+                    format!(
+                        "size mismatch, got input ({}), mat ({}x{}), vec ({})",
+                        a.dims()[0],
+                        a.dims()[0],
+                        a.dims()[1],
+                        b.dims()[0]
+                    )
+                }));
+            }
+            let out = self.mm(&a2, &b2).await?;
+            return match (ra, rb) {
+                (1, _) => self.squeeze(&out, Some(&[0])),
+                (_, 1) => self.squeeze(&out, Some(&[-1])),
+                _ => Ok(out),
+            };
+        }
+        // Batched: [.., m, k] @ [.., k, n] with broadcast batch dimensions.
+        let a3 = if ra == 1 { self.unsqueeze(a, 0)? } else { a.clone() };
+        let b3 = if rb == 1 { self.unsqueeze(b, -1)? } else { b.clone() };
+        let (da, db) = (a3.dims(), b3.dims());
+        let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
+        let (k2, n) = (db[db.len() - 2], db[db.len() - 1]);
+        let batch = Shape::broadcast(
+            &Shape::new(&da[..da.len() - 2]),
+            &Shape::new(&db[..db.len() - 2]),
+        )?;
+        let bsz = batch.numel();
+        if k != k2 {
+            return Err(RuntimeError::Message(format!(
+                "Expected size for first two dimensions of batch2 tensor to be: [{bsz}, {k}] but got: [{bsz}, {k2}]."
+            )));
+        }
+        let dims = |extra: [usize; 2]| -> Vec<i64> {
+            batch
+                .dims()
+                .iter()
+                .chain(extra.iter())
+                .map(|&d| d as i64)
+                .collect()
+        };
+        let ae = self.expand(&a3, &dims([m, k]))?;
+        let be = self.expand(&b3, &dims([k, n]))?;
+        let ab = self.reshape(&ae, &[bsz as i64, m as i64, k as i64]).await?;
+        let bb = self.reshape(&be, &[bsz as i64, k as i64, n as i64]).await?;
+        let prod = self.mm(&ab, &bb).await?;
+        let mut out_dims = batch.dims().to_vec();
+        if ra > 1 {
+            out_dims.push(m);
+        }
+        if rb > 1 {
+            out_dims.push(n);
+        }
+        let out_dims: Vec<i64> = out_dims.iter().map(|&d| d as i64).collect();
+        self.reshape(&prod, &out_dims).await
+    }
+
+    /// The matrix product primitive: `[m, k] @ [k, n]` or `[b, m, k] @ [b, k, n]`.
+    pub async fn mm(&mut self, a: &Tensor, b: &Tensor) -> Result<Tensor, RuntimeError> {
+        let (da, db) = (a.dims(), b.dims());
+        let rank = da.len();
+        if rank != db.len() || !(rank == 2 || rank == 3) {
+            return Err(RuntimeError::Message(format!(
+                "self must be a matrix (got {}-D and {}-D operands)",
                 da.len(),
                 db.len()
             )));
         }
-        if da[1] != db[0] {
+        if rank == 2 && da[1] != db[0] {
             return Err(ShapeError::MatMul {
-                a: a.shape().clone(),
-                b: b.shape().clone(),
+                a: a.shape(),
+                b: b.shape(),
             }
             .into());
+        }
+        if rank == 3 && (da[0] != db[0] || da[2] != db[1]) {
+            return Err(RuntimeError::Message(format!(
+                "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                da[0], da[2], db[0], db[1]
+            )));
         }
         if a.dtype() != b.dtype() {
             return Err(RuntimeError::DTypeMismatch(a.dtype(), b.dtype()));
         }
-        let out = Shape::new([da[0], db[1]]);
-        self.dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
-            .await
+        if a.dtype() == DType::Bool {
+            return Err(RuntimeError::NotImplemented(
+                "\"addmm_impl_cpu_\" not implemented for 'Bool'".into(),
+            ));
+        }
+        let out = if rank == 2 {
+            Shape::new([da[0], db[1]])
+        } else {
+            Shape::new([da[0], da[1], db[2]])
+        };
+        let result = self
+            .dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
+            .await?;
+        if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
+            let grad_fn = GradFn::MatMul {
+                a: a.clone(),
+                b: b.clone(),
+            };
+            self.record(&result, grad_fn, &[a, b]);
+        }
+        Ok(result)
     }
 
     /// `torch.exp(t)` and the other elementwise functions: integer inputs become
@@ -266,14 +494,18 @@ impl Runtime {
             d => d,
         };
         let t = self.cast(t, dtype).await?;
-        self.dispatch(
-            Op::Unary { op },
-            &[&t],
-            t.shape().clone(),
-            dtype,
-            t.device(),
-        )
-        .await
+        let out = self
+            .dispatch(Op::Unary { op }, &[&t], t.shape(), dtype, t.device())
+            .await?;
+        if self.grad_enabled() && t.requires_grad() {
+            let grad_fn = GradFn::Unary {
+                op,
+                x: t.clone(),
+                out: out.clone(),
+            };
+            self.record(&out, grad_fn, &[&t]);
+        }
+        Ok(out)
     }
 
     /// `a < b` and the other comparisons, elementwise with broadcasting.
@@ -283,7 +515,7 @@ impl Runtime {
         a: &Tensor,
         b: &Tensor,
     ) -> Result<Tensor, RuntimeError> {
-        let out = Shape::broadcast(a.shape(), b.shape())?;
+        let out = Shape::broadcast(&a.shape(), &b.shape())?;
         let dtype = DType::promote(a.dtype(), b.dtype());
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         self.dispatch(Op::Compare { op }, &[&a, &b], out, DType::Bool, a.device())
@@ -298,8 +530,37 @@ impl Runtime {
         scalar: f64,
     ) -> Result<Tensor, RuntimeError> {
         let op = Op::CompareScalar { op, scalar };
-        self.dispatch(op, &[a], a.shape().clone(), DType::Bool, a.device())
+        self.dispatch(op, &[a], a.shape(), DType::Bool, a.device())
             .await
+    }
+
+    /// `torch.where(cond, a, b)` with broadcasting of all three.
+    pub async fn where_(
+        &mut self,
+        cond: &Tensor,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        if cond.dtype() != DType::Bool {
+            return Err(RuntimeError::Message(format!(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                scalar_type_name(cond.dtype())
+            )));
+        }
+        let ab = Shape::broadcast(&a.shape(), &b.shape())?;
+        let out = Shape::broadcast(&cond.shape(), &ab)?;
+        let dtype = DType::promote(a.dtype(), b.dtype());
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
+        let result = self
+            .dispatch(Op::Where, &[cond, &a, &b], out, dtype, a.device())
+            .await?;
+        let grad_fn = GradFn::Where {
+            cond: cond.clone(),
+            a: a.shape(),
+            b: b.shape(),
+        };
+        self.record(&result, grad_fn, &[&a, &b]);
+        Ok(result)
     }
 
     /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
@@ -309,8 +570,11 @@ impl Runtime {
             d => d,
         };
         let a = self.cast(a, dtype).await?;
-        self.dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
-            .await
+        let out = self
+            .dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
+            .await?;
+        self.record(&out, GradFn::SumAll { shape: a.shape() }, &[&a]);
+        Ok(out)
     }
 
     /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
@@ -331,17 +595,46 @@ impl Runtime {
         self.from_data(HostData::F32(values), shape, device).await
     }
 
+    /// `tensor.uniform_(a, b)` (`normal` false) or `tensor.normal_(mean, std)`:
+    /// the generator's stream written into the tensor in place.
+    pub async fn fill_random(
+        &mut self,
+        t: &Tensor,
+        normal: bool,
+        a: f64,
+        b: f64,
+    ) -> Result<(), RuntimeError> {
+        let mut values = vec![0f32; t.numel()];
+        if normal {
+            self.generator.fill_normal_f32(&mut values, a, b);
+        } else {
+            self.generator.fill_uniform_f32(&mut values, a, b);
+        }
+        let data = HostData::F32(values).cast(t.dtype());
+        let src = self.from_data(data, t.shape(), t.device()).await?;
+        self.write(t, &src).await
+    }
+
     /// `tensor.cpu()` and `tensor.to(device)`.
     pub async fn to_device(&mut self, t: &Tensor, device: Device) -> Result<Tensor, RuntimeError> {
         if t.device() == device {
             return Ok(t.clone());
         }
         let values = self.read(t).await?;
-        self.from_data(values, t.shape().clone(), device).await
+        let out = self.from_data(values, t.shape(), device).await?;
+        self.record(&out, GradFn::ToDevice { from: t.device() }, &[t]);
+        Ok(out)
     }
 
     /// Reads a tensor's values back to the host: a materialisation point.
     pub async fn read(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
+        let t = self.dense(t).await?;
+        self.read_dense(&t).await
+    }
+
+    /// Reads a dense tensor's buffer.
+    pub(crate) async fn read_dense(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
+        debug_assert!(t.is_dense());
         self.release_dropped();
         let buffer = t.buffer();
         let (dtype, n) = (t.dtype(), t.numel());
@@ -356,24 +649,32 @@ impl Runtime {
         Ok(self.read(t).await?.scalar(0))
     }
 
-    /// `repr(tensor)`, exactly as PyTorch prints it.
+    /// `repr(tensor)`, exactly as PyTorch prints it, with the autograd suffix
+    /// (`grad_fn=<MulBackward0>` or `requires_grad=True`).
     pub async fn repr(&mut self, t: &Tensor) -> Result<String, RuntimeError> {
         let values = self.read(t).await?.to_f64();
+        let dims = t.dims();
         let host = HostTensor {
             values: &values,
-            shape: t.shape().dims(),
+            shape: &dims,
             dtype: t.dtype(),
         };
         let device = match t.device() {
             Device::Cpu => None,
             d @ Device::Tpu(_) => Some(d.to_string()),
         };
-        Ok(format::tensor_repr(
-            &host,
-            &[],
-            device.as_deref(),
-            &self.print_options,
-        ))
+        let mut extra = Vec::new();
+        if let Some(name) = t.grad_fn_name() {
+            extra.push(format!("grad_fn=<{name}>"));
+        } else if t.requires_grad() {
+            extra.push("requires_grad=True".to_string());
+        }
+        let text = format::tensor_repr(&host, &extra, device.as_deref(), &self.print_options);
+        Ok(if t.is_parameter() {
+            format!("Parameter containing:\n{text}")
+        } else {
+            text
+        })
     }
 }
 

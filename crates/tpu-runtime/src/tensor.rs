@@ -4,7 +4,7 @@
 //! follows Python's reference counting without the backend being borrowed in `Drop`.
 
 use crate::backend::BufferId;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 use tpu_ir::{DType, Shape};
@@ -37,16 +37,85 @@ pub enum Home {
 
 pub(crate) type ReleaseQueue = Rc<RefCell<Vec<(Home, BufferId)>>>;
 
-struct Storage {
-    buffer: BufferId,
-    home: Home,
+/// A device buffer shared by a tensor and its views. In-place updates write a new
+/// buffer and swap it in here, so every view sees them.
+pub(crate) struct Storage {
+    buffer: Cell<BufferId>,
+    home: Cell<Home>,
+    /// Elements in the buffer.
+    len: usize,
     release: ReleaseQueue,
+}
+
+impl Storage {
+    pub(crate) fn buffer(&self) -> BufferId {
+        self.buffer.get()
+    }
+
+    pub(crate) fn home(&self) -> Home {
+        self.home.get()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Exchanges buffers with `other` (of the same length): this storage takes
+    /// the new values, and `other` frees the old ones when it is dropped.
+    pub(crate) fn swap(&self, other: &Storage) {
+        debug_assert_eq!(self.len, other.len);
+        self.buffer.swap(&other.buffer);
+        self.home.swap(&other.home);
+    }
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        self.release.borrow_mut().push((self.home, self.buffer));
+        self.release
+            .borrow_mut()
+            .push((self.home.get(), self.buffer.get()));
     }
+}
+
+/// What a tensor is a window of: its storage, and the shape, strides and offset
+/// (in elements) through which it reads it. Views share a storage.
+#[derive(Clone)]
+pub(crate) struct Layout {
+    pub shape: Shape,
+    pub strides: Vec<usize>,
+    pub offset: usize,
+    pub dtype: DType,
+    pub device: Device,
+    pub storage: Rc<Storage>,
+}
+
+impl Layout {
+    /// Row-major with no gaps over the whole storage: the form backends read.
+    pub fn is_dense(&self) -> bool {
+        self.offset == 0 && self.storage.len() == self.shape.numel() && self.is_contiguous()
+    }
+
+    /// Row-major strides (size-1 dimensions may have any stride).
+    pub fn is_contiguous(&self) -> bool {
+        let expected = self.shape.strides();
+        self.shape
+            .dims()
+            .iter()
+            .zip(self.strides.iter().zip(&expected))
+            .all(|(&d, (s, e))| d <= 1 || s == e)
+    }
+}
+
+/// Autograd state of a tensor object.
+#[derive(Default)]
+pub(crate) struct GradState {
+    pub requires_grad: bool,
+    pub grad: Option<Tensor>,
+    pub grad_fn: Option<Rc<crate::autograd::Node>>,
+    /// `nn.Parameter`: prints as `Parameter containing:`.
+    pub is_parameter: bool,
+    /// `retain_grad()` on a non-leaf.
+    pub retains_grad: bool,
 }
 
 /// A tensor object. Clones are the same Python object (as `b = a` is in Python):
@@ -55,10 +124,8 @@ impl Drop for Storage {
 pub struct Tensor(Rc<TensorInner>);
 
 struct TensorInner {
-    shape: Shape,
-    dtype: DType,
-    device: Device,
-    storage: Rc<Storage>,
+    layout: RefCell<Layout>,
+    grad: RefCell<GradState>,
 }
 
 impl Tensor {
@@ -70,32 +137,73 @@ impl Tensor {
         buffer: BufferId,
         release: ReleaseQueue,
     ) -> Self {
-        Tensor(Rc::new(TensorInner {
+        let storage = Rc::new(Storage {
+            buffer: Cell::new(buffer),
+            home: Cell::new(home),
+            len: shape.numel(),
+            release,
+        });
+        Tensor::from_layout(Layout {
+            strides: shape.strides(),
             shape,
+            offset: 0,
             dtype,
             device,
-            storage: Rc::new(Storage {
-                buffer,
-                home,
-                release,
-            }),
+            storage,
+        })
+    }
+
+    pub(crate) fn from_layout(layout: Layout) -> Self {
+        Tensor(Rc::new(TensorInner {
+            layout: RefCell::new(layout),
+            grad: RefCell::new(GradState::default()),
         }))
     }
 
-    pub fn shape(&self) -> &Shape {
-        &self.0.shape
+    pub(crate) fn layout(&self) -> Layout {
+        self.0.layout.borrow().clone()
+    }
+
+    /// Points this tensor object at other values (`param.data = ...`, `.to()` of
+    /// a module's parameters), keeping its identity and autograd state.
+    pub(crate) fn set_layout(&self, layout: Layout) {
+        *self.0.layout.borrow_mut() = layout;
+    }
+
+    pub(crate) fn grad_state(&self) -> std::cell::RefMut<'_, GradState> {
+        self.0.grad.borrow_mut()
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.0.layout.borrow().shape.clone()
+    }
+
+    pub fn dims(&self) -> Vec<usize> {
+        self.0.layout.borrow().shape.dims().to_vec()
+    }
+
+    pub fn rank(&self) -> usize {
+        self.0.layout.borrow().shape.rank()
     }
 
     pub fn dtype(&self) -> DType {
-        self.0.dtype
+        self.0.layout.borrow().dtype
     }
 
     pub fn device(&self) -> Device {
-        self.0.device
+        self.0.layout.borrow().device
     }
 
     pub fn numel(&self) -> usize {
-        self.0.shape.numel()
+        self.0.layout.borrow().shape.numel()
+    }
+
+    pub fn strides(&self) -> Vec<usize> {
+        self.0.layout.borrow().strides.clone()
+    }
+
+    pub fn is_contiguous(&self) -> bool {
+        self.0.layout.borrow().is_contiguous()
     }
 
     /// A number unique to this tensor object while it lives, for `is` and hashing.
@@ -103,23 +211,68 @@ impl Tensor {
         Rc::as_ptr(&self.0) as usize
     }
 
+    /// Whether two tensors are windows of the same storage.
+    pub fn shares_storage(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(
+            &self.0.layout.borrow().storage,
+            &other.0.layout.borrow().storage,
+        )
+    }
+
+    pub fn requires_grad(&self) -> bool {
+        self.0.grad.borrow().requires_grad
+    }
+
+    pub fn is_leaf(&self) -> bool {
+        self.0.grad.borrow().grad_fn.is_none()
+    }
+
+    pub fn is_parameter(&self) -> bool {
+        self.0.grad.borrow().is_parameter
+    }
+
+    pub fn grad(&self) -> Option<Tensor> {
+        self.0.grad.borrow().grad.clone()
+    }
+
+    pub fn set_grad(&self, grad: Option<Tensor>) {
+        self.0.grad.borrow_mut().grad = grad;
+    }
+
+    /// The name of the autograd node that made this tensor (`AddBackward0`).
+    pub fn grad_fn_name(&self) -> Option<String> {
+        self.0.grad.borrow().grad_fn.as_ref().map(|n| n.name())
+    }
+
+    /// `nn.Parameter(t)` marks the tensor object itself; see `Runtime::parameter`.
+    pub fn mark_parameter(&self) {
+        let mut g = self.0.grad.borrow_mut();
+        g.is_parameter = true;
+        g.requires_grad = true;
+    }
+
+    /// Whether anything else holds this tensor object or its storage, so that
+    /// handing it out (as a `.grad`, or swapping its buffer) could alias another.
+    pub(crate) fn shares_storage_with_any(&self) -> bool {
+        Rc::strong_count(&self.0) > 1 || Rc::strong_count(&self.0.layout.borrow().storage) > 1
+    }
+
+    pub(crate) fn is_dense(&self) -> bool {
+        self.0.layout.borrow().is_dense()
+    }
+
     pub(crate) fn buffer(&self) -> BufferId {
-        self.0.storage.buffer
+        self.0.layout.borrow().storage.buffer()
     }
 
     pub(crate) fn home(&self) -> Home {
-        self.0.storage.home
+        self.0.layout.borrow().storage.home()
     }
 }
 
 impl fmt::Debug for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Tensor({:?}, {:?}, {})",
-            self.0.shape.dims(),
-            self.0.dtype,
-            self.0.device
-        )
+        let l = self.0.layout.borrow();
+        write!(f, "Tensor({:?}, {:?}, {})", l.shape.dims(), l.dtype, l.device)
     }
 }

@@ -39,7 +39,7 @@ pub struct WgpuBackend {
 /// kernel reads its sizes and constants from, and the grid.
 struct Launch {
     params: Vec<u32>,
-    workgroups: (u32, u32),
+    workgroups: (u32, u32, u32),
 }
 
 impl WgpuBackend {
@@ -140,10 +140,10 @@ impl WgpuBackend {
 }
 
 /// A 2-D grid of 256-wide workgroups covering `n` elements.
-fn elementwise_grid(n: usize) -> (u32, u32) {
+fn elementwise_grid(n: usize) -> (u32, u32, u32) {
     let groups = n.div_ceil(WORKGROUP_SIZE as usize).max(1) as u32;
     let x = groups.min(65_535);
-    (x, groups.div_ceil(x))
+    (x, groups.div_ceil(x), 1)
 }
 
 fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendError> {
@@ -183,19 +183,55 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             }
         }
         Op::MatMul => {
-            let (m, k) = (inputs[0].shape.dims()[0], inputs[0].shape.dims()[1]);
-            let n = inputs[1].shape.dims()[1];
+            let (da, db) = (inputs[0].shape.dims(), inputs[1].shape.dims());
+            let batch = if da.len() == 3 { da[0] } else { 1 };
+            let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
+            let n = db[db.len() - 1];
             Launch {
                 params: vec![m as u32, k as u32, n as u32],
                 workgroups: (
                     (n as u32).div_ceil(MATMUL_TILE),
                     (m as u32).div_ceil(MATMUL_TILE),
+                    batch as u32,
                 ),
             }
         }
+        Op::Strided { offset, strides } => {
+            if out.rank() > MAX_RANK {
+                return Err(BackendError::Unsupported {
+                    backend: "wgpu",
+                    what: format!("strided copies of rank {} (at most {MAX_RANK})", out.rank()),
+                });
+            }
+            let mut params = vec![0u32; 3 + 2 * MAX_RANK];
+            params[0] = n as u32;
+            params[1] = out.rank() as u32;
+            params[2] = *offset as u32;
+            for axis in 0..out.rank() {
+                params[3 + axis] = out.dims()[axis] as u32;
+                params[3 + MAX_RANK + axis] = strides[axis] as u32;
+            }
+            Launch {
+                params,
+                workgroups: elementwise_grid(n),
+            }
+        }
+        Op::Reduce { axis, .. } | Op::Cumsum { axis, .. } => {
+            let d = inputs[0].shape.dims();
+            let len = d[*axis];
+            let inner: usize = d[axis + 1..].iter().product();
+            let lanes = inputs[0].shape.numel() / len.max(1);
+            Launch {
+                params: vec![lanes as u32, len as u32, inner.max(1) as u32],
+                workgroups: elementwise_grid(lanes),
+            }
+        }
+        Op::Gather | Op::Scatter { .. } | Op::Where => {
+            return Err(unsupported_dtype(DType::Int64));
+        }
         Op::SumAll => Launch {
             params: vec![inputs[0].shape.numel() as u32],
-            workgroups: (1, 1),
+            workgroups: (1, 1, 1),
         },
         Op::Unary { .. } => Launch {
             params: vec![n as u32],
@@ -310,7 +346,11 @@ impl Backend for WgpuBackend {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_pipeline(&pipeline);
                 pass.set_bind_group(0, &bind_group, &[]);
-                pass.dispatch_workgroups(launch.workgroups.0, launch.workgroups.1, 1);
+                pass.dispatch_workgroups(
+                    launch.workgroups.0,
+                    launch.workgroups.1,
+                    launch.workgroups.2,
+                );
             }
             self.queue.submit([encoder.finish()]);
         }

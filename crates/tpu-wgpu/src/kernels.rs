@@ -3,7 +3,7 @@
 //! and every elementwise kernel indexes a 2-D grid of 256-wide workgroups so that
 //! tensors past 65,535 workgroups still fit WebGPU's per-dimension dispatch limit.
 
-use tpu_ir::{BinaryOp, Op, UnaryOp};
+use tpu_ir::{BinaryOp, Op, ReduceOp, UnaryOp};
 
 /// Threads per workgroup for 1-D kernels.
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -23,8 +23,16 @@ pub fn source(op: &Op) -> String {
         Op::MatMul => matmul(),
         Op::SumAll => sum_all(),
         Op::Unary { op } => unary(*op),
-        Op::Cast { .. } | Op::Compare { .. } | Op::CompareScalar { .. } => {
-            unreachable!("the wgpu backend refuses non-float32 results before planning")
+        Op::Strided { .. } => strided(),
+        Op::Reduce { op, .. } => reduce(*op),
+        Op::Cumsum { reverse, .. } => cumsum(*reverse),
+        Op::Cast { .. }
+        | Op::Compare { .. }
+        | Op::CompareScalar { .. }
+        | Op::Gather
+        | Op::Scatter { .. }
+        | Op::Where => {
+            unreachable!("the wgpu backend refuses non-float32 operands before planning")
         }
     }
 }
@@ -51,14 +59,14 @@ pub fn fill() -> String {
 
 /// `out[i] = a[i] op s` (or `s op a[i]`). params: `[n, bits(s)]`.
 pub fn binary_scalar(op: BinaryOp, scalar_on_left: bool) -> String {
-    let symbol = op.wgsl_symbol();
     let expr = if scalar_on_left {
-        format!("s {symbol} a[i]")
+        op.wgsl("s", "a[i]")
     } else {
-        format!("a[i] {symbol} s")
+        op.wgsl("a[i]", "s")
     };
+    let helpers = helpers_for(op);
     format!(
-        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+        "{helpers}@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 {ELEMENTWISE_INDEX}
@@ -72,8 +80,9 @@ pub fn binary_scalar(op: BinaryOp, scalar_on_left: bool) -> String {
 /// `out[i] = f(a[i])`. params: `[n]`.
 pub fn unary(op: UnaryOp) -> String {
     let expr = op.wgsl();
+    let helpers = if op == UnaryOp::Erf { ERF_HELPER } else { "" };
     format!(
-        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+        "{helpers}@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 {ELEMENTWISE_INDEX}
@@ -87,9 +96,10 @@ pub fn unary(op: UnaryOp) -> String {
 /// `out = a op b` with broadcasting. params: `[n, rank, out_dims[8], a_strides[8],
 /// b_strides[8]]`; a broadcast dimension has stride 0.
 pub fn binary(op: BinaryOp) -> String {
-    let symbol = op.wgsl_symbol();
+    let expr = op.wgsl("a[ia]", "b[ib]");
+    let helpers = helpers_for(op);
     format!(
-        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+        "{helpers}@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
@@ -106,13 +116,107 @@ pub fn binary(op: BinaryOp) -> String {
         ia = ia + coord * params[10u + axis];
         ib = ib + coord * params[18u + axis];
     }}
-    out[i] = a[ia] {symbol} b[ib];
+    out[i] = {expr};
 }}
 "
     )
 }
 
-/// `out[m, n] = a[m, k] @ b[k, n]`, one output element per thread. params: `[m, k, n]`.
+/// The helper functions a binary op's WGSL calls, if any.
+fn helpers_for(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv => "",
+        _ => tpu_ir::WGSL_BINARY_HELPERS,
+    }
+}
+
+/// `erf` in float32 (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7):
+/// WGSL has no built-in.
+const ERF_HELPER: &str = "fn erf_f32(x: f32) -> f32 {
+    let t = 1.0 / (1.0 + 0.3275911 * abs(x));
+    let y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * exp(-x * x);
+    return select(-y, y, x >= 0.0);
+}
+";
+
+/// A dense copy of a strided window: `out[i] = a[offset + sum(coord[d] * stride[d])]`.
+/// params: `[n, rank, offset, dims[8], strides[8]]`.
+pub fn strided() -> String {
+    format!(
+        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+{ELEMENTWISE_INDEX}
+    let rank = params[1];
+    var rest = i;
+    var src = params[2];
+    for (var d = 0u; d < rank; d = d + 1u) {{
+        let axis = rank - 1u - d;
+        let size = params[3u + axis];
+        src = src + (rest % size) * params[11u + axis];
+        rest = rest / size;
+    }}
+    out[i] = a[src];
+}}
+"
+    )
+}
+
+/// One axis reduced, one thread per output lane. params: `[lanes, n, inner]`.
+pub fn reduce(op: ReduceOp) -> String {
+    let (init, step) = match op {
+        ReduceOp::Sum => ("0.0", "acc + x"),
+        ReduceOp::Prod => ("1.0", "acc * x"),
+        ReduceOp::Max => ("x0", "select(max(acc, x), x + acc, x != x || acc != acc)"),
+        ReduceOp::Min => ("x0", "select(min(acc, x), x + acc, x != x || acc != acc)"),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            unreachable!("int64 results are refused before planning")
+        }
+    };
+    format!(
+        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+{ELEMENTWISE_INDEX}
+    let n = params[1];
+    let inner = params[2];
+    let base = (i / inner) * n * inner + i % inner;
+    let x0 = a[base];
+    var acc: f32 = {init};
+    for (var j = 0u; j < n; j = j + 1u) {{
+        let x = a[base + j * inner];
+        acc = {step};
+    }}
+    out[i] = acc;
+}}
+"
+    )
+}
+
+/// Running sums along an axis, one thread per lane. params: `[lanes, n, inner]`.
+pub fn cumsum(reverse: bool) -> String {
+    let index = if reverse { "n - 1u - j" } else { "j" };
+    format!(
+        "@group(0) @binding(0) var<storage, read> params: array<u32>;
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+{ELEMENTWISE_INDEX}
+    let n = params[1];
+    let inner = params[2];
+    let base = (i / inner) * n * inner + i % inner;
+    var acc = 0.0;
+    for (var j = 0u; j < n; j = j + 1u) {{
+        let p = base + ({index}) * inner;
+        acc = acc + a[p];
+        out[p] = acc;
+    }}
+}}
+"
+    )
+}
+
+/// `out[b, m, n] = a[b, m, k] @ b[b, k, n]`, one output element per thread, the
+/// batch on the grid's z axis. params: `[m, k, n]`.
 /// Products accumulate in increasing `k`, the reference backend's order.
 pub fn matmul() -> String {
     "@group(0) @binding(0) var<storage, read> params: array<u32>;
@@ -130,11 +234,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (row >= m || col >= n) {
         return;
     }
+    let ao = gid.z * m * k;
+    let bo = gid.z * k * n;
     var acc = 0.0;
     for (var p = 0u; p < k; p = p + 1u) {
-        acc = acc + a[row * k + p] * b[p * n + col];
+        acc = acc + a[ao + row * k + p] * b[bo + p * n + col];
     }
-    out[row * n + col] = acc;
+    out[gid.z * m * n + row * n + col] = acc;
 }
 "
     .to_string()
@@ -191,7 +297,7 @@ mod tests {
                     return;
                 }
                 let s = bitcast<f32>(params[1]);
-                out[i] = s - a[i];
+                out[i] = (s - a[i]);
             }
         "#]]
         .assert_eq(&binary_scalar(BinaryOp::Sub, true));
@@ -207,6 +313,14 @@ mod tests {
             sum_all(),
             unary(UnaryOp::Relu),
             unary(UnaryOp::Sigmoid),
+            unary(UnaryOp::Erf),
+            binary(BinaryOp::Pow),
+            binary(BinaryOp::Maximum),
+            binary_scalar(BinaryOp::Remainder, true),
+            strided(),
+            reduce(ReduceOp::Sum),
+            reduce(ReduceOp::Max),
+            cumsum(true),
         ];
         for source in sources {
             let module =
