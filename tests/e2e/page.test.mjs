@@ -131,7 +131,7 @@ test("Ctrl+Enter runs an edited program and errors link to their line", async ()
   await waitForRun(page);
   const text = await page.textContent("#output");
   assert.match(text, /File "main\.py", line 3, in <module>/);
-  assert.match(text, /RuntimeError: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)/);
+  assert.match(text, /RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)/);
   assert.equal(await page.textContent("#output a.error-location"), "↪ line 3, column 5");
   await page.click("#output a.error-location");
   const cursorLine = await page.evaluate(() => {

@@ -91,7 +91,7 @@ fn failing_programs_print_a_traceback_and_exit_1() {
         ),
         (
             "error_shape_mismatch.py",
-            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)",
+            "RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)",
         ),
     ];
     for (name, expected) in cases {

@@ -93,8 +93,7 @@ impl BinaryOp {
                 if b == 0 {
                     0
                 } else {
-                    a.wrapping_div_euclid(b)
-                        - i64::from(b < 0 && a.wrapping_rem_euclid(b) != 0)
+                    a.wrapping_div_euclid(b) - i64::from(b < 0 && a.wrapping_rem_euclid(b) != 0)
                 }
             }
             BinaryOp::Remainder => {
@@ -102,7 +101,11 @@ impl BinaryOp {
                     0
                 } else {
                     let r = a.wrapping_rem(b);
-                    if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+                    if r != 0 && (r < 0) != (b < 0) {
+                        r + b
+                    } else {
+                        r
+                    }
                 }
             }
         }
@@ -256,8 +259,7 @@ impl UnaryOp {
     pub fn from_name(name: &str) -> Option<UnaryOp> {
         use UnaryOp::*;
         [
-            Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf, Floor, Ceil, Round,
-            Sign,
+            Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf, Floor, Ceil, Round, Sign,
         ]
         .into_iter()
         .find(|op| op.name() == name)
@@ -346,8 +348,8 @@ impl UnaryOp {
     }
 }
 
-/// `erf` in double precision (musl's, through the `libm` crate), so the
-/// float32 result is correctly rounded in practice.
+/// `erf` in double precision (musl's, through the `libm` crate): Python's
+/// `math.erf`, and `torch.erf` rounded once to float32.
 pub fn erf(x: f64) -> f64 {
     libm::erf(x)
 }
@@ -468,9 +470,12 @@ impl Op {
             Op::CompareScalar { op, .. } => format!("compare_scalar_{}", op.name()),
             Op::Strided { .. } => "strided_copy".into(),
             Op::Gather => "gather".into(),
-            Op::Scatter { accumulate } => {
-                if *accumulate { "scatter_add" } else { "scatter" }.into()
+            Op::Scatter { accumulate } => if *accumulate {
+                "scatter_add"
+            } else {
+                "scatter"
             }
+            .into(),
             Op::Where => "where".into(),
             Op::Reduce { op, .. } => format!("reduce_{}", op.name()),
             Op::Cumsum { reverse, .. } => if *reverse { "cumsum_rev" } else { "cumsum" }.into(),

@@ -40,7 +40,7 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::MatMul { a, b } => write!(
                 f,
-                "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
+                "mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
                 a.0.first().copied().unwrap_or(1),
                 a.0.get(1).copied().unwrap_or(1),
                 b.0.first().copied().unwrap_or(1),
@@ -90,11 +90,12 @@ impl Shape {
     /// The shape two operands broadcast to, aligning dimensions from the right.
     pub fn broadcast(a: &Shape, b: &Shape) -> Result<Shape, ShapeError> {
         let rank = a.rank().max(b.rank());
-        let mut out = Vec::with_capacity(rank);
-        for i in 0..rank {
+        let mut out = vec![0; rank];
+        // PyTorch reports the first mismatch counting from the right.
+        for i in (0..rank).rev() {
             let da = dim_from_left(a, rank, i);
             let db = dim_from_left(b, rank, i);
-            out.push(match (da, db) {
+            out[i] = match (da, db) {
                 (x, y) if x == y => x,
                 (1, y) => y,
                 (x, 1) => x,
@@ -105,7 +106,7 @@ impl Shape {
                         dim: i,
                     });
                 }
-            });
+            };
         }
         Ok(Shape(out))
     }

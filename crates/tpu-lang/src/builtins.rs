@@ -153,10 +153,10 @@ impl Interpreter<'_> {
                     "torch._C.{native}() takes no keyword arguments"
                 )));
             }
-            return self.call_native(native, args).await;
+            return Box::pin(self.call_native(native, args)).await;
         }
         if let Some(torch_name) = name.strip_prefix("torch.") {
-            return self.call_torch(torch_name, args, kwargs).await;
+            return Box::pin(self.call_torch(torch_name, args, kwargs)).await;
         }
         if let Some(math_name) = name.strip_prefix("math.") {
             if matches!(math_name, "prod" | "fsum") {

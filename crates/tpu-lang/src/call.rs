@@ -54,8 +54,13 @@ impl Interpreter<'_> {
                     args.insert(0, m.0.clone());
                     self.call_function(m.1.clone(), args, kwargs).await
                 }
-                Value::Builtin(name) => self.call_builtin(name, args, kwargs).await,
-                Value::NativeMethod(m) => self.call_native_method(&m.0, m.1, args, kwargs).await,
+                // Boxed: the built-ins' futures are large, and inlining them
+                // here would grow every Python call's share of the browser's
+                // small native stack.
+                Value::Builtin(name) => Box::pin(self.call_builtin(name, args, kwargs)).await,
+                Value::NativeMethod(m) => {
+                    Box::pin(self.call_native_method(&m.0, m.1, args, kwargs)).await
+                }
                 Value::Class(class) => {
                     if self.is_exception_class(&class) {
                         let instance = Instance {

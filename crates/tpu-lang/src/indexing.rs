@@ -105,8 +105,15 @@ impl Interpreter<'_> {
                         if dims.get(dim + k) != Some(&m) {
                             return Err(index_error(format!(
                                 "The shape of the mask [{}] at index {k} does not match the shape of the indexed tensor [{}] at index {}",
-                                mask_dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                                mask_dims
+                                    .iter()
+                                    .map(|d| d.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                                dims.iter()
+                                    .map(|d| d.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
                                 dim + k
                             )));
                         }
@@ -280,7 +287,12 @@ impl Interpreter<'_> {
         Ok(Value::Tensor(self.runtime.take(&plan.view, &index).await?))
     }
 
-    pub async fn tensor_set_item(&mut self, t: &Tensor, index: &Value, value: Value) -> PyResult<()> {
+    pub async fn tensor_set_item(
+        &mut self,
+        t: &Tensor,
+        index: &Value,
+        value: Value,
+    ) -> PyResult<()> {
         let plan = self.plan_index(t, index).await?;
         let value = match value {
             Value::Tensor(v) => v,
@@ -312,8 +324,18 @@ impl Interpreter<'_> {
                 "RuntimeError",
                 format!(
                     "shape mismatch: value tensor of shape [{}] cannot be broadcast to indexing result of shape [{}]",
-                    value.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                    target_shape.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+                    value
+                        .dims()
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    target_shape
+                        .dims()
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }

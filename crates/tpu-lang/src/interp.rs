@@ -29,18 +29,20 @@ pub type Boxed<'a, T> = Pin<Box<dyn Future<Output = PyResult<T>> + 'a>>;
 #[cfg(not(target_arch = "wasm32"))]
 const MAX_DEPTH: usize = 10_000;
 #[cfg(target_arch = "wasm32")]
-const MAX_DEPTH: usize = 1_500;
+const MAX_DEPTH: usize = 900;
 
 /// How many Python calls may be active at once: CPython's default recursion limit
 /// natively. In a browser the bound is the engine's own call stack (about 1 MB in
-/// Chromium, which no page can raise), so the wasm limits are lower; measured in a
-/// release build: 195 calls, or a 990-deep expression 100 calls down, fit; the
-/// shadow stack then holds 3 MB of its 16 MiB (crates/tpu-wasm/build.rs). An
-/// interpreter with an explicit stack would lift this; see ARCHITECTURE.md.
+/// Chromium, which no page can raise), so the wasm limits are lower. Measured in a
+/// release build after V8 has tiered the interpreter up (optimised frames are
+/// larger than baseline ones): 100 calls down, a 500-deep expression fits and a
+/// 700-deep one overflows; cold, 990 fit. The limits keep a margin under the warm
+/// figure. An interpreter with an explicit stack would lift this; see
+/// ARCHITECTURE.md.
 #[cfg(not(target_arch = "wasm32"))]
 pub const MAX_CALLS: usize = 1_000;
 #[cfg(target_arch = "wasm32")]
-pub const MAX_CALLS: usize = 200;
+pub const MAX_CALLS: usize = 180;
 
 pub enum Flow {
     Normal,

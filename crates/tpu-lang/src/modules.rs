@@ -159,9 +159,31 @@ impl Interpreter<'_> {
         file.is_library = true;
         let env = Env::new(ScopeKind::Module, None);
         for builtin in [
-            "sum", "max", "min", "abs", "all", "any", "round", "len", "isinstance", "float", "int",
-            "bool", "range", "list", "tuple", "sorted", "enumerate", "zip", "str", "repr", "type",
-            "iter", "getattr", "setattr", "hasattr",
+            "sum",
+            "max",
+            "min",
+            "abs",
+            "all",
+            "any",
+            "round",
+            "len",
+            "isinstance",
+            "float",
+            "int",
+            "bool",
+            "range",
+            "list",
+            "tuple",
+            "sorted",
+            "enumerate",
+            "zip",
+            "str",
+            "repr",
+            "type",
+            "iter",
+            "getattr",
+            "setattr",
+            "hasattr",
         ] {
             env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
         }
@@ -236,7 +258,7 @@ impl Interpreter<'_> {
             "isfinite" => Value::Bool(number(0)?.is_finite()),
             "fabs" => Value::Float(number(0)?.abs()),
             "pow" => Value::Float(number(0)?.powf(number(1)?)),
-            "erf" => Value::Float(erf(number(0)?)),
+            "erf" => Value::Float(tpu_ir::erf(number(0)?)),
             "gcd" => {
                 let (mut a, mut b) = (
                     args.first().and_then(Value::as_int).unwrap_or(0).abs(),
@@ -257,39 +279,5 @@ impl Interpreter<'_> {
                 )));
             }
         })
-    }
-}
-
-/// The error function to about double precision: its Maclaurin series below 2.5,
-/// the continued fraction of erfc above.
-pub fn erf(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
-    }
-    let sign = if x < 0.0 { -1.0 } else { 1.0 };
-    let a = x.abs();
-    if a < 2.5 {
-        // Maclaurin series: erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
-        let mut sum = 0.0;
-        let mut term = a;
-        let mut n = 0.0;
-        loop {
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() < 1e-17 * sum.abs() {
-                break;
-            }
-            n += 1.0;
-            term *= -a * a / n;
-        }
-        sign * sum * 2.0 / std::f64::consts::PI.sqrt()
-    } else {
-        // Continued fraction for erfc, accurate for larger arguments.
-        let mut f = 0.0;
-        for k in (1..60).rev() {
-            f = k as f64 / 2.0 / (a + f);
-        }
-        let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f);
-        sign * (1.0 - erfc)
     }
 }

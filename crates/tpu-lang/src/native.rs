@@ -75,9 +75,9 @@ struct Args<'a> {
 
 impl Args<'_> {
     fn get(&self, i: usize) -> PyResult<&Value> {
-        self.values.get(i).ok_or_else(|| {
-            PyErr::type_error(format!("_C.{}() missing argument {i}", self.name))
-        })
+        self.values
+            .get(i)
+            .ok_or_else(|| PyErr::type_error(format!("_C.{}() missing argument {i}", self.name)))
     }
 
     fn tensor(&self, i: usize) -> PyResult<Tensor> {
@@ -288,7 +288,10 @@ impl Interpreter<'_> {
             Value::Tensor(t) => Ok(t.clone()),
             other => {
                 let (x, kind) = scalar_kind(other).ok_or_else(|| {
-                    PyErr::type_error(format!("expected a Tensor or a number, not {}", other.type_name()))
+                    PyErr::type_error(format!(
+                        "expected a Tensor or a number, not {}",
+                        other.type_name()
+                    ))
                 })?;
                 let dtype = scalar_dtype(kind, like.map(|t| t.dtype()));
                 let device = like.map_or(Device::Cpu, |t| t.device());
@@ -302,7 +305,9 @@ impl Interpreter<'_> {
         let rt = &mut *self.runtime;
         let axis = |t: &Tensor, d: i64| normalize_axis(d, t.rank()).map_err(PyErr::from);
         let axes = |t: &Tensor, ds: &[i64]| -> PyResult<Vec<usize>> {
-            ds.iter().map(|&d| normalize_axis(d, t.rank()).map_err(PyErr::from)).collect()
+            ds.iter()
+                .map(|&d| normalize_axis(d, t.rank()).map_err(PyErr::from))
+                .collect()
         };
         Ok(match name {
             "unary" => {
@@ -327,11 +332,17 @@ impl Interpreter<'_> {
                     (Value::Tensor(p), Value::Tensor(q)) => tensor(rt.compare(op, p, q).await?),
                     (Value::Tensor(p), s) => {
                         let (s, _) = scalar_kind(s).ok_or_else(|| {
-                            PyErr::type_error(format!("{op_name}(): argument 'other' must be Tensor or a number"))
+                            PyErr::type_error(format!(
+                                "{op_name}(): argument 'other' must be Tensor or a number"
+                            ))
                         })?;
                         tensor(rt.compare_scalar(op, p, s).await?)
                     }
-                    _ => return Err(PyErr::type_error(format!("{op_name}(): argument 'input' must be Tensor"))),
+                    _ => {
+                        return Err(PyErr::type_error(format!(
+                            "{op_name}(): argument 'input' must be Tensor"
+                        )));
+                    }
                 }
             }
             "where" => {
@@ -345,7 +356,10 @@ impl Interpreter<'_> {
                 let x = self.as_tensor(&x, like.as_ref()).await?;
                 let y = self.as_tensor(&y, like.as_ref()).await?;
                 let rt = &mut *self.runtime;
-                let (x, y) = (rt.to_device(&x, device).await?, rt.to_device(&y, device).await?);
+                let (x, y) = (
+                    rt.to_device(&x, device).await?,
+                    rt.to_device(&y, device).await?,
+                );
                 tensor(rt.where_(&cond, &x, &y).await?)
             }
             "matmul" => tensor(rt.matmul(&a.tensor(0)?, &a.tensor(1)?).await?),
@@ -357,7 +371,10 @@ impl Interpreter<'_> {
                     let msg = if name == "mm" {
                         format!("{which} must be a matrix")
                     } else {
-                        format!("batch{} must be a 3D tensor", if x.rank() != rank { 1 } else { 2 })
+                        format!(
+                            "batch{} must be a 3D tensor",
+                            if x.rank() != rank { 1 } else { 2 }
+                        )
                     };
                     return Err(PyErr::new("RuntimeError", msg));
                 }
@@ -367,7 +384,11 @@ impl Interpreter<'_> {
                 let t = a.tensor(0)?;
                 let dims = a.opt_ints(1)?;
                 let keepdim = a.bool(2)?;
-                let op = if name == "sum" { ReduceOp::Sum } else { ReduceOp::Prod };
+                let op = if name == "sum" {
+                    ReduceOp::Sum
+                } else {
+                    ReduceOp::Prod
+                };
                 match dims {
                     None if name == "sum" => tensor(rt.sum(&t).await?),
                     None => {
@@ -399,9 +420,7 @@ impl Interpreter<'_> {
             "extremum_dim" => {
                 let t = a.tensor(0)?;
                 let d = axis(&t, a.int(1)?)?;
-                let (v, i) = rt
-                    .extremum_along(a.bool(3)?, &t, d, a.bool(2)?)
-                    .await?;
+                let (v, i) = rt.extremum_along(a.bool(3)?, &t, d, a.bool(2)?).await?;
                 Value::tuple(vec![tensor(v), tensor(i)])
             }
             "extremum_all" => tensor(rt.extremum_all(a.bool(1)?, &a.tensor(0)?).await?),
@@ -481,7 +500,10 @@ impl Interpreter<'_> {
                     }
                 }
                 let shape = Shape::new([count, dims.len()]);
-                tensor(rt.from_data(HostData::I64(coords), shape, t.device()).await?)
+                tensor(
+                    rt.from_data(HostData::I64(coords), shape, t.device())
+                        .await?,
+                )
             }
             "backward" => {
                 let t = a.tensor(0)?;
@@ -561,7 +583,8 @@ impl Interpreter<'_> {
                         t.dtype().torch_name()
                     )));
                 }
-                rt.fill_random(&t, a.bool(1)?, a.float(2)?, a.float(3)?).await?;
+                rt.fill_random(&t, a.bool(1)?, a.float(2)?, a.float(3)?)
+                    .await?;
                 tensor(t)
             }
             "set_data" => {
@@ -580,7 +603,9 @@ impl Interpreter<'_> {
             "is_parameter" => Value::Bool(a.tensor(0)?.is_parameter()),
             "arange" => {
                 let (start, end, step) = (a.get(0)?.clone(), a.get(1)?.clone(), a.get(2)?.clone());
-                let all_int = [&start, &end, &step].iter().all(|v| matches!(v, Value::Int(_)));
+                let all_int = [&start, &end, &step]
+                    .iter()
+                    .all(|v| matches!(v, Value::Int(_)));
                 let (s, e, st) = (a.float(0)?, a.float(1)?, a.float(2)?);
                 if st == 0.0 {
                     return Err(PyErr::new("RuntimeError", "step must be nonzero"));
@@ -592,7 +617,11 @@ impl Interpreter<'_> {
                     ));
                 }
                 let n = ((e - s) / st).ceil().max(0.0) as usize;
-                let dtype = a.opt_dtype(3)?.unwrap_or(if all_int { DType::Int64 } else { DType::Float32 });
+                let dtype = a.opt_dtype(3)?.unwrap_or(if all_int {
+                    DType::Int64
+                } else {
+                    DType::Float32
+                });
                 let device = a.device(4)?;
                 let data = if dtype == DType::Int64 && all_int {
                     let (s, st) = (start.as_int().unwrap_or(0), step.as_int().unwrap_or(1));
@@ -606,7 +635,10 @@ impl Interpreter<'_> {
                 let (s, e) = (a.float(0)?, a.float(1)?);
                 let n = a.int(2)?;
                 if n < 0 {
-                    return Err(PyErr::new("RuntimeError", "number of steps must be non-negative"));
+                    return Err(PyErr::new(
+                        "RuntimeError",
+                        "number of steps must be non-negative",
+                    ));
                 }
                 let n = n as usize;
                 let dtype = a.opt_dtype(3)?.unwrap_or(DType::Float32);
@@ -614,7 +646,11 @@ impl Interpreter<'_> {
                 // PyTorch's CPU kernel: the first half steps up from `start`, the
                 // second half down from `end`, in float32.
                 let (sf, ef) = (s as f32, e as f32);
-                let step = if n > 1 { (ef - sf) / (n - 1) as f32 } else { 0.0 };
+                let step = if n > 1 {
+                    (ef - sf) / (n - 1) as f32
+                } else {
+                    0.0
+                };
                 let half = n / 2;
                 let values: Vec<f32> = (0..n)
                     .map(|i| {
@@ -647,7 +683,9 @@ impl Interpreter<'_> {
                 if high <= low {
                     return Err(PyErr::new(
                         "RuntimeError",
-                        format!("random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"),
+                        format!(
+                            "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+                        ),
                     ));
                 }
                 let dims: Vec<usize> = a.ints(2)?.iter().map(|&d| d.max(0) as usize).collect();

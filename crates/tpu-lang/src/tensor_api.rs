@@ -161,8 +161,17 @@ impl Interpreter<'_> {
                 "RuntimeError",
                 format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    t.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                    result.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+                    t.dims()
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    result
+                        .dims()
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }
@@ -206,15 +215,23 @@ impl Interpreter<'_> {
             }
             "to" => {
                 let mut kw = kw;
-                let target = args
-                    .first()
-                    .cloned()
-                    .or_else(|| kw.take("device"))
-                    .ok_or_else(|| PyErr::type_error("to() missing argument 'device'"))?;
                 let dtype = match kw.take("dtype") {
                     Some(Value::DType(d)) => Some(d),
                     _ => None,
                 };
+                let target = match args.first().cloned().or_else(|| kw.take("device")) {
+                    Some(t) => t,
+                    None => match dtype {
+                        Some(d) => Value::DType(d),
+                        None => {
+                            return Err(PyErr::type_error(
+                                "to() received an invalid combination of arguments",
+                            ));
+                        }
+                    },
+                };
+                kw.take("non_blocking");
+                kw.take("copy");
                 let (device, dtype) = match target {
                     Value::DType(d) => (t.device(), Some(d)),
                     other => (

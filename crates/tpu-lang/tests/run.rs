@@ -119,7 +119,7 @@ fn shape_mismatch_uses_pytorch_wording_and_points_at_the_expression() {
               File "main.py", line 3, in <module>
                 y = x @ torch.ones(4, 2, device='tpu')
                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"#]],
+            RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"#]],
     );
     check_error(
         "import torch\na = torch.ones(2, 3)\nb = torch.ones(4)\nc = a + b\n",

@@ -17,15 +17,35 @@ use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
 /// the op saved for it.
 pub(crate) enum GradFn {
     /// Gradient passes through unchanged (clone, contiguous, `+` of one input).
-    Identity { name: &'static str },
+    Identity {
+        name: &'static str,
+    },
     /// `a + b`, `a - b` with broadcasting: each gradient summed back to its shape.
-    AddSub { a: Shape, b: Shape, sub: bool },
-    Mul { a: Tensor, b: Tensor },
-    Div { a: Tensor, b: Tensor },
-    Pow { a: Tensor, b: Tensor, out: Tensor },
+    AddSub {
+        a: Shape,
+        b: Shape,
+        sub: bool,
+    },
+    Mul {
+        a: Tensor,
+        b: Tensor,
+    },
+    Div {
+        a: Tensor,
+        b: Tensor,
+    },
+    Pow {
+        a: Tensor,
+        b: Tensor,
+        out: Tensor,
+    },
     /// `maximum`/`minimum` of two tensors: the gradient goes to the chosen
     /// operand, split in half on ties.
-    Extremum { a: Tensor, b: Tensor, max: bool },
+    Extremum {
+        a: Tensor,
+        b: Tensor,
+        max: bool,
+    },
     /// An op with a Python number.
     Scalar {
         op: BinaryOp,
@@ -34,12 +54,25 @@ pub(crate) enum GradFn {
         x: Tensor,
         out: Tensor,
     },
-    Unary { op: UnaryOp, x: Tensor, out: Tensor },
-    Cast { from: DType },
-    ToDevice { from: Device },
+    Unary {
+        op: UnaryOp,
+        x: Tensor,
+        out: Tensor,
+    },
+    Cast {
+        from: DType,
+    },
+    ToDevice {
+        from: Device,
+    },
     /// `[.., m, k] @ [.., k, n]` of equal rank 2 or 3.
-    MatMul { a: Tensor, b: Tensor },
-    SumAll { shape: Shape },
+    MatMul {
+        a: Tensor,
+        b: Tensor,
+    },
+    SumAll {
+        shape: Shape,
+    },
     /// A reduction along `axis` (the output kept the axis with size 1).
     Reduce {
         op: ReduceOp,
@@ -49,13 +82,29 @@ pub(crate) enum GradFn {
         indices: Option<Tensor>,
     },
     /// `max()`/`min()` of all elements: the gradient is shared among the ties.
-    ExtremumAll { x: Tensor, out: Tensor },
-    Cumsum { axis: usize },
+    ExtremumAll {
+        x: Tensor,
+        out: Tensor,
+    },
+    Cumsum {
+        axis: usize,
+    },
     /// `where(cond, a, b)`.
-    Where { cond: Tensor, a: Shape, b: Shape },
-    Reshape { shape: Shape, name: &'static str },
-    Permute { perm: Vec<usize> },
-    Expand { shape: Shape },
+    Where {
+        cond: Tensor,
+        a: Shape,
+        b: Shape,
+    },
+    Reshape {
+        shape: Shape,
+        name: &'static str,
+    },
+    Permute {
+        perm: Vec<usize>,
+    },
+    Expand {
+        shape: Shape,
+    },
     Slice {
         shape: Shape,
         axis: usize,
@@ -67,8 +116,14 @@ pub(crate) enum GradFn {
         axis: usize,
         index: usize,
     },
-    Gather { shape: Shape, index: Tensor },
-    Cat { axis: usize, sizes: Vec<usize> },
+    Gather {
+        shape: Shape,
+        index: Tensor,
+    },
+    Cat {
+        axis: usize,
+        sizes: Vec<usize>,
+    },
 }
 
 impl GradFn {
@@ -287,18 +342,17 @@ impl Runtime {
             if node.released.get() && node.saves {
                 return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
             }
-            let grads = {
-                let grad_fn = node.grad_fn.borrow();
-                let Some(f) = grad_fn.as_ref() else {
-                    return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
-                };
-                self.input_grads(f, &grad, &node.inputs).await?
+            // Taken out for the computation, put back unless the graph is freed.
+            let Some(f) = node.grad_fn.borrow_mut().take() else {
+                return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
             };
+            let grads = self.input_grads(&f, &grad, &node.inputs).await;
+            if retain_graph || !node.saves {
+                *node.grad_fn.borrow_mut() = Some(f);
+            }
+            let grads = grads?;
             if !retain_graph {
                 node.released.set(true);
-                if node.saves {
-                    node.grad_fn.borrow_mut().take();
-                }
             }
             for (input, g) in node.inputs.iter().zip(grads) {
                 let (Some(input), Some(g)) = (input, g) else {
@@ -342,7 +396,11 @@ impl Runtime {
     }
 
     /// Sums `g` over the dimensions that broadcasting added, back to `shape`.
-    pub(crate) async fn sum_to(&mut self, g: &Tensor, shape: &Shape) -> Result<Tensor, RuntimeError> {
+    pub(crate) async fn sum_to(
+        &mut self,
+        g: &Tensor,
+        shape: &Shape,
+    ) -> Result<Tensor, RuntimeError> {
         if g.dims() == shape.dims() {
             return Ok(g.clone());
         }
@@ -369,10 +427,18 @@ impl Runtime {
         Ok(match f {
             GradFn::Identity { .. } => vec![Some(g.clone())],
             GradFn::AddSub { a, b, sub } => {
-                let ga = if wants(0) { Some(self.sum_to(g, a).await?) } else { None };
+                let ga = if wants(0) {
+                    Some(self.sum_to(g, a).await?)
+                } else {
+                    None
+                };
                 let gb = if wants(1) {
                     let gb = self.sum_to(g, b).await?;
-                    Some(if *sub { self.unary(UnaryOp::Neg, &gb).await? } else { gb })
+                    Some(if *sub {
+                        self.unary(UnaryOp::Neg, &gb).await?
+                    } else {
+                        gb
+                    })
                 } else {
                     None
                 };
@@ -415,7 +481,9 @@ impl Runtime {
             GradFn::Pow { a, b, out } => {
                 let ga = if wants(0) {
                     // g * b * a^(b-1)
-                    let bm1 = self.binary_scalar(BinaryOp::Sub, b, 1.0, ScalarKind::Float, false).await?;
+                    let bm1 = self
+                        .binary_scalar(BinaryOp::Sub, b, 1.0, ScalarKind::Float, false)
+                        .await?;
                     let p = self.binary(BinaryOp::Pow, a, &bm1).await?;
                     let p = self.binary(BinaryOp::Mul, &p, b).await?;
                     let p = self.binary(BinaryOp::Mul, g, &p).await?;
@@ -434,12 +502,18 @@ impl Runtime {
                 vec![ga, gb]
             }
             GradFn::Extremum { a, b, max } => {
-                let (win, _) = if *max { (CompareOp::Gt, ()) } else { (CompareOp::Lt, ()) };
+                let (win, _) = if *max {
+                    (CompareOp::Gt, ())
+                } else {
+                    (CompareOp::Lt, ())
+                };
                 let gt = self.compare(win, a, b).await?;
                 let eq = self.compare(CompareOp::Eq, a, b).await?;
                 let gt = self.cast(&gt, g.dtype()).await?;
                 let eq = self.cast(&eq, g.dtype()).await?;
-                let half = self.binary_scalar(BinaryOp::Mul, &eq, 0.5, ScalarKind::Float, false).await?;
+                let half = self
+                    .binary_scalar(BinaryOp::Mul, &eq, 0.5, ScalarKind::Float, false)
+                    .await?;
                 let wa = self.binary(BinaryOp::Add, &gt, &half).await?;
                 let ga = self.binary(BinaryOp::Mul, g, &wa).await?;
                 let gb = self.binary(BinaryOp::Sub, g, &ga).await?;
@@ -462,7 +536,9 @@ impl Runtime {
                         g.clone()
                     }
                     (BinaryOp::Sub, true) => self.unary(UnaryOp::Neg, g).await?,
-                    (BinaryOp::Mul, _) => self.binary_scalar(BinaryOp::Mul, g, s, fl, false).await?,
+                    (BinaryOp::Mul, _) => {
+                        self.binary_scalar(BinaryOp::Mul, g, s, fl, false).await?
+                    }
                     (BinaryOp::Div, false) => {
                         self.binary_scalar(BinaryOp::Div, g, s, fl, false).await?
                     }
@@ -519,15 +595,20 @@ impl Runtime {
                         return Ok(vec![Some(self.binary(BinaryOp::Div, g, x).await?)]);
                     }
                     UnaryOp::Sqrt => {
-                        let two = self.binary_scalar(BinaryOp::Mul, out, 2.0, fl, false).await?;
+                        let two = self
+                            .binary_scalar(BinaryOp::Mul, out, 2.0, fl, false)
+                            .await?;
                         return Ok(vec![Some(self.binary(BinaryOp::Div, g, &two).await?)]);
                     }
                     UnaryOp::Tanh => {
                         let sq = self.binary(BinaryOp::Mul, out, out).await?;
-                        self.binary_scalar(BinaryOp::Sub, &sq, 1.0, fl, true).await?
+                        self.binary_scalar(BinaryOp::Sub, &sq, 1.0, fl, true)
+                            .await?
                     }
                     UnaryOp::Sigmoid => {
-                        let one_minus = self.binary_scalar(BinaryOp::Sub, out, 1.0, fl, true).await?;
+                        let one_minus = self
+                            .binary_scalar(BinaryOp::Sub, out, 1.0, fl, true)
+                            .await?;
                         self.binary(BinaryOp::Mul, out, &one_minus).await?
                     }
                     UnaryOp::Sin => self.unary(UnaryOp::Cos, x).await?,
@@ -607,7 +688,9 @@ impl Runtime {
             }
             GradFn::Cumsum { axis } => vec![Some(self.cumsum_dir(g, *axis, true).await?)],
             GradFn::Where { cond, a, b } => {
-                let zero = self.full(Shape::scalar(), 0.0, g.dtype(), g.device()).await?;
+                let zero = self
+                    .full(Shape::scalar(), 0.0, g.dtype(), g.device())
+                    .await?;
                 let ga = self.where_(cond, g, &zero).await?;
                 let gb = self.where_(cond, &zero, g).await?;
                 vec![
@@ -636,7 +719,13 @@ impl Runtime {
                 let z = self.full(shape.clone(), 0.0, g.dtype(), g.device()).await?;
                 let n = g.dims()[*axis];
                 let stop = start + n * step;
-                let w = self.slice(&z, *axis, Some(*start as i64), Some(stop as i64), *step as i64)?;
+                let w = self.slice(
+                    &z,
+                    *axis,
+                    Some(*start as i64),
+                    Some(stop as i64),
+                    *step as i64,
+                )?;
                 self.write(&w, g).await?;
                 vec![Some(z)]
             }
@@ -656,8 +745,7 @@ impl Runtime {
                 let mut out = Vec::with_capacity(sizes.len());
                 let mut at = 0usize;
                 for &n in sizes {
-                    let part =
-                        self.slice(g, *axis, Some(at as i64), Some((at + n) as i64), 1)?;
+                    let part = self.slice(g, *axis, Some(at as i64), Some((at + n) as i64), 1)?;
                     out.push(Some(self.dense(&part).await?));
                     at += n;
                 }
@@ -678,7 +766,9 @@ impl Runtime {
         let mut shape = vec![1usize; x.rank()];
         shape[axis] = n;
         let positions = crate::data::HostData::I64((0..n as i64).collect());
-        let ar = self.from_data(positions, Shape::new(shape), x.device()).await?;
+        let ar = self
+            .from_data(positions, Shape::new(shape), x.device())
+            .await?;
         let hot = self.compare(CompareOp::Eq, &ar, indices).await?;
         self.cast(&hot, x.dtype()).await
     }
@@ -701,10 +791,11 @@ fn topological_order(root: &Rc<Node>) -> Vec<Rc<Node>> {
         }
         stack.push((node.clone(), true));
         for input in node.inputs.iter().flatten() {
-            if let Some(child) = input.grad_state().grad_fn.clone() {
-                if !visited.contains_key(&(Rc::as_ptr(&child) as usize)) {
-                    stack.push((child, false));
-                }
+            let child = input.grad_state().grad_fn.clone();
+            if let Some(child) = child
+                && !visited.contains_key(&(Rc::as_ptr(&child) as usize))
+            {
+                stack.push((child, false));
             }
         }
     }

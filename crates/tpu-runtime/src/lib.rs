@@ -26,5 +26,5 @@ pub use data::{HostData, Scalar};
 pub use reference::ReferenceBackend;
 pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
 pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
-pub use views::{infer_shape, normalize_axis};
 pub use tensor::{Device, Home, Tensor};
+pub use views::{infer_shape, normalize_axis};

@@ -35,7 +35,13 @@ impl Runtime {
             t.clone()
         };
         let out = self
-            .dispatch(Op::Reduce { op, axis }, &[&input], shape.clone(), dtype, t.device())
+            .dispatch(
+                Op::Reduce { op, axis },
+                &[&input],
+                shape.clone(),
+                dtype,
+                t.device(),
+            )
             .await?;
         let indices = match op {
             ReduceOp::Max | ReduceOp::Min => {
@@ -45,7 +51,10 @@ impl Runtime {
                     ReduceOp::ArgMin
                 };
                 let ir = Op::Reduce { op: arg, axis };
-                Some(self.dispatch(ir, &[t], shape, DType::Int64, t.device()).await?)
+                Some(
+                    self.dispatch(ir, &[t], shape, DType::Int64, t.device())
+                        .await?,
+                )
             }
             _ => None,
         };
@@ -94,7 +103,11 @@ impl Runtime {
     ) -> Result<(Tensor, Tensor), RuntimeError> {
         let op = if max { ReduceOp::Max } else { ReduceOp::Min };
         if t.rank() == 0 {
-            return Ok((t.clone(), self.full(Shape::scalar(), 0.0, DType::Int64, t.device()).await?));
+            return Ok((
+                t.clone(),
+                self.full(Shape::scalar(), 0.0, DType::Int64, t.device())
+                    .await?,
+            ));
         }
         let (values, indices) = self.reduce_one(op, t, axis).await?;
         let indices = indices.expect("max and min compute indices");
@@ -102,7 +115,10 @@ impl Runtime {
             return Ok((values, indices));
         }
         let a = [axis as i64];
-        Ok((self.squeeze(&values, Some(&a))?, self.squeeze(&indices, Some(&a))?))
+        Ok((
+            self.squeeze(&values, Some(&a))?,
+            self.squeeze(&indices, Some(&a))?,
+        ))
     }
 
     /// `argmax()` / `argmin()`, over all elements when `axis` is `None`.
@@ -113,7 +129,11 @@ impl Runtime {
         axis: Option<usize>,
         keepdim: bool,
     ) -> Result<Tensor, RuntimeError> {
-        let op = if max { ReduceOp::ArgMax } else { ReduceOp::ArgMin };
+        let op = if max {
+            ReduceOp::ArgMax
+        } else {
+            ReduceOp::ArgMin
+        };
         let all = axis.is_none() || t.rank() == 0;
         let (input, axis) = match axis {
             Some(a) if !all => (t.clone(), a),
@@ -132,7 +152,11 @@ impl Runtime {
             .dispatch(ir, &[&input], Shape::new(dims), DType::Int64, t.device())
             .await?;
         if all {
-            let dims: Vec<i64> = if keepdim { vec![1; t.rank()] } else { Vec::new() };
+            let dims: Vec<i64> = if keepdim {
+                vec![1; t.rank()]
+            } else {
+                Vec::new()
+            };
             return self.reshape(&out, &dims).await;
         }
         if keepdim {

@@ -210,10 +210,13 @@ impl ReferenceBackend {
                 reduce(self.get(inputs[0].buffer)?, inputs[0].shape, *op, *axis)
                     .ok_or_else(|| unsupported(op.name()))?
             }
-            Op::Cumsum { axis, reverse } => {
-                cumsum(self.get(inputs[0].buffer)?, inputs[0].shape, *axis, *reverse)
-                    .ok_or_else(|| unsupported("cumsum"))?
-            }
+            Op::Cumsum { axis, reverse } => cumsum(
+                self.get(inputs[0].buffer)?,
+                inputs[0].shape,
+                *axis,
+                *reverse,
+            )
+            .ok_or_else(|| unsupported("cumsum"))?,
             Op::SumAll => match self.get(inputs[0].buffer)? {
                 HostData::I64(x) => {
                     HostData::I64(vec![x.iter().fold(0i64, |s, &v| s.wrapping_add(v))])
@@ -426,12 +429,24 @@ fn reduce(data: &HostData, shape: &Shape, op: ReduceOp, axis: usize) -> Option<H
                     ReduceOp::Max => xs
                         .iter()
                         .copied()
-                        .reduce(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) })
+                        .reduce(|a, b| {
+                            if a.is_nan() || b.is_nan() {
+                                f32::NAN
+                            } else {
+                                a.max(b)
+                            }
+                        })
                         .unwrap_or(f32::NAN),
                     _ => xs
                         .iter()
                         .copied()
-                        .reduce(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) })
+                        .reduce(|a, b| {
+                            if a.is_nan() || b.is_nan() {
+                                f32::NAN
+                            } else {
+                                a.min(b)
+                            }
+                        })
                         .unwrap_or(f32::NAN),
                 }
             });

@@ -4,13 +4,13 @@
 //! always run on the reference backend; `tpu` tensors run on the backend chosen at
 //! start-up (wgpu when an adapter exists, the reference otherwise).
 
+use crate::autograd::GradFn;
 use crate::backend::{Backend, BackendError, BackendKind, BufferId};
 use crate::data::{HostData, Scalar};
 use crate::format::{self, HostTensor, PrintOptions};
 use crate::reference::ReferenceBackend;
 use crate::report::OpRecord;
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
-use crate::autograd::GradFn;
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -261,6 +261,24 @@ impl Runtime {
         if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
+        if a.dtype() == DType::Bool
+            && b.dtype() == DType::Bool
+            && matches!(op, BinaryOp::Add | BinaryOp::Mul)
+        {
+            // On bools `+` is logical or and `*` logical and, as in PyTorch.
+            let ai = self.cast(a, DType::Int64).await?;
+            let bi = self.cast(b, DType::Int64).await?;
+            let sum = self
+                .dispatch(
+                    Op::Binary { op },
+                    &[&ai, &bi],
+                    out,
+                    DType::Int64,
+                    a.device(),
+                )
+                .await?;
+            return self.cast(&sum, DType::Bool).await;
+        }
         let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         let result = self
@@ -323,7 +341,9 @@ impl Runtime {
             scalar,
             scalar_on_left,
         };
-        let out = self.dispatch(ir, &[&a], a.shape(), dtype, a.device()).await?;
+        let out = self
+            .dispatch(ir, &[&a], a.shape(), dtype, a.device())
+            .await?;
         if self.grad_enabled() && a.requires_grad() {
             let grad_fn = GradFn::Scalar {
                 op,
@@ -362,8 +382,16 @@ impl Runtime {
             return Ok(out);
         }
         if ra <= 2 && rb <= 2 {
-            let a2 = if ra == 1 { self.unsqueeze(a, 0)? } else { a.clone() };
-            let b2 = if rb == 1 { self.unsqueeze(b, -1)? } else { b.clone() };
+            let a2 = if ra == 1 {
+                self.unsqueeze(a, 0)?
+            } else {
+                a.clone()
+            };
+            let b2 = if rb == 1 {
+                self.unsqueeze(b, -1)?
+            } else {
+                b.clone()
+            };
             if a2.dims()[1] != b2.dims()[0] && (ra == 1 || rb == 1) {
                 return Err(RuntimeError::Message(if ra == 1 {
                     format!(
@@ -391,8 +419,16 @@ impl Runtime {
             };
         }
         // Batched: [.., m, k] @ [.., k, n] with broadcast batch dimensions.
-        let a3 = if ra == 1 { self.unsqueeze(a, 0)? } else { a.clone() };
-        let b3 = if rb == 1 { self.unsqueeze(b, -1)? } else { b.clone() };
+        let a3 = if ra == 1 {
+            self.unsqueeze(a, 0)?
+        } else {
+            a.clone()
+        };
+        let b3 = if rb == 1 {
+            self.unsqueeze(b, -1)?
+        } else {
+            b.clone()
+        };
         let (da, db) = (a3.dims(), b3.dims());
         let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
         let (k2, n) = (db[db.len() - 2], db[db.len() - 1]);
@@ -711,7 +747,7 @@ mod tests {
         let err = block_on(rt.matmul(&a, &b)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"
+            "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)"
         );
     }
 

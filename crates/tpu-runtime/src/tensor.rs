@@ -273,6 +273,12 @@ impl Tensor {
 impl fmt::Debug for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let l = self.0.layout.borrow();
-        write!(f, "Tensor({:?}, {:?}, {})", l.shape.dims(), l.dtype, l.device)
+        write!(
+            f,
+            "Tensor({:?}, {:?}, {})",
+            l.shape.dims(),
+            l.dtype,
+            l.device
+        )
     }
 }

@@ -117,7 +117,7 @@ pub fn infer_shape(requested: &[i64], numel: usize) -> Result<Vec<usize>, Runtim
     let mut dims: Vec<usize> = requested.iter().map(|&d| d.max(0) as usize).collect();
     match unknown {
         Some(i) => {
-            if known == 0 || numel % known != 0 {
+            if known == 0 || !numel.is_multiple_of(known) {
                 return Err(invalid());
             }
             dims[i] = numel / known;
@@ -207,7 +207,13 @@ impl Runtime {
         let out = self
             .dispatch_dense(op, &[&storage], layout.shape, layout.dtype, layout.device)
             .await?;
-        self.record(&out, GradFn::Identity { name: "CloneBackward0" }, &[t]);
+        self.record(
+            &out,
+            GradFn::Identity {
+                name: "CloneBackward0",
+            },
+            &[t],
+        );
         Ok(out)
     }
 
@@ -256,7 +262,11 @@ impl Runtime {
             axes.push(a);
         }
         let layout = t.layout();
-        let shape = Shape::new(axes.iter().map(|&a| layout.shape.dims()[a]).collect::<Vec<_>>());
+        let shape = Shape::new(
+            axes.iter()
+                .map(|&a| layout.shape.dims()[a])
+                .collect::<Vec<_>>(),
+        );
         let strides = axes.iter().map(|&a| layout.strides[a]).collect();
         let grad_fn = GradFn::Permute { perm: axes };
         Ok(self.view_of(t, shape, strides, layout.offset, grad_fn))
@@ -284,8 +294,15 @@ impl Runtime {
             return Err(RuntimeError::Message(format!(
                 "expand({}{{[{}]}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 "torch.FloatTensor",
-                old.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                sizes.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                old.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                sizes
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 sizes.len(),
                 old.len()
             )));
@@ -314,8 +331,15 @@ impl Runtime {
             } else {
                 return Err(RuntimeError::Message(format!(
                     "The expanded size of the tensor ({s}) must match the existing size ({d}) at non-singleton dimension {i}.  Target sizes: [{}].  Tensor sizes: [{}]",
-                    sizes.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                    old.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+                    sizes
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    old.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
         }
@@ -632,14 +656,17 @@ impl Runtime {
     /// PyTorch's rule for in-place ops under autograd: a leaf that requires grad
     /// may only be updated under `no_grad`. Updates of other tensors in a graph
     /// are not tracked here, and are refused rather than silently wrong.
-    pub(crate) fn check_inplace(&self, target: &Tensor, value: &Tensor) -> Result<(), RuntimeError> {
+    pub(crate) fn check_inplace(
+        &self,
+        target: &Tensor,
+        value: &Tensor,
+    ) -> Result<(), RuntimeError> {
         if !self.grad_enabled() {
             return Ok(());
         }
         if target.requires_grad() && target.is_leaf() {
             return Err(RuntimeError::Message(
-                "a leaf Variable that requires grad is being used in an in-place operation."
-                    .into(),
+                "a leaf Variable that requires grad is being used in an in-place operation.".into(),
             ));
         }
         if target.requires_grad() || value.requires_grad() {
@@ -681,7 +708,13 @@ impl Runtime {
             ..flat.layout()
         });
         let out = self
-            .dispatch_dense(Op::Gather, &[&flat, index], index.shape(), t.dtype(), t.device())
+            .dispatch_dense(
+                Op::Gather,
+                &[&flat, index],
+                index.shape(),
+                t.dtype(),
+                t.device(),
+            )
             .await?;
         let grad_fn = GradFn::Gather {
             shape: t.shape(),
@@ -700,7 +733,9 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         let dtype = values.dtype();
-        let zeros = self.full(Shape::new([shape.numel()]), 0.0, dtype, device).await?;
+        let zeros = self
+            .full(Shape::new([shape.numel()]), 0.0, dtype, device)
+            .await?;
         let values = self.dense(values).await?;
         let out = self
             .dispatch_dense(

@@ -1,0 +1,30 @@
+# Integer vs true division, floor division, remainder, pow, maximum/minimum, clamp; int64/bool/bfloat16 printing.
+import torch
+
+device = "tpu"
+
+i = torch.tensor([7, -7, 9, 4], device=device)
+j = torch.tensor([2, 2, -4, 3], device=device)
+print((i / j).cpu(), (i / j).dtype)
+print((i // j).cpu(), (i // j).dtype)
+print((i % j).cpu())
+print(torch.div(i, j).cpu(), (i.float() // j).cpu())
+print((i / 2).cpu(), (i // 2).cpu())
+x = torch.tensor([1.5, -2.25, 3.0, 0.5], device=device)
+print((x // 1).cpu(), (x % 1).cpu())
+print(x.pow(2).cpu(), (x ** 3).cpu())
+print(torch.pow(2.0, torch.tensor([0.0, 1.0, 3.0], device=device)).cpu())
+print((i ** 2).cpu(), (i ** 2).dtype)
+print(torch.tensor([4.0, 9.0], device=device).pow(0.5).cpu())
+y = torch.tensor([1.0, -3.0, 2.0, 0.0], device=device)
+print(torch.maximum(x, y).cpu(), torch.minimum(x, y).cpu())
+print(torch.maximum(i, j).cpu(), torch.minimum(i, j).cpu())
+print(x.clamp(-1.0, 1.0).cpu(), torch.clamp(x, min=0.0).cpu(), x.clamp(max=0.0).cpu())
+print(i.clamp(-5, 5).cpu(), i.clamp(min=0).dtype)
+b = torch.tensor([True, False, True], device=device)
+print(b.cpu(), (~b).cpu(), (b & torch.tensor([True, True, False], device=device)).cpu())
+print((b | ~b).cpu(), b.sum().item(), b.any().item())
+h = torch.tensor([1.0, 2.5, -0.125], dtype=torch.bfloat16)
+print(h, h * 3, h.dtype)
+print((h + h).float(), h.to(torch.float32) / 3)
+print(torch.tensor([100000, -3, 42]), torch.tensor([[0, 1], [-10, 200]]))

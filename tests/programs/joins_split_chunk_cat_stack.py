@@ -1,0 +1,31 @@
+# Joining and splitting: cat, stack along different dims, split (sizes and lists), chunk.
+import torch
+
+device = "tpu"
+
+a = torch.arange(6.0, device=device).reshape(2, 3)
+b = torch.arange(6.0, 12.0, device=device).reshape(2, 3)
+print(torch.cat([a, b]).cpu())
+print(torch.cat((a, b), dim=1).cpu())
+print(torch.cat([a, b], dim=-1).shape, torch.cat([a, b, a], 0).shape)
+print(torch.stack([a, b]).cpu())
+print(torch.stack([a, b], dim=1).cpu())
+print(torch.stack([a, b], dim=2).shape, torch.stack([a[0], b[0]], -1).cpu())
+x = torch.arange(10.0, device=device)
+parts = x.split(4)
+print(len(parts), [p.cpu().tolist() for p in parts])
+parts = torch.split(x, [1, 6, 3])
+print([p.shape[0] for p in parts], parts[1].cpu())
+chunks = x.chunk(3)
+print([c.tolist() for c in chunks])
+print([c.shape for c in torch.chunk(x, 5)])
+m = torch.arange(12.0, device=device).reshape(3, 4)
+l, r = m.split(2, dim=1)
+print(l.cpu(), r.cpu())
+top, bottom = m.chunk(2, dim=0)
+print(top.cpu(), bottom.cpu())
+i = torch.tensor([1, 2], device=device)
+print(torch.cat([i, torch.tensor([3], device=device)]).cpu(), torch.stack([i, i]).dtype)
+rebuilt = torch.cat(m.split(1, dim=0), dim=1)
+print(rebuilt.cpu())
+print(torch.stack([m[:, 0], m[:, 3]], dim=0).cpu())

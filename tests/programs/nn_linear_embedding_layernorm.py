@@ -1,0 +1,35 @@
+# nn.Linear, nn.Embedding and nn.LayerNorm modules: shapes, outputs and gradients.
+import torch
+import torch.nn as nn
+
+device = "tpu"
+torch.manual_seed(11)
+
+lin = nn.Linear(4, 3)
+print(lin.weight.shape, lin.bias.shape, lin.in_features, lin.out_features)
+lin = lin.to(device)
+x = torch.tensor([[1.0, 0.0, -1.0, 2.0], [0.5, 0.5, 0.5, 0.5]], device=device)
+y = lin(x)
+print(y.detach().cpu())
+print(torch.allclose(y.cpu(), (x @ lin.weight.T + lin.bias).cpu()))
+y.pow(2).sum().backward()
+print(lin.weight.grad.cpu(), lin.bias.grad.cpu())
+nb = nn.Linear(2, 2, bias=False)
+print(nb.bias, len(list(nb.parameters())))
+emb = nn.Embedding(6, 3).to(device)
+ids = torch.tensor([[0, 5, 2], [2, 2, 1]], device=device)
+e = emb(ids)
+print(e.shape, e[1, 0].tolist() == e[1, 1].tolist())
+print(e.detach().cpu()[0])
+e.sum().backward()
+print(emb.weight.grad.cpu())
+ln = nn.LayerNorm(4).to(device)
+print(ln.weight.detach().cpu(), ln.bias.detach().cpu(), ln.eps, ln.normalized_shape)
+h = torch.tensor([[1.0, 2.0, 3.0, 4.0], [-2.0, 0.0, 0.0, 6.0]], device=device, requires_grad=True)
+o = ln(h)
+print(o.detach().cpu())
+(o * torch.tensor([1.0, -1.0, 2.0, 0.5], device=device)).sum().backward()
+print(h.grad.cpu())
+print(ln.weight.grad.cpu(), ln.bias.grad.cpu())
+ln2 = nn.LayerNorm([2, 2], elementwise_affine=False)
+print(ln2(torch.tensor([[[1.0, 3.0], [5.0, 7.0]]])))

@@ -1,0 +1,30 @@
+# Tensor repr formatting: summarised large tensors, scientific notation, -0., integer-valued floats, mixed magnitudes, 3-D, bfloat16.
+import torch
+
+device = "tpu"
+
+big = torch.arange(2000.0, device=device).reshape(40, 50)
+print(big.cpu())
+print(torch.arange(1500, device=device).cpu())
+print(torch.arange(1001.0, device=device).cpu() / 1000)
+print(torch.tensor([1e-5, 1.0, 2.5], device=device).cpu())
+print(torch.tensor([1e10, 2.0, -3.5e-3], device=device).cpu())
+print(torch.tensor([123456789.0, 0.5], device=device).cpu())
+print(torch.tensor([0.001, 0.0001], device=device).cpu())
+print(torch.tensor([-0.0, 0.0, 1.0], device=device).cpu(), torch.tensor(-0.0, device=device).cpu())
+print(torch.tensor([1.0, 2.0, -3.0], device=device).cpu(), torch.tensor([[10.0, 200.0], [-3000.0, 4.0]], device=device).cpu())
+print(torch.tensor([0.1, 100.25, -7.0], device=device).cpu())
+print(torch.tensor([1.0, float("inf"), float("-inf"), float("nan")], device=device).cpu())
+print(torch.tensor(3.0, device=device).cpu(), torch.tensor(1e-8, device=device).cpu(), torch.tensor(12345.678, device=device).cpu())
+print(torch.arange(24.0, device=device).reshape(2, 3, 4).cpu() - 5)
+print(torch.arange(8, device=device).reshape(2, 2, 2).cpu())
+print(torch.zeros(2, 0, device=device).cpu(), torch.ones(1, 1, 1, device=device).cpu())
+h = torch.tensor([[0.1, 1.0, 1000.0], [-2.5, 3e-3, 7.0]], dtype=torch.bfloat16)
+print(h)
+print(torch.tensor([1.0, 2.0, 3.0], dtype=torch.bfloat16), torch.tensor(2.5, dtype=torch.bfloat16))
+print(torch.tensor([[True, False], [False, True]], device=device).cpu())
+print(torch.tensor([[-1, 20], [300, -4000]], device=device).cpu())
+print(torch.tensor([1.23456789, -9.87654321], device=device).cpu())
+print(torch.tensor([[1e-3, 5.0], [2e4, 1.5]], device=device).cpu())
+print(torch.full((3, 4), 0.5, device=device).cpu() * torch.arange(4.0, device=device).cpu())
+print(torch.linspace(-1.0, 1.0, 1200, device=device).reshape(30, 40).cpu())
