@@ -1,7 +1,10 @@
 //! No input may panic the runtime. Random bytes and random mutations of the
-//! conformance programs (lines dropped, duplicated and swapped, characters and
-//! tokens replaced) run on the reference backend with a small step budget; each
-//! must end in output or in a diagnostic, never a panic or an abort.
+//! conformance programs and the project's own corpus (lines dropped, duplicated
+//! and swapped, characters and tokens replaced, and value-level mutations that
+//! keep the syntax: numbers replaced by hostile values such as huge or negative
+//! sizes, NaN and out-of-range indices, and torch calls swapped for others) run
+//! on the reference backend with a small step budget; each must end in output or
+//! in a diagnostic, never a panic or an abort.
 //!
 //! The test command runs a bounded number of cases; `TPU_FUZZ_CASES=100000 cargo
 //! test -p tpu-lang --release --test fuzz` runs a long campaign. The seed is fixed
@@ -86,6 +89,141 @@ const TOKENS: &[&str] = &[
     "while True: pass",
 ];
 
+/// Values a number in a program may be replaced by: edge sizes, negative and
+/// huge dimensions, out-of-range indices, non-finite floats.
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "-2",
+    "5",
+    "64",
+    "100",
+    "-100",
+    "2**31",
+    "10**6",
+    "10**12",
+    "0.0",
+    "-0.0",
+    "0.5",
+    "1e-30",
+    "1e30",
+    "float('nan')",
+    "float('inf')",
+    "-float('inf')",
+    "True",
+];
+
+/// Tensor functions and methods a call may be swapped for, so that mutated
+/// programs reach ops with arguments they were not written for.
+const CALLS: &[&str] = &[
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "argmax",
+    "prod",
+    "var",
+    "std",
+    "cumsum",
+    "softmax",
+    "log_softmax",
+    "logsumexp",
+    "reshape",
+    "view",
+    "permute",
+    "transpose",
+    "expand",
+    "unsqueeze",
+    "squeeze",
+    "flatten",
+    "contiguous",
+    "split",
+    "chunk",
+    "cat",
+    "stack",
+    "matmul",
+    "mm",
+    "bmm",
+    "where",
+    "masked_fill",
+    "triu",
+    "tril",
+    "clamp",
+    "pow",
+    "exp",
+    "log",
+    "sqrt",
+    "relu",
+    "tanh",
+    "backward",
+    "detach",
+    "zero_",
+    "add_",
+    "mul_",
+    "item",
+    "tolist",
+    "to",
+    "float",
+    "long",
+    "bool",
+    "bfloat16",
+    "uniform_",
+    "normal_",
+    "randn",
+    "randint",
+    "randperm",
+    "arange",
+    "linspace",
+    "eye",
+    "zeros",
+    "ones",
+    "full",
+];
+
+/// Replaces one number, or one call name, in `line`, keeping the syntax intact.
+fn mutate_value(rng: &mut Rng, line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // Spans of numbers (digits not inside identifiers) and of identifiers
+    // followed by '(' (calls).
+    let mut numbers = Vec::new();
+    let mut calls = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if is_word(chars[i]) {
+            let start = i;
+            while i < chars.len()
+                && (is_word(chars[i]) || chars[i] == '.' && chars[start].is_ascii_digit())
+            {
+                i += 1;
+            }
+            if chars[start].is_ascii_digit() {
+                numbers.push((start, i));
+            } else if chars.get(i) == Some(&'(') {
+                calls.push((start, i));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let (spans, choices) = if !calls.is_empty() && (numbers.is_empty() || rng.below(2) == 0) {
+        (calls, CALLS)
+    } else {
+        (numbers, NUMBERS)
+    };
+    if spans.is_empty() {
+        return line.to_string();
+    }
+    let (start, end) = spans[rng.below(spans.len())];
+    let replacement = choices[rng.below(choices.len())];
+    chars[..start].iter().collect::<String>()
+        + replacement
+        + &chars[end..].iter().collect::<String>()
+}
+
 struct Rng(Mt19937);
 
 impl Rng {
@@ -95,9 +233,10 @@ impl Rng {
 }
 
 fn corpus() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/conformance");
-    let mut programs: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
+    let mut programs: Vec<String> = ["conformance", "programs"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(format!("{root}{d}")).unwrap())
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .map(|p| std::fs::read_to_string(p).unwrap())
@@ -113,7 +252,11 @@ fn mutate(rng: &mut Rng, source: &str) -> String {
             lines.push(String::new());
         }
         let i = rng.below(lines.len());
-        match rng.below(6) {
+        match rng.below(9) {
+            6..=8 => {
+                let mutated = mutate_value(rng, &lines[i]);
+                lines[i] = mutated;
+            }
             0 => {
                 lines.remove(i);
             }

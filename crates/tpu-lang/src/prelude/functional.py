@@ -53,6 +53,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def linear(input, weight, bias=None):
+    if bias is not None and input.dim() == 2 and weight.dim() == 2 and input.shape[1] != weight.shape[1]:
+        # PyTorch runs a 2-D linear with bias as one addmm, and says so.
+        raise RuntimeError("addmm: mat1 and mat2 shapes cannot be multiplied (" + str(input.shape[0]) + "x"
+                           + str(input.shape[1]) + " and " + str(weight.shape[1]) + "x" + str(weight.shape[0]) + ")")
     out = input @ weight.t()
     if bias is not None:
         out = out + bias
