@@ -616,13 +616,14 @@ impl Interpreter<'_> {
                         "upper bound and larger bound inconsistent with step sign",
                     ));
                 }
-                let n = ((e - s) / st).ceil().max(0.0) as usize;
+                let count = ((e - s) / st).ceil().max(0.0);
                 let dtype = a.opt_dtype(3)?.unwrap_or(if all_int {
                     DType::Int64
                 } else {
                     DType::Float32
                 });
                 let device = a.device(4)?;
+                let n = checked_len(rt, count, dtype)?;
                 let data = if dtype == DType::Int64 && all_int {
                     let (s, st) = (start.as_int().unwrap_or(0), step.as_int().unwrap_or(1));
                     HostData::I64((0..n as i64).map(|i| s + i * st).collect())
@@ -640,8 +641,8 @@ impl Interpreter<'_> {
                         "number of steps must be non-negative",
                     ));
                 }
-                let n = n as usize;
                 let dtype = a.opt_dtype(3)?.unwrap_or(DType::Float32);
+                let n = checked_len(rt, n as f64, dtype)?;
                 let device = a.device(4)?;
                 // PyTorch's CPU kernel: the first half steps up from `start`, the
                 // second half down from `end`, in float32.
@@ -672,6 +673,7 @@ impl Interpreter<'_> {
                 };
                 let dtype = a.opt_dtype(2)?.unwrap_or(DType::Float32);
                 let device = a.device(3)?;
+                checked_len(rt, n as f64 * m as f64, DType::Float32)?;
                 let values: Vec<f32> = (0..n * m)
                     .map(|i| if i / m == i % m { 1.0 } else { 0.0 })
                     .collect();
@@ -692,13 +694,19 @@ impl Interpreter<'_> {
                 let shape = Shape::new(dims);
                 let dtype = a.opt_dtype(3)?.unwrap_or(DType::Int64);
                 let device = a.device(4)?;
+                match shape.checked_numel() {
+                    Some(n) => checked_len(rt, n as f64, DType::Int64)?,
+                    None => {
+                        return Err(PyErr::new("RuntimeError", "randint: the size is too large"));
+                    }
+                };
                 let values = rt.generator.randint(low, high, shape.numel());
                 let data = HostData::I64(values).cast(dtype);
                 tensor(rt.from_data(data, shape, device).await?)
             }
             "randperm" => {
-                let n = a.int(0)?.max(0) as usize;
                 let dtype = a.opt_dtype(1)?.unwrap_or(DType::Int64);
+                let n = checked_len(rt, a.int(0)?.max(0) as f64, DType::Int64)?;
                 let device = a.device(2)?;
                 let data = HostData::I64(rt.generator.randperm(n)).cast(dtype);
                 tensor(rt.from_data(data, Shape::new([n]), device).await?)
@@ -736,6 +744,20 @@ impl Interpreter<'_> {
             }
         })
     }
+}
+
+/// A 1-D length computed from Python numbers, checked against the memory
+/// limits before anything is allocated for it.
+fn checked_len(rt: &mut tpu_runtime::Runtime, count: f64, dtype: DType) -> PyResult<usize> {
+    if !count.is_finite() || count > (1u64 << 48) as f64 {
+        return Err(PyErr::new(
+            "RuntimeError",
+            format!("a tensor of {count} elements is too large to allocate"),
+        ));
+    }
+    let n = count as usize;
+    rt.check_allocation(&Shape::new([n]), dtype)?;
+    Ok(n)
 }
 
 /// PyTorch's rule for writing a result into an existing tensor: no float into

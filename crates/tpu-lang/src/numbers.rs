@@ -59,6 +59,9 @@ pub fn round(value: &Value, ndigits: Option<i64>) -> PyResult<Value> {
             }
             Ok(Value::Int(f.round_ties_even() as i64))
         }
+        // Past 17 significant digits rounding changes nothing (CPython returns
+        // the float itself); this also keeps the precision argument in range.
+        (Value::Float(f), Some(n)) if n > 330 || !f.is_finite() => Ok(Value::Float(*f)),
         (Value::Float(f), Some(n)) if n >= 0 => {
             let text = tpu_runtime::format::python_fixed(*f, n as usize);
             Ok(Value::Float(text.parse().unwrap_or(*f)))

@@ -324,6 +324,12 @@ pub fn python_fixed(v: f64, precision: usize) -> String {
         "nan".into()
     } else if v.is_infinite() {
         if v > 0.0 { "inf".into() } else { "-inf".into() }
+    } else if precision > 1100 {
+        // Every f64 has at most 1074 decimals, so the rest are zeros (and
+        // Rust's formatter refuses precisions past u16::MAX).
+        let mut text = format!("{v:.1100}");
+        text.extend(std::iter::repeat_n('0', precision - 1100));
+        text
     } else {
         format!("{v:.precision$}")
     }
@@ -334,11 +340,14 @@ pub fn python_exp(v: f64, precision: usize) -> String {
     if !v.is_finite() {
         return python_fixed(v, precision);
     }
-    let rust = format!("{v:.precision$e}");
+    // A mantissa has at most 767 significant decimals; past that, zeros.
+    let exact = precision.min(1100);
+    let rust = format!("{v:.exact$e}");
     let (mantissa, exponent) = rust.split_once('e').expect("exponent form has an e");
     let exponent: i32 = exponent.parse().expect("exponent is an integer");
     let sign = if exponent < 0 { '-' } else { '+' };
-    format!("{mantissa}e{sign}{:02}", exponent.abs())
+    let zeros = "0".repeat(precision - exact);
+    format!("{mantissa}{zeros}e{sign}{:02}", exponent.abs())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use crate::backend::{BackendError, BufferId, Operand};
 use crate::data::HostData;
 use crate::report::OpRecord;
-use crate::runtime::{Runtime, RuntimeError, check_size};
+use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Device, Home, Tensor};
 use tpu_ir::{DType, Op, Shape};
 
@@ -30,8 +30,7 @@ impl Runtime {
         out_dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
-        self.release_dropped();
-        check_size(&out_shape, out_dtype)?;
+        self.check_allocation(&out_shape, out_dtype)?;
         for t in inputs {
             if t.device() != device {
                 return Err(RuntimeError::DeviceMismatch(device, t.device()));
@@ -112,6 +111,11 @@ impl Runtime {
         let done = backend.execute(op, &operands, &out_shape, out_dtype);
         self.free_temporaries(home, &placed);
         let done = done?;
+        self.track(
+            home,
+            done.buffer,
+            out_shape.numel() * out_dtype.size_in_bytes(),
+        );
         self.ops.push(OpRecord {
             name: op.aten_name(),
             op: op.clone(),
@@ -164,8 +168,7 @@ impl Runtime {
         shape: Shape,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
-        self.release_dropped();
-        check_size(&shape, data.dtype())?;
+        self.check_allocation(&shape, data.dtype())?;
         debug_assert_eq!(data.len(), shape.numel());
         let home = match device {
             Device::Cpu => Home::Host,
@@ -176,6 +179,7 @@ impl Runtime {
             Err(BackendError::Unsupported { .. }) => (Home::Host, self.host_upload(&data)?),
             Err(e) => return Err(e.into()),
         };
+        self.track(home, buffer, data.len() * data.dtype().size_in_bytes());
         Ok(Tensor::new(
             shape,
             data.dtype(),

@@ -29,6 +29,15 @@ pub enum RuntimeError {
         bytes: u128,
         limit: usize,
     },
+    #[error(
+        "out of memory: a tensor of shape {shape:?} needs {bytes} bytes while {live} bytes are in use; this runtime allows {limit} bytes of tensors in all"
+    )]
+    OutOfMemoryTotal {
+        shape: Vec<usize>,
+        bytes: u128,
+        live: usize,
+        limit: usize,
+    },
     #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", c_type_name(*.0), c_type_name(*.1))]
     DTypeMismatch(DType, DType),
     #[error("a Tensor with {0} elements cannot be converted to Scalar")]
@@ -92,6 +101,13 @@ const BOOL_SUBTRACTION: &str = "Subtraction, the `-` operator, with a bool tenso
 /// chip's HBM as a further limit; this one protects the host.
 pub const MAX_TENSOR_BYTES: usize = 1 << 30;
 
+/// The most bytes all live tensors together may hold, so that a program cannot
+/// exhaust the host (or the wasm address space) one legal tensor at a time.
+#[cfg(not(target_arch = "wasm32"))]
+pub const MAX_LIVE_BYTES: usize = 4 << 30;
+#[cfg(target_arch = "wasm32")]
+pub const MAX_LIVE_BYTES: usize = 3 << 29;
+
 /// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
 pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
     let bytes = shape
@@ -115,6 +131,9 @@ pub struct Runtime {
     pub(crate) tpu: Box<dyn Backend>,
     pub(crate) release: ReleaseQueue,
     pub(crate) ops: Vec<OpRecord>,
+    /// Bytes held by each live buffer, and their sum, for `MAX_LIVE_BYTES`.
+    live: std::collections::HashMap<(Home, BufferId), usize>,
+    live_bytes: usize,
     pub(crate) line: Option<u32>,
     print_options: PrintOptions,
     grad_enabled: bool,
@@ -130,6 +149,8 @@ impl Runtime {
             tpu,
             release: ReleaseQueue::default(),
             ops: Vec::new(),
+            live: Default::default(),
+            live_bytes: 0,
             line: None,
             print_options: PrintOptions::default(),
             grad_enabled: true,
@@ -191,8 +212,34 @@ impl Runtime {
     pub(crate) fn release_dropped(&mut self) {
         let dropped: Vec<(Home, BufferId)> = self.release.borrow_mut().drain(..).collect();
         for (home, buffer) in dropped {
+            if let Some(bytes) = self.live.remove(&(home, buffer)) {
+                self.live_bytes -= bytes;
+            }
             self.backend(home).free(buffer);
         }
+    }
+
+    /// Checks that a new tensor of `shape` fits both the per-tensor and the
+    /// total limit, before anything is allocated for it.
+    pub fn check_allocation(&mut self, shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
+        self.release_dropped();
+        check_size(shape, dtype)?;
+        let bytes = shape.numel() * dtype.size_in_bytes();
+        if self.live_bytes + bytes > MAX_LIVE_BYTES {
+            return Err(RuntimeError::OutOfMemoryTotal {
+                shape: shape.dims().to_vec(),
+                bytes: bytes as u128,
+                live: self.live_bytes,
+                limit: MAX_LIVE_BYTES,
+            });
+        }
+        Ok(())
+    }
+
+    /// Counts a new buffer against `MAX_LIVE_BYTES` until it is released.
+    pub(crate) fn track(&mut self, home: Home, buffer: BufferId, bytes: usize) {
+        self.live.insert((home, buffer), bytes);
+        self.live_bytes += bytes;
     }
 
     /// `torch.full(shape, value, dtype=...)`; `zeros` and `ones` are fills of 0 and 1.
