@@ -129,6 +129,7 @@ impl Interpreter<'_> {
                 "maximum recursion depth exceeded",
             ));
         }
+        self.call_boundary().await;
         self.enter()?;
         let scope = Env::new(ScopeKind::Function, Some(f.closure.clone()));
         let bound = crate::bind::bind_arguments(&f, args, kwargs, &scope);

@@ -76,6 +76,27 @@ pub struct Interpreter<'r> {
     fuel: u64,
     fuel_budget: u64,
     depth: usize,
+    /// See `RunOptions::suspend_every_calls`.
+    pub suspend_every_calls: Option<u32>,
+    calls: u64,
+}
+
+/// A future that is `Pending` once (waking its task at once) and then ready:
+/// one turn given back to the executor.
+struct YieldNow(bool);
+
+impl Future for YieldNow {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }
 }
 
 impl<'r> Interpreter<'r> {
@@ -96,6 +117,8 @@ impl<'r> Interpreter<'r> {
             fuel: fuel_budget,
             fuel_budget,
             depth: 0,
+            suspend_every_calls: None,
+            calls: 0,
         };
         interp.install_exceptions();
         interp
@@ -113,6 +136,18 @@ impl<'r> Interpreter<'r> {
         }
         self.fuel -= 1;
         Ok(())
+    }
+
+    /// Counts a Python call, and gives the executor a turn every
+    /// `suspend_every_calls` calls.
+    pub async fn call_boundary(&mut self) {
+        self.calls += 1;
+        if let Some(n) = self.suspend_every_calls
+            && n > 0
+            && self.calls.is_multiple_of(n as u64)
+        {
+            YieldNow(false).await;
+        }
     }
 
     pub fn enter(&mut self) -> PyResult<()> {

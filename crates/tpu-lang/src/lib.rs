@@ -47,6 +47,11 @@ pub struct RunOptions {
     /// Statements, loop iterations and calls the program may execute before it is
     /// stopped as a runaway.
     pub fuel: u64,
+    /// Suspend the run (return `Pending` to the executor once, waking itself) at
+    /// every this-many-th Python call: the hook that lets an executor interleave
+    /// programs (ranks) or stop one between calls. `None` never suspends except
+    /// at device reads.
+    pub suspend_every_calls: Option<u32>,
 }
 
 impl Default for RunOptions {
@@ -54,6 +59,7 @@ impl Default for RunOptions {
         RunOptions {
             filename: "main.py".into(),
             fuel: 10_000_000,
+            suspend_every_calls: None,
         }
     }
 }
@@ -85,6 +91,7 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
     };
     runtime.reset_session_state();
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
+    interp.suspend_every_calls = options.suspend_every_calls;
     let result = interp.exec_block(&parsed.syntax().body).await;
     if let Err(e) = result {
         let e = e.leave_frame(&file, "<module>");

@@ -14,7 +14,9 @@ use std::rc::Rc;
 use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
 
 /// How to compute an op's input gradients from its output gradient, with what
-/// the op saved for it.
+/// the op saved for it. A saved output is a detached alias of the output (the
+/// same storage, no `grad_fn`): saving the output object itself would make an
+/// `Rc` cycle through its own node and leak every graph.
 pub(crate) enum GradFn {
     /// Gradient passes through unchanged (clone, contiguous, `+` of one input).
     Identity {

@@ -63,7 +63,7 @@ impl Runtime {
                 op,
                 axis,
                 x: input.clone(),
-                out: out.clone(),
+                out: self.detach(&out),
                 indices: indices.clone(),
             };
             self.record(&out, grad_fn, &[&input]);
@@ -188,7 +188,7 @@ impl Runtime {
         let out = result?;
         let grad_fn = GradFn::ExtremumAll {
             x: t.clone(),
-            out: out.clone(),
+            out: self.detach(&out),
         };
         self.record(&out, grad_fn, &[t]);
         if !max {

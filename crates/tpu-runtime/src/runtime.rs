@@ -349,7 +349,7 @@ impl Runtime {
                 BinaryOp::Pow => Some(GradFn::Pow {
                     a: a.clone(),
                     b: b.clone(),
-                    out: result.clone(),
+                    out: self.detach(&result),
                 }),
                 BinaryOp::Maximum | BinaryOp::Minimum => Some(GradFn::Extremum {
                     a: a.clone(),
@@ -397,7 +397,7 @@ impl Runtime {
                 scalar,
                 scalar_on_left,
                 x: a.clone(),
-                out: out.clone(),
+                out: self.detach(&out),
             };
             self.record(&out, grad_fn, &[&a]);
         }
@@ -584,7 +584,7 @@ impl Runtime {
             let grad_fn = GradFn::Unary {
                 op,
                 x: t.clone(),
-                out: out.clone(),
+                out: self.detach(&out),
             };
             self.record(&out, grad_fn, &[&t]);
         }

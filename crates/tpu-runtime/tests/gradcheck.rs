@@ -271,3 +271,38 @@ fn writes_through_a_view_reach_the_base_and_leaves_refuse_in_place_updates() {
         rt.write(&leaf, &seven).await.unwrap();
     });
 }
+
+#[test]
+fn graphs_are_freed_with_their_tensors() {
+    block_on(async {
+        let mut rt = Runtime::new(Box::new(ReferenceBackend::new()));
+        let x = rt
+            .from_data(
+                HostData::F32(values(true)),
+                Shape::new(SHAPE),
+                Device::Tpu(0),
+            )
+            .await
+            .unwrap();
+        rt.set_requires_grad(&x, true).unwrap();
+        for pass in 0..4 {
+            // Ops whose gradients save their own output (exp, tanh, pow, a
+            // scalar op, max); half the graphs are never backpropagated, the
+            // case where a saved output would keep its own node alive.
+            let e = rt.unary(UnaryOp::Exp, &x).await.unwrap();
+            let t = rt.unary(UnaryOp::Tanh, &e).await.unwrap();
+            let p = rt.binary(BinaryOp::Pow, &t, &x).await.unwrap();
+            let s = rt
+                .binary_scalar(BinaryOp::Div, &p, 2.0, ScalarKind::Float, true)
+                .await
+                .unwrap();
+            let m = rt.extremum_all(true, &s).await.unwrap();
+            if pass % 2 == 0 {
+                rt.backward(&m, None, false).await.unwrap();
+            }
+        }
+        x.set_grad(None);
+        drop(x);
+        assert_eq!(rt.live_tpu_buffers(), 0, "a graph outlived its tensors");
+    });
+}
