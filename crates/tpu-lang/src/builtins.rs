@@ -427,10 +427,14 @@ impl Interpreter<'_> {
                 };
                 Value::Super(Rc::new((class, receiver)))
             }
-            "object" => Value::Instance(Rc::new(crate::value::Instance {
-                class: crate::classes::new_class("object", Vec::new(), Default::default())?,
-                attrs: RefCell::default(),
-            })),
+            "object" => {
+                let class = crate::classes::new_class("object", Vec::new(), Default::default())?;
+                self.classes.push(Rc::downgrade(&class));
+                Value::Instance(Rc::new(crate::value::Instance {
+                    class,
+                    attrs: RefCell::default(),
+                }))
+            }
             "callable" => {
                 arity(name, 1, &args)?;
                 Value::Bool(

@@ -78,6 +78,11 @@ pub struct Interpreter<'r> {
     depth: usize,
     /// See `RunOptions::suspend_every_calls`.
     pub suspend_every_calls: Option<u32>,
+    /// The scopes the prelude's modules ran in, cleared by `teardown`.
+    pub library_envs: Vec<Rc<Env>>,
+    /// Every class this run made: a class's MRO starts with the class itself,
+    /// an `Rc` cycle that `teardown` breaks.
+    pub classes: Vec<std::rc::Weak<Class>>,
     calls: u64,
 }
 
@@ -118,6 +123,8 @@ impl<'r> Interpreter<'r> {
             fuel_budget,
             depth: 0,
             suspend_every_calls: None,
+            library_envs: Vec::new(),
+            classes: Vec::new(),
             calls: 0,
         };
         interp.install_exceptions();
@@ -136,6 +143,33 @@ impl<'r> Interpreter<'r> {
         }
         self.fuel -= 1;
         Ok(())
+    }
+
+    /// Ends a run: a function's closure is the module scope that holds the
+    /// function, an `Rc` cycle, so module scopes (the program's and the
+    /// prelude's) are emptied here, which frees every object and tensor the
+    /// program left behind.
+    pub fn teardown(&mut self) {
+        let mut envs = std::mem::take(&mut self.library_envs);
+        envs.push(self.env.module());
+        for env in envs {
+            env.vars.borrow_mut().clear();
+        }
+        for module in self.modules.values() {
+            if let Value::Module(m) = module {
+                m.attrs.borrow_mut().clear();
+            }
+        }
+        self.modules.clear();
+        let exceptions = self.exceptions.drain().map(|(_, c)| Rc::downgrade(&c));
+        let classes: Vec<_> = self.classes.drain(..).chain(exceptions).collect();
+        for class in classes.iter().filter_map(std::rc::Weak::upgrade) {
+            class.mro.borrow_mut().clear();
+            class.attrs.borrow_mut().clear();
+        }
+        self.tensor_class = None;
+        self.parameter_class = None;
+        self.frames.clear();
     }
 
     /// Counts a Python call, and gives the executor a turn every
@@ -438,6 +472,7 @@ impl<'r> Interpreter<'r> {
         result?;
         let attrs = body_env.vars.take();
         let class = crate::classes::new_class(def.name.as_str(), bases, attrs)?;
+        self.classes.push(Rc::downgrade(&class));
         for value in class.attrs.borrow().values() {
             if let Value::Function(f) = value {
                 *f.class.borrow_mut() = Rc::downgrade(&class);

@@ -98,6 +98,7 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
         report.diagnostics.push(e.to_diagnostic());
     }
     report.stdout = std::mem::take(&mut interp.stdout);
+    interp.teardown();
     drop(interp);
     report.ops = runtime.take_ops();
     // The program's variables are gone; give their buffers back now.

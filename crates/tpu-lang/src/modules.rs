@@ -190,6 +190,7 @@ impl Interpreter<'_> {
         for (k, v) in m.attrs.borrow().iter() {
             env.set(k, v.clone());
         }
+        self.library_envs.push(env.clone());
         let outer_env = std::mem::replace(&mut self.env, env.clone());
         let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
         let result = self.exec_block(&parsed.syntax().body).await;

@@ -247,3 +247,23 @@ fn hostile_programs_end_in_errors_not_crashes() {
     let report = run_program("a = [1]\na.append(a)\nd = {}\nd[1] = d\nprint(a, d, a == a)\n");
     assert_eq!(report.stdout, "[1, [...]] {1: {...}} True\n");
 }
+
+#[test]
+fn a_finished_run_frees_everything_it_made() {
+    // Module-level functions close over the module scope that holds them (an
+    // Rc cycle); the tensors a program leaves in globals must still be freed.
+    let source = "import torch\nimport torch.nn as nn\nx = torch.ones(3, device='tpu', requires_grad=True)\ny = (x.exp() * 2).sum()\nm = nn.Linear(3, 2).to('tpu')\ndef f():\n    return f\nclass C:\n    def g(self):\n        return x\nc = C()\n";
+    std::thread::Builder::new()
+        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .spawn(move || {
+            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+            for _ in 0..2 {
+                let report = pollster::block_on(run(source, &mut runtime, &RunOptions::default()));
+                assert!(report.ok(), "{:?}", report.diagnostics);
+                assert_eq!(runtime.live_tpu_buffers(), 0);
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
