@@ -1,12 +1,13 @@
 //! The `tpu` command. `tpu run FILE` runs a PyTorch program with its `tpu` tensors
 //! on the selected backend, prints what the program printed, and on error prints a
-//! Python traceback to stderr and exits 1. `--report out.json` writes the Report.
+//! Python traceback to stderr and exits 1. `--report out.json` writes the Report;
+//! `--mode debug|strict|fused` picks the eager mode the program starts in.
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tpu_lang::RunOptions;
-use tpu_runtime::Runtime;
+use tpu_runtime::{EagerMode, Runtime};
 use tpu_wgpu::BackendChoice;
 
 #[derive(Parser)]
@@ -28,6 +29,9 @@ enum Command {
         /// Write the run's Report as JSON to this path.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// The eager mode the program starts in: debug, strict or fused.
+        #[arg(long, default_value = "strict")]
+        mode: EagerMode,
     },
 }
 
@@ -37,13 +41,14 @@ fn main() -> ExitCode {
             file,
             backend,
             report,
+            mode,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
             let worker = std::thread::Builder::new()
                 .name("tpu-run".into())
                 .stack_size(tpu_lang::NATIVE_STACK_BYTES)
-                .spawn(move || run(&file, backend, report.as_deref()));
+                .spawn(move || run(&file, backend, mode, report.as_deref()));
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
                 _ => {
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
 fn run(
     file: &std::path::Path,
     backend: BackendChoice,
+    mode: EagerMode,
     report_path: Option<&std::path::Path>,
 ) -> ExitCode {
     let source = match std::fs::read_to_string(file) {
@@ -79,6 +85,7 @@ fn run(
     }
     let options = RunOptions {
         filename: file.display().to_string(),
+        mode,
         ..RunOptions::default()
     };
     let mut runtime = Runtime::new(selected.backend);

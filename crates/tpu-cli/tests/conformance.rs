@@ -1,21 +1,23 @@
 //! The conformance corpus (`tests/conformance/`: PyTorch programs and what PyTorch
-//! 2.15 printed) through `tpu run`, on each backend, judged by the corpus's rule.
+//! 2.15 printed) through `tpu run`, on each backend and in each eager mode, judged
+//! by the corpus's rule.
 //! Every program must agree; the browser runs the same corpus through the wasm
 //! package (`crates/tpu-wasm/tests/browser.rs`).
 
 mod support;
 
 fn check_backend(backend: &str) {
-    let outcomes = support::run_corpus(&support::corpus_dir("tests/conformance"), backend);
-    assert!(outcomes.len() >= 11, "the corpus went missing");
-    let problems: Vec<String> = outcomes
-        .into_iter()
-        .filter_map(|o| {
+    let mut problems = Vec::new();
+    for mode in support::MODES {
+        let outcomes =
+            support::run_corpus(&support::corpus_dir("tests/conformance"), backend, mode);
+        assert!(outcomes.len() >= 11, "the corpus went missing");
+        problems.extend(outcomes.into_iter().filter_map(|o| {
             o.verdict
                 .err()
-                .map(|why| format!("{} on {backend}: {why}", o.name))
-        })
-        .collect();
+                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
+        }));
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -1,21 +1,21 @@
 //! The project's own corpus (`tests/programs/`: PyTorch programs with what real
 //! PyTorch printed for them, device changed to "cpu") through `tpu run` on both
-//! backends. Every program with an `.expected` file must agree.
+//! backends, in each eager mode. Every program with an `.expected` file must agree.
 
 mod support;
 
 fn check(backend: &str) {
-    let outcomes = support::run_corpus(&support::corpus_dir("tests/programs"), backend);
-    assert!(!outcomes.is_empty(), "no programs with .expected files");
-    let failures: Vec<String> = outcomes
-        .iter()
-        .filter_map(|o| {
+    let mut failures = Vec::new();
+    for mode in support::MODES {
+        let outcomes = support::run_corpus(&support::corpus_dir("tests/programs"), backend, mode);
+        assert!(!outcomes.is_empty(), "no programs with .expected files");
+        failures.extend(outcomes.iter().filter_map(|o| {
             o.verdict
                 .as_ref()
                 .err()
-                .map(|why| format!("{} on {backend}: {why}", o.name))
-        })
-        .collect();
+                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
+        }));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -4,9 +4,11 @@
 //! Report, fingerprinted for the compile cache, and compared across backends.
 
 mod dtype;
+mod fused;
 mod op;
 mod shape;
 
 pub use dtype::{DType, ScalarKind};
+pub use fused::{FusedInput, FusedKernel, FusedNode};
 pub use op::{BinaryOp, CompareOp, Op, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS, erf, pow_f32};
 pub use shape::{Shape, ShapeError};

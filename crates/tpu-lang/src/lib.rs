@@ -26,6 +26,7 @@ mod repr;
 mod source;
 mod tensor_api;
 mod torch_api;
+mod torch_tpu;
 mod value;
 
 pub use error::PyErr;
@@ -47,6 +48,9 @@ pub struct RunOptions {
     /// Statements, loop iterations and calls the program may execute before it is
     /// stopped as a runaway.
     pub fuel: u64,
+    /// The eager mode the run starts in (`torch_tpu.set_eager_mode` may change
+    /// it): Strict by default, as in TorchTPU.
+    pub mode: tpu_runtime::EagerMode,
     /// Suspend the run (return `Pending` to the executor once, waking itself) at
     /// every this-many-th Python call: the hook that lets an executor interleave
     /// programs (ranks) or stop one between calls. `None` never suspends except
@@ -60,6 +64,7 @@ impl Default for RunOptions {
             filename: "main.py".into(),
             fuel: 10_000_000,
             suspend_every_calls: None,
+            mode: tpu_runtime::EagerMode::Strict,
         }
     }
 }
@@ -90,6 +95,10 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
         }
     };
     runtime.reset_session_state();
+    if let Err(e) = runtime.set_mode(options.mode) {
+        report.diagnostics.push(PyErr::from(e).to_diagnostic());
+        return report;
+    }
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
     interp.suspend_every_calls = options.suspend_every_calls;
     let result = interp.exec_block(&parsed.syntax().body).await;
@@ -100,7 +109,13 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
     report.stdout = std::mem::take(&mut interp.stdout);
     interp.teardown();
     drop(interp);
-    report.ops = runtime.take_ops();
+    // What is still pending (Fused mode) runs now, so every op the program
+    // issued is accounted for in the kernels.
+    if let Err(e) = runtime.finish_report(&mut report)
+        && report.diagnostics.is_empty()
+    {
+        report.diagnostics.push(PyErr::from(e).to_diagnostic());
+    }
     // The program's variables are gone; give their buffers back now.
     runtime.collect_garbage();
     report

@@ -83,6 +83,10 @@ impl Interpreter<'_> {
                     }
                     module("math", attrs)
                 }
+                "torch_tpu" => module(
+                    "torch_tpu",
+                    functions(crate::torch_tpu::TORCH_TPU_FUNCTIONS),
+                ),
                 "torch" => {
                     let mut attrs = crate::torch_api::torch_module_attributes();
                     let c = module("torch._C", functions(crate::native::NATIVE_FUNCTIONS));

@@ -89,6 +89,8 @@ impl Interpreter<'_> {
                 "Boolean value of Tensor with more than one value is ambiguous",
             ));
         }
+        self.runtime
+            .set_sync_reason("a Python condition reads a tensor");
         Ok(match self.runtime.item(t).await? {
             Scalar::Float(f) => f != 0.0,
             Scalar::Int(i) => i != 0,
@@ -97,10 +99,12 @@ impl Interpreter<'_> {
     }
 
     pub async fn tensor_item(&mut self, t: &Tensor) -> PyResult<Value> {
+        self.runtime.set_sync_reason(".item()");
         Ok(scalar_value(self.runtime.item(t).await?))
     }
 
     pub async fn tensor_repr(&mut self, t: &Tensor) -> PyResult<String> {
+        self.runtime.set_sync_reason("print / repr");
         Ok(self.runtime.repr(t).await?)
     }
 
@@ -211,6 +215,7 @@ impl Interpreter<'_> {
             }
             "cpu" => {
                 no_args(&args)?;
+                self.runtime.set_sync_reason(".cpu()");
                 Ok(Value::Tensor(self.runtime.to_device(t, Device::Cpu).await?))
             }
             "to" => {
@@ -289,6 +294,7 @@ impl Interpreter<'_> {
             "numel" => Ok(Value::Int(t.numel() as i64)),
             "tolist" => {
                 no_args(&args)?;
+                self.runtime.set_sync_reason(".tolist()");
                 let values = self.runtime.read(t).await?;
                 Ok(nest(&values, 0, t.shape().dims()))
             }

@@ -7,7 +7,7 @@ use crate::data::HostData;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::pin::Pin;
-use tpu_ir::{DType, Op, Shape};
+use tpu_ir::{DType, FusedKernel, Op, Shape};
 
 /// A buffer owned by one backend. Ids are never reused within a backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,6 +47,15 @@ pub struct Dispatched {
     /// The kernel's name, e.g. `matmul_f32` or `binary_scalar_mul`.
     pub kernel: String,
     /// The language the kernel is written in: `WGSL` or `Rust`.
+    pub kernel_language: &'static str,
+}
+
+/// What running a fusion group produced.
+#[derive(Clone, Debug)]
+pub struct FusedDispatch {
+    pub buffers: Vec<BufferId>,
+    /// The generated source (WGSL), or a description for the reference.
+    pub source: String,
     pub kernel_language: &'static str,
 }
 
@@ -120,6 +129,36 @@ pub trait Backend {
         out_shape: &Shape,
         out_dtype: DType,
     ) -> Result<Dispatched, BackendError>;
+
+    /// Whether `execute` would accept this op, without running it: asked when an
+    /// op is deferred in Fused mode, so that fallbacks are decided at once.
+    fn check(
+        &self,
+        _op: &Op,
+        _inputs: &[Operand<'_>],
+        _out_shape: &Shape,
+        _out_dtype: DType,
+    ) -> Result<(), BackendError> {
+        Ok(())
+    }
+
+    /// Whether `execute_fused` is implemented.
+    fn supports_fused(&self) -> bool {
+        false
+    }
+
+    /// Runs a fusion group over `inputs` (in `kernel.inputs` order), making one
+    /// new buffer per `kernel.outputs` entry.
+    fn execute_fused(
+        &mut self,
+        _kernel: &FusedKernel,
+        _inputs: &[BufferId],
+    ) -> Result<FusedDispatch, BackendError> {
+        Err(BackendError::Unsupported {
+            backend: self.kind().name(),
+            what: "fused kernels".into(),
+        })
+    }
 
     /// Reads the first `len` elements of a buffer holding `dtype` values.
     fn read(&mut self, buffer: BufferId, dtype: DType, len: usize) -> ReadFuture<'_>;

@@ -10,6 +10,7 @@ mod autograd;
 mod backend;
 pub mod data;
 pub mod format;
+mod fusion;
 mod placement;
 mod reduce;
 mod reference;
@@ -20,11 +21,15 @@ mod tensor;
 mod views;
 
 pub use backend::{
-    Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture, run_op,
+    Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
+    run_op,
 };
 pub use data::{HostData, Scalar};
+pub use fusion::EagerMode;
 pub use reference::ReferenceBackend;
-pub use report::{Diagnostic, OpRecord, Report, SourceSpan};
+pub use report::{
+    CacheStats, Diagnostic, KernelRecord, NonFinite, OpRecord, Report, SourceSpan, SyncRecord,
+};
 pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
 pub use tensor::{Device, Home, Tensor};
 pub use views::{infer_shape, normalize_axis};

@@ -7,7 +7,8 @@
 
 use crate::backend::{BackendError, BufferId, Operand};
 use crate::data::HostData;
-use crate::report::OpRecord;
+use crate::fusion::EagerMode;
+use crate::report::{NonFinite, OpRecord};
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Device, Home, Tensor};
 use tpu_ir::{DType, Op, Shape};
@@ -106,6 +107,7 @@ impl Runtime {
                 dtype: t.dtype(),
             })
             .collect();
+        self.tpu.op_index = self.ops.len();
         let backend = self.backend(home);
         let kind = backend.kind();
         let done = backend.execute(op, &operands, &out_shape, out_dtype);
@@ -128,14 +130,42 @@ impl Runtime {
             line: self.line,
             fallback,
         });
-        Ok(Tensor::new(
+        let out = Tensor::new(
             out_shape,
             out_dtype,
             device,
             home,
             done.buffer,
             self.release.clone(),
-        ))
+        );
+        if self.mode == EagerMode::Debug && device != Device::Cpu {
+            self.debug_check(&out).await?;
+        }
+        Ok(out)
+    }
+
+    /// Debug mode: waits for the op and names the first one whose result holds
+    /// a NaN or an infinity.
+    async fn debug_check(&mut self, out: &Tensor) -> Result<(), RuntimeError> {
+        if self.first_nonfinite.is_some() || !out.dtype().is_floating() {
+            return Ok(());
+        }
+        let values = self.read_dense_quiet(out).await?.to_f64();
+        let value = if values.iter().any(|v| v.is_nan()) {
+            "nan"
+        } else if values.iter().any(|v| v.is_infinite()) {
+            "inf"
+        } else {
+            return Ok(());
+        };
+        let index = self.ops.len() - 1;
+        self.first_nonfinite = Some(NonFinite {
+            op: index,
+            name: self.ops[index].name.clone(),
+            line: self.ops[index].line,
+            value: value.into(),
+        });
+        Ok(())
     }
 
     /// The operand's buffer at `home`: its own if it lives there, else a copy.

@@ -3,11 +3,11 @@
 //! Clarity wins over speed here, except where a loop order is free to choose.
 
 use crate::backend::{
-    Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture,
+    Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
 };
 use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
-use tpu_ir::{DType, Op, ReduceOp, Shape};
+use tpu_ir::{DType, FusedKernel, Op, ReduceOp, Shape};
 
 #[derive(Default)]
 pub struct ReferenceBackend {
@@ -563,6 +563,66 @@ impl Backend for ReferenceBackend {
         Ok(Dispatched {
             buffer: self.store(data),
             kernel: op.kernel_name(),
+            kernel_language: "Rust",
+        })
+    }
+
+    fn supports_fused(&self) -> bool {
+        true
+    }
+
+    /// A fusion group as one loop over its iteration space: each element's
+    /// inputs are read through their broadcast strides, the SSA program runs,
+    /// and each output is stored; no intermediate is materialised.
+    fn execute_fused(
+        &mut self,
+        kernel: &FusedKernel,
+        inputs: &[BufferId],
+    ) -> Result<FusedDispatch, BackendError> {
+        let mut values = Vec::with_capacity(inputs.len());
+        for &id in inputs {
+            values.push(
+                self.get(id)?
+                    .as_f32()
+                    .ok_or_else(|| BackendError::Unsupported {
+                        backend: "reference",
+                        what: "fused kernels on non-float inputs".into(),
+                    })?,
+            );
+        }
+        let strides: Vec<Vec<usize>> = kernel
+            .inputs
+            .iter()
+            .map(|i| i.shape.broadcast_strides(&kernel.shape))
+            .collect();
+        let n = kernel.shape.numel();
+        let mut outs: Vec<Vec<f32>> = kernel
+            .outputs
+            .iter()
+            .map(|_| Vec::with_capacity(n))
+            .collect();
+        let mut element = vec![0f32; inputs.len()];
+        let mut scratch = Vec::with_capacity(kernel.nodes.len());
+        for_each_index(&kernel.shape, |index| {
+            for (k, s) in strides.iter().enumerate() {
+                element[k] = values[k][offset(index, s)];
+            }
+            kernel.eval(&element, &mut scratch);
+            for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+                o.push(scratch[node]);
+            }
+        });
+        let buffers = outs
+            .into_iter()
+            .map(|o| self.store(HostData::F32(o).cast(kernel.dtype)))
+            .collect();
+        Ok(FusedDispatch {
+            buffers,
+            source: format!(
+                "one loop over {:?} evaluating {} nodes",
+                kernel.shape.dims(),
+                kernel.nodes.len()
+            ),
             kernel_language: "Rust",
         })
     }

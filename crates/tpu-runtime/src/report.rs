@@ -17,6 +17,66 @@ pub struct Report {
     pub backend: Option<BackendKind>,
     /// The adapter or CPU that backend ran on.
     pub backend_device: String,
+    /// The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
+    /// change it while the program runs).
+    #[serde(default)]
+    pub mode: crate::fusion::EagerMode,
+    /// Every kernel launched on the `tpu` backend, in order: one per op in
+    /// Debug and Strict, one per fusion group in Fused.
+    #[serde(default)]
+    pub kernels: Vec<KernelRecord>,
+    /// Where the host waited for the device, and why.
+    #[serde(default)]
+    pub syncs: Vec<SyncRecord>,
+    /// The compilation cache's counters at the end of the run.
+    #[serde(default)]
+    pub cache: CacheStats,
+    /// Debug mode: the first op whose result held a NaN or an infinity.
+    #[serde(default)]
+    pub first_nonfinite: Option<NonFinite>,
+}
+
+/// One kernel launch.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct KernelRecord {
+    pub name: String,
+    /// Indices into `Report::ops` of the ops this kernel computed.
+    pub ops: Vec<usize>,
+    pub backend: BackendKind,
+    pub kernel_language: String,
+    /// For fused kernels: the compilation cache key.
+    pub fingerprint: Option<String>,
+    /// For fused kernels: whether the cache already held this kernel.
+    pub cache_hit: Option<bool>,
+    /// For fused kernels: the generated source.
+    pub source: Option<String>,
+}
+
+/// A materialisation point: the host waited for a device value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SyncRecord {
+    /// `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
+    pub reason: String,
+    pub line: Option<u32>,
+}
+
+/// Hits and misses of the compilation cache (fused kernels).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CacheStats {
+    pub hits: u64,
+    pub misses: u64,
+    pub entries: usize,
+}
+
+/// The first non-finite result Debug mode saw.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NonFinite {
+    /// The op's index in `Report::ops`.
+    pub op: usize,
+    pub name: String,
+    pub line: Option<u32>,
+    /// `nan` or `inf`.
+    pub value: String,
 }
 
 impl Report {

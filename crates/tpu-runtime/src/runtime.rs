@@ -8,8 +8,9 @@ use crate::autograd::GradFn;
 use crate::backend::{Backend, BackendError, BackendKind, BufferId};
 use crate::data::{HostData, Scalar};
 use crate::format::{self, HostTensor, PrintOptions};
+use crate::fusion::EagerMode;
 use crate::reference::ReferenceBackend;
-use crate::report::OpRecord;
+use crate::report::{CacheStats, NonFinite, OpRecord, SyncRecord};
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
@@ -128,9 +129,14 @@ pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError
 
 pub struct Runtime {
     pub(crate) host: ReferenceBackend,
-    pub(crate) tpu: Box<dyn Backend>,
+    pub(crate) tpu: crate::fusion::FusingBackend,
     pub(crate) release: ReleaseQueue,
     pub(crate) ops: Vec<OpRecord>,
+    pub(crate) mode: EagerMode,
+    pub(crate) syncs: Vec<SyncRecord>,
+    /// Why the next read happens, set by the caller (`item()`, `print`, ...).
+    sync_reason: Option<&'static str>,
+    pub(crate) first_nonfinite: Option<NonFinite>,
     /// Bytes held by each live buffer, and their sum, for `MAX_LIVE_BYTES`.
     live: std::collections::HashMap<(Home, BufferId), usize>,
     live_bytes: usize,
@@ -146,7 +152,11 @@ impl Runtime {
     pub fn new(tpu: Box<dyn Backend>) -> Self {
         Runtime {
             host: ReferenceBackend::new(),
-            tpu,
+            tpu: crate::fusion::FusingBackend::new(tpu),
+            mode: EagerMode::Strict,
+            syncs: Vec::new(),
+            sync_reason: None,
+            first_nonfinite: None,
             release: ReleaseQueue::default(),
             ops: Vec::new(),
             live: Default::default(),
@@ -180,6 +190,8 @@ impl Runtime {
     pub fn reset_session_state(&mut self) {
         self.generator = crate::rng::Generator::default();
         self.grad_enabled = true;
+        self.syncs.clear();
+        self.first_nonfinite = None;
     }
 
     /// The source line that subsequent ops are attributed to in the Report.
@@ -191,6 +203,49 @@ impl Runtime {
         std::mem::take(&mut self.ops)
     }
 
+    /// Fills the Report's execution fields at the end of a run: ops, kernels,
+    /// syncs, cache counters, mode, Debug findings.
+    pub fn finish_report(&mut self, report: &mut crate::Report) -> Result<(), RuntimeError> {
+        self.tpu.flush()?;
+        report.ops = std::mem::take(&mut self.ops);
+        report.kernels = std::mem::take(&mut self.tpu.kernels);
+        report.syncs = std::mem::take(&mut self.syncs);
+        report.cache = self.tpu.cache;
+        report.mode = self.mode;
+        report.first_nonfinite = self.first_nonfinite.take();
+        Ok(())
+    }
+
+    pub fn mode(&self) -> EagerMode {
+        self.mode
+    }
+
+    /// `torch_tpu.set_eager_mode`: leaving Fused runs what is pending first.
+    pub fn set_mode(&mut self, mode: EagerMode) -> Result<(), RuntimeError> {
+        self.tpu.set_deferring(mode == EagerMode::Fused)?;
+        self.mode = mode;
+        Ok(())
+    }
+
+    /// The compilation cache's counters (`torch_tpu.cache_stats()`).
+    pub fn cache_stats(&self) -> CacheStats {
+        self.tpu.cache
+    }
+
+    /// Names why the next read waits for the device (`item()`, `print`, ...).
+    pub fn set_sync_reason(&mut self, reason: &'static str) {
+        self.sync_reason = Some(reason);
+    }
+
+    /// `torch_tpu.sync()`: runs everything pending now.
+    pub fn sync(&mut self) -> Result<(), RuntimeError> {
+        self.syncs.push(SyncRecord {
+            reason: "torch_tpu.sync()".into(),
+            line: self.line,
+        });
+        Ok(self.tpu.flush()?)
+    }
+
     /// Buffers alive on the `tpu` backend, after freeing those already dropped.
     pub fn live_tpu_buffers(&mut self) -> usize {
         self.release_dropped();
@@ -200,7 +255,7 @@ impl Runtime {
     pub(crate) fn backend(&mut self, home: Home) -> &mut dyn Backend {
         match home {
             Home::Host => &mut self.host,
-            Home::Accelerator => self.tpu.as_mut(),
+            Home::Accelerator => &mut self.tpu,
         }
     }
 
@@ -715,10 +770,28 @@ impl Runtime {
         self.read_dense(&t).await
     }
 
+    /// Reads a dense tensor's buffer without recording a sync (Debug mode's
+    /// per-op wait, which is the mode's own behaviour rather than the program's).
+    pub(crate) async fn read_dense_quiet(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
+        let buffer = t.buffer();
+        let (dtype, n) = (t.dtype(), t.numel());
+        Ok(self.backend(t.home()).read(buffer, dtype, n).await?)
+    }
+
     /// Reads a dense tensor's buffer.
     pub(crate) async fn read_dense(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
         debug_assert!(t.is_dense());
         self.release_dropped();
+        if t.home() == Home::Accelerator {
+            let reason = self
+                .sync_reason
+                .take()
+                .unwrap_or("a value the host needs (an index, a mask, a host fallback)");
+            self.syncs.push(SyncRecord {
+                reason: reason.to_string(),
+                line: self.line,
+            });
+        }
         let buffer = t.buffer();
         let (dtype, n) = (t.dtype(), t.numel());
         Ok(self.backend(t.home()).read(buffer, dtype, n).await?)

@@ -56,15 +56,26 @@ impl Playground {
         self.fallback_reason.clone()
     }
 
-    /// Runs a program; resolves to its Report.
-    pub fn run(&self, source: String) -> js_sys::Promise {
+    /// Runs a program; resolves to its Report. `mode` is the eager mode the
+    /// program starts in (`"debug"`, `"strict"` (the default) or `"fused"`).
+    pub fn run(&self, source: String, mode: Option<String>) -> js_sys::Promise {
         let slot = self.runtime.clone();
         wasm_bindgen_futures::future_to_promise(async move {
+            let mode = match mode.as_deref() {
+                None => tpu_runtime::EagerMode::Strict,
+                Some(m) => m
+                    .parse()
+                    .map_err(|e: String| JsValue::from(JsError::new(&e)))?,
+            };
+            let options = RunOptions {
+                mode,
+                ..RunOptions::default()
+            };
             let mut runtime = slot
                 .borrow_mut()
                 .take()
                 .ok_or_else(|| JsValue::from(JsError::new("a run is already in progress")))?;
-            let report = tpu_lang::run(&source, &mut runtime, &RunOptions::default()).await;
+            let report = tpu_lang::run(&source, &mut runtime, &options).await;
             *slot.borrow_mut() = Some(runtime);
             report_to_js(&report)
         })

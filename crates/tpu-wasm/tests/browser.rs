@@ -13,7 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 const HELLO: &str = include_str!("../../../tests/programs/hello_tensor.py");
 
 async fn run(playground: &Playground, source: &str) -> Report {
-    let value = JsFuture::from(playground.run(source.to_string()))
+    let value = JsFuture::from(playground.run(source.to_string(), None))
         .await
         .expect("the run resolves");
     serde_wasm_bindgen::from_value(value).expect("a Report")

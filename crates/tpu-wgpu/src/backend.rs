@@ -10,9 +10,10 @@
 use crate::kernels::{self, MATMUL_TILE, MAX_RANK, WORKGROUP_SIZE};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use tpu_ir::{DType, Op, Shape};
+use tpu_ir::{DType, FusedKernel, Op, Shape};
 use tpu_runtime::{
-    Backend, BackendError, BackendKind, BufferId, Dispatched, HostData, Operand, ReadFuture,
+    Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, HostData, Operand,
+    ReadFuture,
 };
 use wgpu::util::DeviceExt;
 
@@ -287,6 +288,99 @@ impl Backend for WgpuBackend {
             });
         self.take_device_error()?;
         Ok(self.insert(buffer))
+    }
+
+    fn check(
+        &self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+        out_dtype: DType,
+    ) -> Result<(), BackendError> {
+        if let Some(d) = std::iter::once(out_dtype)
+            .chain(inputs.iter().map(|i| i.dtype))
+            .find(|&d| d != DType::Float32)
+        {
+            return Err(unsupported_dtype(d));
+        }
+        self.storage_size(out_shape.numel())?;
+        plan(op, inputs, out_shape).map(|_| ())
+    }
+
+    fn supports_fused(&self) -> bool {
+        true
+    }
+
+    fn execute_fused(
+        &mut self,
+        kernel: &FusedKernel,
+        inputs: &[BufferId],
+    ) -> Result<FusedDispatch, BackendError> {
+        let n = kernel.shape.numel();
+        let size = self.storage_size(n)?;
+        let name = format!("fused_{}", kernel.fingerprint());
+        let source = kernels::fused(kernel);
+        let pipeline = self.pipeline(&name, || source.clone());
+        let params = kernels::fused_params(kernel);
+        let params = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("params"),
+                contents: bytemuck::cast_slice(&params),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        let outs: Vec<wgpu::Buffer> = kernel
+            .outputs
+            .iter()
+            .map(|_| {
+                self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("tensor"),
+                    size,
+                    usage: wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_SRC
+                        | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        {
+            let mut resources = vec![params.as_entire_binding()];
+            for &input in inputs {
+                resources.push(self.buffer(input)?.as_entire_binding());
+            }
+            for out in &outs {
+                resources.push(out.as_entire_binding());
+            }
+            let entries: Vec<wgpu::BindGroupEntry> = resources
+                .into_iter()
+                .enumerate()
+                .map(|(i, resource)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource,
+                })
+                .collect();
+            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&name),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &bind_group, &[]);
+                let (x, y, z) = elementwise_grid(n);
+                pass.dispatch_workgroups(x, y, z);
+            }
+            self.queue.submit([encoder.finish()]);
+        }
+        self.take_device_error()?;
+        let buffers = outs.into_iter().map(|b| self.insert(b)).collect();
+        Ok(FusedDispatch {
+            buffers,
+            source,
+            kernel_language: "WGSL",
+        })
     }
 
     fn execute(

@@ -3,7 +3,7 @@
 //! and every elementwise kernel indexes a 2-D grid of 256-wide workgroups so that
 //! tensors past 65,535 workgroups still fit WebGPU's per-dimension dispatch limit.
 
-use tpu_ir::{BinaryOp, Op, ReduceOp, UnaryOp};
+use tpu_ir::{BinaryOp, FusedKernel, FusedNode, Op, ReduceOp, UnaryOp};
 
 /// Threads per workgroup for 1-D kernels.
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -120,6 +120,120 @@ pub fn binary(op: BinaryOp) -> String {
 }}
 "
     )
+}
+
+/// The WGSL of a fusion group: one thread per element of the iteration shape;
+/// each input is read through its broadcast strides, the SSA program runs in
+/// registers, and each output is stored. params: `[n, rank, dims[8],
+/// strides[8] per input, bits(scalar) per Scalar/Const node]`. The code depends
+/// only on the kernel's structure (`FusedKernel::code_key`), never on shapes'
+/// sizes or scalar values, which are parameters.
+pub fn fused(kernel: &FusedKernel) -> String {
+    let k = kernel.inputs.len();
+    let mut decls = String::from("@group(0) @binding(0) var<storage, read> params: array<u32>;\n");
+    for i in 0..k {
+        decls.push_str(&format!(
+            "@group(0) @binding({}) var<storage, read> in{i}: array<f32>;\n",
+            i + 1
+        ));
+    }
+    for (j, _) in kernel.outputs.iter().enumerate() {
+        decls.push_str(&format!(
+            "@group(0) @binding({}) var<storage, read_write> out{j}: array<f32>;\n",
+            k + 1 + j
+        ));
+    }
+    let mut helpers = String::new();
+    let uses_erf = kernel.nodes.iter().any(|n| {
+        matches!(
+            n,
+            FusedNode::Unary {
+                op: UnaryOp::Erf,
+                ..
+            }
+        )
+    });
+    if uses_erf {
+        helpers.push_str(ERF_HELPER);
+    }
+    let uses_binary_helpers = kernel.nodes.iter().any(|n| match n {
+        FusedNode::Binary { op, .. } | FusedNode::Scalar { op, .. } => !helpers_for(*op).is_empty(),
+        _ => false,
+    });
+    if uses_binary_helpers {
+        helpers.push_str(tpu_ir::WGSL_BINARY_HELPERS);
+    }
+    let mut body = String::new();
+    body.push_str("    let rank = params[1];\n    var rest = i;\n");
+    for i in 0..k {
+        body.push_str(&format!("    var o{i} = 0u;\n"));
+    }
+    body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = params[2u + axis];\n        let c = rest % size;\n        rest = rest / size;\n");
+    for i in 0..k {
+        body.push_str(&format!(
+            "        o{i} = o{i} + c * params[{}u + axis];\n",
+            10 + 8 * i
+        ));
+    }
+    body.push_str("    }\n");
+    let scalar_base = 10 + 8 * k;
+    let mut scalar = 0;
+    for (n, node) in kernel.nodes.iter().enumerate() {
+        let expr = match node {
+            FusedNode::Input { index } => format!("in{index}[o{index}]"),
+            FusedNode::Const { .. } => {
+                let e = format!("bitcast<f32>(params[{}u])", scalar_base + scalar);
+                scalar += 1;
+                e
+            }
+            FusedNode::Binary { op, a, b } => op.wgsl(&format!("v{a}"), &format!("v{b}")),
+            FusedNode::Scalar {
+                op,
+                x,
+                scalar_on_left,
+                ..
+            } => {
+                let s = format!("bitcast<f32>(params[{}u])", scalar_base + scalar);
+                scalar += 1;
+                if *scalar_on_left {
+                    op.wgsl(&s, &format!("v{x}"))
+                } else {
+                    op.wgsl(&format!("v{x}"), &s)
+                }
+            }
+            FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
+        };
+        if let FusedNode::Unary { op, .. } = node {
+            helpers.push_str(&format!(
+                "fn unary_{n}(x: f32) -> f32 {{\n    return {};\n}}\n",
+                op.wgsl()
+            ));
+        }
+        body.push_str(&format!("    let v{n} = {expr};\n"));
+    }
+    for (j, node) in kernel.outputs.iter().enumerate() {
+        body.push_str(&format!("    out{j}[i] = v{node};\n"));
+    }
+    format!("{helpers}{decls}{ELEMENTWISE_INDEX}\n{body}}}\n")
+}
+
+/// The `params` of a fused kernel (see `fused`).
+pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
+    let out = &kernel.shape;
+    let mut params = vec![0u32; 10 + 8 * kernel.inputs.len()];
+    params[0] = out.numel() as u32;
+    params[1] = out.rank() as u32;
+    for axis in 0..out.rank() {
+        params[2 + axis] = out.dims()[axis] as u32;
+    }
+    for (i, input) in kernel.inputs.iter().enumerate() {
+        let strides = input.shape.broadcast_strides(out);
+        for axis in 0..out.rank() {
+            params[10 + 8 * i + axis] = strides[axis] as u32;
+        }
+    }
+    params.extend(kernel.scalars().iter().map(|&s| (s as f32).to_bits()));
+    params
 }
 
 /// The helper functions a binary op's WGSL calls, if any.

@@ -1,5 +1,6 @@
 //! Shared by the corpus tests: run every `NAME.py` that has a `NAME.expected` in a
-//! folder through `tpu run` on one backend and judge it by the conformance rule.
+//! folder through `tpu run` on one backend, in one eager mode, and judge it by the
+//! conformance rule.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +17,10 @@ pub fn corpus_dir(relative: &str) -> PathBuf {
         .join(relative)
 }
 
-pub fn run_corpus(dir: &Path, backend: &str) -> Vec<Outcome> {
+/// The eager modes every corpus runs in.
+pub const MODES: [&str; 3] = ["debug", "strict", "fused"];
+
+pub fn run_corpus(dir: &Path, backend: &str, mode: &str) -> Vec<Outcome> {
     let mut programs: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("the corpus exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -31,7 +35,8 @@ pub fn run_corpus(dir: &Path, backend: &str) -> Vec<Outcome> {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
             let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
             let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
-                .args(["run", "--backend", backend, path.to_str().unwrap()])
+                .args(["run", "--backend", backend, "--mode", mode])
+                .arg(&path)
                 .output()
                 .unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout);

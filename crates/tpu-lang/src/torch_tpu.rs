@@ -1,0 +1,52 @@
+//! The `torch_tpu` module: the device controls TorchTPU gives programs. Today
+//! the eager mode, an explicit sync and the compilation cache's counters; the
+//! TPU generation and slice shape arrive with the device model.
+
+use crate::error::PyErr;
+use crate::interp::{Interpreter, PyResult};
+use crate::value::{Dict, HashKey, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use tpu_runtime::EagerMode;
+
+pub const TORCH_TPU_FUNCTIONS: &[&str] = &[
+    "torch_tpu.set_eager_mode",
+    "torch_tpu.get_eager_mode",
+    "torch_tpu.sync",
+    "torch_tpu.cache_stats",
+];
+
+impl Interpreter<'_> {
+    pub fn call_torch_tpu(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+        match name {
+            "set_eager_mode" => {
+                let Some(Value::Str(mode)) = args.first() else {
+                    return Err(PyErr::type_error(
+                        "set_eager_mode() takes a mode name: \"debug\", \"strict\" or \"fused\"",
+                    ));
+                };
+                let mode: EagerMode = mode.parse().map_err(PyErr::value_error)?;
+                self.runtime.set_mode(mode)?;
+                Ok(Value::None)
+            }
+            "get_eager_mode" => Ok(Value::str(self.runtime.mode().name())),
+            "sync" => {
+                self.runtime.sync()?;
+                Ok(Value::None)
+            }
+            "cache_stats" => {
+                let stats = self.runtime.cache_stats();
+                let mut dict = Dict::default();
+                for (k, v) in [
+                    ("hits", stats.hits as i64),
+                    ("misses", stats.misses as i64),
+                    ("entries", stats.entries as i64),
+                ] {
+                    dict.insert(HashKey::Str(k.into()), Value::str(k), Value::Int(v));
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(dict))))
+            }
+            other => Err(PyErr::not_implemented(format!("torch_tpu.{other}()"))),
+        }
+    }
+}

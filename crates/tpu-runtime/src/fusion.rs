@@ -1,0 +1,534 @@
+//! The eager modes' execution layer, between the dispatcher and the `tpu`
+//! backend. In Debug and Strict it passes each op straight through (one kernel
+//! per op). In Fused it defers ops: each returns a buffer id at once, and the op
+//! joins a pending graph; at a materialisation point (a read) the graph is cut
+//! into fusion groups, each group runs as one kernel, and only values still
+//! referenced afterwards get buffers. Every launch is logged as a
+//! `KernelRecord`; fused kernels are keyed by their fingerprint in a
+//! compilation cache shared by all modes.
+
+use crate::backend::{
+    Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture,
+};
+use crate::data::HostData;
+use crate::report::{CacheStats, KernelRecord};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use tpu_ir::{DType, FusedInput, FusedKernel, FusedNode, Op, Shape};
+
+/// TorchTPU's three eager modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EagerMode {
+    /// Each op runs at once and the host waits; non-finite results are named.
+    Debug,
+    /// One kernel per op, queued; the host runs ahead until it reads.
+    #[default]
+    Strict,
+    /// Ops are deferred and fused into larger kernels at materialisation points.
+    Fused,
+}
+
+impl EagerMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            EagerMode::Debug => "debug",
+            EagerMode::Strict => "strict",
+            EagerMode::Fused => "fused",
+        }
+    }
+}
+
+impl std::str::FromStr for EagerMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "debug" => Ok(EagerMode::Debug),
+            "strict" => Ok(EagerMode::Strict),
+            "fused" => Ok(EagerMode::Fused),
+            other => Err(format!(
+                "unknown eager mode '{other}': expected \"debug\", \"strict\" or \"fused\""
+            )),
+        }
+    }
+}
+
+/// The most buffers a fused WGSL kernel binds besides its parameters
+/// (WebGPU's default limit is 8 storage buffers per stage).
+const MAX_FUSED_BUFFERS: usize = 7;
+
+/// The highest rank a fused kernel indexes (as the broadcasting kernels).
+const MAX_FUSED_RANK: usize = 8;
+
+enum Slot {
+    Real(BufferId),
+    /// The output of a pending op; `freed` once no tensor holds it.
+    Pending {
+        freed: bool,
+    },
+}
+
+struct PendingInput {
+    id: u64,
+    shape: Shape,
+    dtype: DType,
+}
+
+struct Pending {
+    op: Op,
+    inputs: Vec<PendingInput>,
+    out_shape: Shape,
+    out_dtype: DType,
+    out: u64,
+    /// The op's index in the Report's op stream.
+    op_index: usize,
+}
+
+pub struct FusingBackend {
+    inner: Box<dyn Backend>,
+    deferring: bool,
+    next_id: u64,
+    slots: HashMap<u64, Slot>,
+    pending: Vec<Pending>,
+    /// Real buffers released while pending ops still read them.
+    doomed: Vec<u64>,
+    /// Kernels launched since the runtime last took them.
+    pub(crate) kernels: Vec<KernelRecord>,
+    /// Fingerprints compiled so far in this session (the compilation cache).
+    compiled: HashSet<String>,
+    pub(crate) cache: CacheStats,
+    /// The op-stream index the next `execute` belongs to.
+    pub(crate) op_index: usize,
+}
+
+impl FusingBackend {
+    pub fn new(inner: Box<dyn Backend>) -> Self {
+        FusingBackend {
+            inner,
+            deferring: false,
+            next_id: 0,
+            slots: HashMap::new(),
+            pending: Vec::new(),
+            doomed: Vec::new(),
+            kernels: Vec::new(),
+            compiled: HashSet::new(),
+            cache: CacheStats::default(),
+            op_index: 0,
+        }
+    }
+
+    /// Starts or stops deferring (Fused mode); stopping runs what is pending.
+    pub(crate) fn set_deferring(&mut self, on: bool) -> Result<(), BackendError> {
+        if !on {
+            self.flush()?;
+        }
+        self.deferring = on;
+        Ok(())
+    }
+
+    fn fresh(&mut self, slot: Slot) -> BufferId {
+        self.next_id += 1;
+        self.slots.insert(self.next_id, slot);
+        BufferId(self.next_id)
+    }
+
+    fn real(&self, id: BufferId) -> Result<BufferId, BackendError> {
+        match self.slots.get(&id.0) {
+            Some(Slot::Real(b)) => Ok(*b),
+            Some(Slot::Pending { .. }) => Err(BackendError::Device(
+                "internal: a pending value was used before the graph ran".into(),
+            )),
+            None => Err(BackendError::UnknownBuffer(id)),
+        }
+    }
+
+    fn record(
+        &mut self,
+        name: String,
+        ops: Vec<usize>,
+        language: &str,
+        fused: Option<(&FusedKernel, String, bool)>,
+    ) {
+        let (fingerprint, source, cache_hit) = match fused {
+            Some((k, source, hit)) => (Some(k.fingerprint()), Some(source), Some(hit)),
+            None => (None, None, None),
+        };
+        self.kernels.push(KernelRecord {
+            name,
+            ops,
+            backend: self.inner.kind(),
+            kernel_language: language.to_string(),
+            fingerprint,
+            cache_hit,
+            source,
+        });
+    }
+
+    /// Whether pending op `p` can join an elementwise fusion group.
+    fn fusible(&self, p: &Pending) -> bool {
+        matches!(
+            p.op,
+            Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. }
+        ) && p.out_dtype == DType::Float32
+            && p.out_shape.rank() <= MAX_FUSED_RANK
+            && p.out_shape.numel() > 0
+            && p.inputs.iter().all(|i| i.dtype == DType::Float32)
+            && self.inner.supports_fused()
+    }
+
+    /// Runs every pending op: cuts the pending graph into groups, launches one
+    /// kernel per group, and gives buffers to the values still referenced.
+    pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        // Which pending values are read by which later pending ops.
+        let mut consumers: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, p) in pending.iter().enumerate() {
+            for input in &p.inputs {
+                consumers.entry(input.id).or_default().push(i);
+            }
+        }
+        let alive = |id: u64, slots: &HashMap<u64, Slot>| {
+            matches!(slots.get(&id), Some(Slot::Pending { freed: false }))
+        };
+        let groups = self.plan(&pending);
+        // Real buffers made during this flush for values no tensor holds.
+        let mut temporaries = Vec::new();
+        for group in groups {
+            let members: HashSet<usize> = group.iter().copied().collect();
+            let needed = |i: usize, slots: &HashMap<u64, Slot>| {
+                let id = pending[i].out;
+                alive(id, slots)
+                    || consumers
+                        .get(&id)
+                        .is_some_and(|c| c.iter().any(|j| !members.contains(j)))
+            };
+            if group.len() == 1 {
+                let p = &pending[group[0]];
+                if !needed(group[0], &self.slots) {
+                    // Nothing reads it: dead code, never launched.
+                    self.slots.remove(&p.out);
+                    continue;
+                }
+                let mut reals = Vec::with_capacity(p.inputs.len());
+                for input in &p.inputs {
+                    reals.push(self.real(BufferId(input.id))?);
+                }
+                let operands: Vec<Operand> = p
+                    .inputs
+                    .iter()
+                    .zip(&reals)
+                    .map(|(i, &buffer)| Operand {
+                        buffer,
+                        shape: &i.shape,
+                        dtype: i.dtype,
+                    })
+                    .collect();
+                let done = self
+                    .inner
+                    .execute(&p.op, &operands, &p.out_shape, p.out_dtype)?;
+                let was_alive = alive(p.out, &self.slots);
+                self.slots.insert(p.out, Slot::Real(done.buffer));
+                if !was_alive {
+                    temporaries.push(p.out);
+                }
+                self.record(done.kernel, vec![p.op_index], done.kernel_language, None);
+                continue;
+            }
+            let (kernel, external, outputs) =
+                self.build_kernel(&pending, &group, &|i| needed(i, &self.slots));
+            let mut reals = Vec::with_capacity(external.len());
+            for &id in &external {
+                reals.push(self.real(BufferId(id))?);
+            }
+            let fingerprint = kernel.fingerprint();
+            let hit = self.compiled.contains(&fingerprint);
+            let done = self.inner.execute_fused(&kernel, &reals)?;
+            if hit {
+                self.cache.hits += 1;
+            } else {
+                self.cache.misses += 1;
+                self.compiled.insert(fingerprint.clone());
+                self.cache.entries = self.compiled.len();
+            }
+            for (&i, &buffer) in outputs.iter().zip(&done.buffers) {
+                let id = pending[i].out;
+                let was_alive = alive(id, &self.slots);
+                self.slots.insert(id, Slot::Real(buffer));
+                if !was_alive {
+                    temporaries.push(id);
+                }
+            }
+            // Values computed inside the kernel and never written.
+            for &i in &group {
+                if !outputs.contains(&i) {
+                    self.slots.remove(&pending[i].out);
+                }
+            }
+            let ops = group.iter().map(|&i| pending[i].op_index).collect();
+            self.record(
+                format!("fused_{fingerprint}"),
+                ops,
+                done.kernel_language,
+                Some((&kernel, done.source, hit)),
+            );
+        }
+        temporaries.append(&mut self.doomed);
+        for id in temporaries {
+            if let Some(Slot::Real(b)) = self.slots.remove(&id) {
+                self.inner.free(b);
+            }
+        }
+        Ok(())
+    }
+
+    /// Cuts the pending ops (in program order) into groups: runs of fusible
+    /// elementwise ops over one iteration shape, within the buffer limit;
+    /// everything else alone.
+    fn plan(&self, pending: &[Pending]) -> Vec<Vec<usize>> {
+        let mut groups = Vec::new();
+        let mut current: Vec<usize> = Vec::new();
+        let mut shape: Option<Shape> = None;
+        let mut produced: HashSet<u64> = HashSet::new();
+        let mut external: HashSet<u64> = HashSet::new();
+        for (i, p) in pending.iter().enumerate() {
+            if !self.fusible(p) {
+                if !current.is_empty() {
+                    groups.push(std::mem::take(&mut current));
+                }
+                groups.push(vec![i]);
+                shape = None;
+                continue;
+            }
+            let new_external: HashSet<u64> = p
+                .inputs
+                .iter()
+                .map(|x| x.id)
+                .filter(|id| !produced.contains(id) && !external.contains(id))
+                .collect();
+            // Outputs are at most every member; count conservatively.
+            let buffers = external.len() + new_external.len() + current.len() + 1;
+            let fits = shape.as_ref() == Some(&p.out_shape) && buffers <= MAX_FUSED_BUFFERS;
+            if !fits {
+                if !current.is_empty() {
+                    groups.push(std::mem::take(&mut current));
+                }
+                produced.clear();
+                external.clear();
+                shape = Some(p.out_shape.clone());
+                external.extend(p.inputs.iter().map(|x| x.id));
+            } else {
+                external.extend(new_external);
+            }
+            produced.insert(p.out);
+            current.push(i);
+        }
+        if !current.is_empty() {
+            groups.push(current);
+        }
+        groups
+    }
+
+    /// The SSA program of a group, its external inputs (ids) and the members
+    /// whose values must be written.
+    fn build_kernel(
+        &self,
+        pending: &[Pending],
+        group: &[usize],
+        needed: &dyn Fn(usize) -> bool,
+    ) -> (FusedKernel, Vec<u64>, Vec<usize>) {
+        let mut nodes = Vec::new();
+        let mut node_of: HashMap<u64, usize> = HashMap::new();
+        let mut inputs: Vec<FusedInput> = Vec::new();
+        let mut external: Vec<u64> = Vec::new();
+        let mut operand = |id: u64,
+                           shape: &Shape,
+                           dtype: DType,
+                           nodes: &mut Vec<FusedNode>,
+                           node_of: &mut HashMap<u64, usize>| {
+            if let Some(&n) = node_of.get(&id) {
+                return n;
+            }
+            external.push(id);
+            inputs.push(FusedInput {
+                shape: shape.clone(),
+                dtype,
+            });
+            nodes.push(FusedNode::Input {
+                index: inputs.len() - 1,
+            });
+            node_of.insert(id, nodes.len() - 1);
+            nodes.len() - 1
+        };
+        let mut member_node = Vec::new();
+        for &i in group {
+            let p = &pending[i];
+            let args: Vec<usize> = p
+                .inputs
+                .iter()
+                .map(|x| operand(x.id, &x.shape, x.dtype, &mut nodes, &mut node_of))
+                .collect();
+            let node = match &p.op {
+                Op::Binary { op } => FusedNode::Binary {
+                    op: *op,
+                    a: args[0],
+                    b: args[1],
+                },
+                Op::BinaryScalar {
+                    op,
+                    scalar,
+                    scalar_on_left,
+                } => FusedNode::Scalar {
+                    op: *op,
+                    x: args[0],
+                    scalar: *scalar,
+                    scalar_on_left: *scalar_on_left,
+                },
+                Op::Unary { op } => FusedNode::Unary {
+                    op: *op,
+                    x: args[0],
+                },
+                Op::Fill { value } => FusedNode::Const { value: *value },
+                other => unreachable!("{other:?} is not fusible"),
+            };
+            nodes.push(node);
+            node_of.insert(p.out, nodes.len() - 1);
+            member_node.push((i, nodes.len() - 1));
+        }
+        let outputs: Vec<usize> = member_node
+            .iter()
+            .filter(|(i, _)| needed(*i))
+            .map(|(i, _)| *i)
+            .collect();
+        let kernel = FusedKernel {
+            shape: pending[group[0]].out_shape.clone(),
+            dtype: DType::Float32,
+            inputs,
+            nodes,
+            outputs: member_node
+                .iter()
+                .filter(|(i, _)| outputs.contains(i))
+                .map(|(_, n)| *n)
+                .collect(),
+        };
+        (kernel, external, outputs)
+    }
+}
+
+impl Backend for FusingBackend {
+    fn kind(&self) -> BackendKind {
+        self.inner.kind()
+    }
+
+    fn device_description(&self) -> String {
+        self.inner.device_description()
+    }
+
+    fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
+        let real = self.inner.upload(data)?;
+        Ok(self.fresh(Slot::Real(real)))
+    }
+
+    fn execute(
+        &mut self,
+        op: &Op,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+        out_dtype: DType,
+    ) -> Result<Dispatched, BackendError> {
+        if self.deferring {
+            self.inner.check(op, inputs, out_shape, out_dtype)?;
+            let out = self.next_id + 1;
+            self.pending.push(Pending {
+                op: op.clone(),
+                inputs: inputs
+                    .iter()
+                    .map(|i| PendingInput {
+                        id: i.buffer.0,
+                        shape: i.shape.clone(),
+                        dtype: i.dtype,
+                    })
+                    .collect(),
+                out_shape: out_shape.clone(),
+                out_dtype,
+                out,
+                op_index: self.op_index,
+            });
+            let id = self.fresh(Slot::Pending { freed: false });
+            debug_assert_eq!(id.0, out);
+            return Ok(Dispatched {
+                buffer: id,
+                kernel: "deferred".into(),
+                kernel_language: "",
+            });
+        }
+        let mut reals = Vec::with_capacity(inputs.len());
+        for i in inputs {
+            reals.push(self.real(i.buffer)?);
+        }
+        let operands: Vec<Operand> = inputs
+            .iter()
+            .zip(&reals)
+            .map(|(i, &buffer)| Operand {
+                buffer,
+                shape: i.shape,
+                dtype: i.dtype,
+            })
+            .collect();
+        let done = self.inner.execute(op, &operands, out_shape, out_dtype)?;
+        let id = self.fresh(Slot::Real(done.buffer));
+        self.record(
+            done.kernel.clone(),
+            vec![self.op_index],
+            done.kernel_language,
+            None,
+        );
+        Ok(Dispatched {
+            buffer: id,
+            kernel: done.kernel,
+            kernel_language: done.kernel_language,
+        })
+    }
+
+    fn read(&mut self, buffer: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
+        let real = self.flush().and_then(|()| self.real(buffer));
+        match real {
+            Ok(real) => self.inner.read(real, dtype, len),
+            Err(e) => Box::pin(async move { Err(e) }),
+        }
+    }
+
+    fn free(&mut self, buffer: BufferId) {
+        let read_by_pending = || {
+            self.pending
+                .iter()
+                .any(|p| p.inputs.iter().any(|i| i.id == buffer.0))
+        };
+        if matches!(self.slots.get(&buffer.0), Some(Slot::Real(_))) && read_by_pending() {
+            // A pending op still reads it: free it after the graph runs.
+            self.doomed.push(buffer.0);
+            return;
+        }
+        match self.slots.get_mut(&buffer.0) {
+            Some(Slot::Real(b)) => {
+                let b = *b;
+                self.slots.remove(&buffer.0);
+                self.inner.free(b);
+            }
+            Some(Slot::Pending { freed }) => *freed = true,
+            None => {}
+        }
+    }
+
+    fn live_buffers(&self) -> usize {
+        self.inner.live_buffers()
+            + self
+                .slots
+                .values()
+                .filter(|s| matches!(s, Slot::Pending { freed: false }))
+                .count()
+    }
+}
