@@ -29,10 +29,46 @@ export interface OpRecord {
   fallback: string | null;
 }
 
+export type EagerMode = "debug" | "strict" | "fused";
+
+export interface KernelRecord {
+  name: string;
+  /** Indices into `Report.ops` of the ops this kernel computed. */
+  ops: number[];
+  backend: "reference" | "wgpu";
+  kernel_language: string;
+  fingerprint: string | null;
+  cache_hit: boolean | null;
+  source: string | null;
+}
+
+export interface SyncRecord {
+  reason: string;
+  line: number | null;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+}
+
+export interface NonFinite {
+  op: number;
+  name: string;
+  line: number | null;
+  value: "nan" | "inf";
+}
+
 export interface Report {
   stdout: string;
   diagnostics: Diagnostic[];
   ops: OpRecord[];
   backend: "reference" | "wgpu" | null;
   backend_device: string;
+  mode: EagerMode;
+  kernels: KernelRecord[];
+  syncs: SyncRecord[];
+  cache: CacheStats;
+  first_nonfinite: NonFinite | null;
 }

@@ -1,0 +1,122 @@
+//! The eager modes as a program sees them: `torch_tpu` controls, the Report's
+//! kernels, syncs and cache counters, Debug's non-finite finding, and Fused's
+//! fewer kernels for the same values.
+
+use tpu_lang::{RunOptions, run};
+use tpu_runtime::{EagerMode, ReferenceBackend, Report, Runtime};
+
+fn run_in(source: &str, mode: EagerMode) -> Report {
+    let source = source.to_string();
+    std::thread::Builder::new()
+        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .spawn(move || {
+            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+            let options = RunOptions {
+                mode,
+                ..RunOptions::default()
+            };
+            pollster::block_on(run(&source, &mut runtime, &options))
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+const CHAIN: &str = "import torch\nx = torch.arange(6.0, device='tpu').reshape(2, 3)\ny = ((x * 2 + 1).tanh() - x).relu() * 0.5\nprint(y.sum().item())\n";
+
+#[test]
+fn fused_mode_runs_an_elementwise_chain_as_one_kernel_with_the_same_result() {
+    let strict = run_in(CHAIN, EagerMode::Strict);
+    let fused = run_in(CHAIN, EagerMode::Fused);
+    assert!(
+        strict.ok() && fused.ok(),
+        "{:?} {:?}",
+        strict.diagnostics,
+        fused.diagnostics
+    );
+    assert_eq!(strict.stdout, fused.stdout);
+    assert_eq!(
+        strict.ops.len(),
+        fused.ops.len(),
+        "the op stream is the same"
+    );
+    let fused_kernels: Vec<_> = fused
+        .kernels
+        .iter()
+        .filter(|k| k.fingerprint.is_some())
+        .collect();
+    assert_eq!(fused_kernels.len(), 1, "{:#?}", fused.kernels);
+    // mul, add, tanh, sub, relu, mul: six ops in one kernel.
+    assert_eq!(fused_kernels[0].ops.len(), 6);
+    assert!(fused.kernels.len() + 5 <= strict.kernels.len());
+    assert_eq!(fused.mode, EagerMode::Fused);
+    assert_eq!(fused.cache.misses, 1);
+}
+
+#[test]
+fn the_cache_hits_when_the_same_group_runs_again() {
+    let source = "import torch\nimport torch_tpu\ntorch_tpu.set_eager_mode('fused')\nx = torch.ones(4, device='tpu')\ntorch_tpu.sync()\nfor i in range(3):\n    x = (x * 0.5 + 1).tanh()\n    print(round(x.sum().item(), 4))\nprint(torch_tpu.get_eager_mode(), torch_tpu.cache_stats())\n";
+    let report = run_in(source, EagerMode::Strict);
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    assert!(
+        report
+            .stdout
+            .ends_with("fused {'hits': 2, 'misses': 1, 'entries': 1}\n"),
+        "{}",
+        report.stdout
+    );
+    let hits: Vec<_> = report.kernels.iter().filter_map(|k| k.cache_hit).collect();
+    assert_eq!(hits, [false, true, true]);
+}
+
+#[test]
+fn syncs_are_recorded_with_their_reason_and_line() {
+    let source = "import torch\nx = torch.ones(3, device='tpu')\ny = x * 2\nprint(y.sum().item())\nprint(y.cpu())\nif y[0] > 1:\n    z = y.tolist()\n";
+    let report = run_in(source, EagerMode::Fused);
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    let syncs: Vec<(&str, Option<u32>)> = report
+        .syncs
+        .iter()
+        .map(|s| (s.reason.as_str(), s.line))
+        .collect();
+    assert_eq!(
+        syncs,
+        [
+            (".item()", Some(4)),
+            (".cpu()", Some(5)),
+            ("a Python condition reads a tensor", Some(6)),
+            (".tolist()", Some(7)),
+        ]
+    );
+}
+
+#[test]
+fn debug_mode_names_the_first_op_that_made_a_nan() {
+    let source = "import torch\nx = torch.tensor([1.0, -1.0], device='tpu')\ny = x * 2\nz = y.sqrt()\nw = z + 1\nprint(w.cpu())\n";
+    let report = run_in(source, EagerMode::Debug);
+    assert_eq!(report.stdout, "tensor([2.4142,    nan])\n");
+    let found = report.first_nonfinite.expect("a NaN was made");
+    assert_eq!(
+        (found.name.as_str(), found.line, found.value.as_str()),
+        ("aten::sqrt", Some(4), "nan")
+    );
+    // Strict mode does not wait per op, and so does not look.
+    assert!(run_in(source, EagerMode::Strict).first_nonfinite.is_none());
+}
+
+#[test]
+fn an_unknown_mode_is_a_value_error() {
+    let report = run_in(
+        "import torch_tpu\ntorch_tpu.set_eager_mode('lazy')\n",
+        EagerMode::Strict,
+    );
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, "ValueError");
+    assert!(
+        d.message
+            .contains("expected \"debug\", \"strict\" or \"fused\""),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.span.map(|s| s.line), Some(2));
+}

@@ -1,0 +1,243 @@
+//! Fused against unfused on random op graphs: elementwise chains with
+//! broadcasting, scalar ops, reductions, matmuls and views between them, and a
+//! backward pass through all of it. Each graph runs in Strict and in Fused mode
+//! on the reference backend (where the two must agree exactly: a fused loop nest
+//! does the same float32 operations) and on wgpu (within tolerance of the
+//! reference), and the gradients are compared too.
+
+use pollster::block_on;
+use tpu_ir::{BinaryOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
+use tpu_runtime::rng::Mt19937;
+use tpu_runtime::{Backend, Device, EagerMode, HostData, ReferenceBackend, Runtime, Tensor};
+
+#[derive(Clone, Debug)]
+enum Step {
+    Binary(BinaryOp, usize, usize),
+    Scalar(BinaryOp, usize, f64, bool),
+    Unary(UnaryOp, usize),
+    SumAxis(usize, usize),
+    MatMul(usize, usize),
+    Transpose(usize),
+}
+
+struct Rng(Mt19937);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u32() as usize) % n.max(1)
+    }
+}
+
+/// A random graph over inputs shaped [a, b] and its broadcasts.
+fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
+    let (a, b) = (1 + rng.below(5), 1 + rng.below(6));
+    let shapes = vec![vec![a, b], vec![b], vec![a, 1], vec![a, b]];
+    let mut dims: Vec<Vec<usize>> = shapes.clone();
+    let mut steps = Vec::new();
+    for _ in 0..4 + rng.below(12) {
+        let n = dims.len();
+        let (x, y) = (rng.below(n), rng.below(n));
+        let step = match rng.below(10) {
+            0..=3 => {
+                let ops = [
+                    BinaryOp::Add,
+                    BinaryOp::Sub,
+                    BinaryOp::Mul,
+                    BinaryOp::Maximum,
+                    BinaryOp::Minimum,
+                ];
+                Step::Binary(ops[rng.below(ops.len())], x, y)
+            }
+            4 | 5 => {
+                let ops = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Sub, BinaryOp::Div];
+                let s = [0.5, -1.5, 2.0, 3.0][rng.below(4)];
+                Step::Scalar(ops[rng.below(ops.len())], x, s, rng.below(2) == 0)
+            }
+            6 | 7 => {
+                let ops = [
+                    UnaryOp::Tanh,
+                    UnaryOp::Sigmoid,
+                    UnaryOp::Sin,
+                    UnaryOp::Neg,
+                    UnaryOp::Relu,
+                    UnaryOp::Abs,
+                ];
+                Step::Unary(ops[rng.below(ops.len())], x)
+            }
+            8 => Step::SumAxis(x, rng.below(dims[x].len().max(1))),
+            _ => {
+                if dims[x].len() == 2 && dims[y].len() == 2 && dims[x][1] == dims[y][0] {
+                    Step::MatMul(x, y)
+                } else {
+                    Step::Transpose(x)
+                }
+            }
+        };
+        let out = match &step {
+            Step::Binary(_, x, y) => {
+                match Shape::broadcast(&Shape::new(dims[*x].clone()), &Shape::new(dims[*y].clone()))
+                {
+                    Ok(s) => s.dims().to_vec(),
+                    Err(_) => continue,
+                }
+            }
+            Step::Scalar(_, x, ..) | Step::Unary(_, x) => dims[*x].clone(),
+            Step::SumAxis(x, axis) => {
+                if dims[*x].is_empty() {
+                    continue;
+                }
+                let mut d = dims[*x].clone();
+                d.remove(*axis);
+                d
+            }
+            Step::MatMul(x, y) => vec![dims[*x][0], dims[*y][1]],
+            Step::Transpose(x) => {
+                let mut d = dims[*x].clone();
+                d.reverse();
+                d
+            }
+        };
+        dims.push(out);
+        steps.push(step);
+    }
+    (shapes, steps)
+}
+
+/// Runs the graph in `mode`; returns every value and the inputs' gradients.
+fn run(
+    backend: Box<dyn Backend>,
+    mode: EagerMode,
+    shapes: &[Vec<usize>],
+    steps: &[Step],
+    seed: u32,
+) -> (Vec<Vec<f32>>, Vec<Vec<f32>>, usize) {
+    block_on(async {
+        let mut rt = Runtime::new(backend);
+        rt.set_mode(mode).unwrap();
+        let mut values: Vec<Tensor> = Vec::new();
+        let mut rng = Rng(Mt19937::new(seed));
+        for shape in shapes {
+            let n: usize = shape.iter().product();
+            let data = (0..n)
+                .map(|_| rng.below(2000) as f32 / 500.0 - 2.0)
+                .collect();
+            let t = rt
+                .from_data(
+                    HostData::F32(data),
+                    Shape::new(shape.clone()),
+                    Device::Tpu(0),
+                )
+                .await
+                .unwrap();
+            rt.set_requires_grad(&t, true).unwrap();
+            values.push(t);
+        }
+        let inputs = values.clone();
+        for step in steps {
+            let v = match step {
+                Step::Binary(op, x, y) => rt.binary(*op, &values[*x], &values[*y]).await,
+                Step::Scalar(op, x, s, left) => {
+                    rt.binary_scalar(*op, &values[*x], *s, ScalarKind::Float, *left)
+                        .await
+                }
+                Step::Unary(op, x) => rt.unary(*op, &values[*x]).await,
+                Step::SumAxis(x, axis) => {
+                    rt.reduce_axes(ReduceOp::Sum, &values[*x], &[*axis], false)
+                        .await
+                }
+                Step::MatMul(x, y) => rt.matmul(&values[*x], &values[*y]).await,
+                Step::Transpose(x) => {
+                    let r = values[*x].rank() as i64;
+                    let perm: Vec<i64> = (0..r).rev().collect();
+                    rt.permute(&values[*x], &perm)
+                }
+            };
+            values.push(v.unwrap());
+        }
+        // The loss sums every value (so every op matters to the gradients).
+        let mut loss = rt
+            .full(Shape::scalar(), 0.0, DType::Float32, Device::Tpu(0))
+            .await
+            .unwrap();
+        for v in &values {
+            let s = rt.sum(v).await.unwrap();
+            loss = rt.binary(BinaryOp::Add, &loss, &s).await.unwrap();
+        }
+        rt.backward(&loss, None, false).await.unwrap();
+        let mut read = Vec::new();
+        for v in &values {
+            read.push(rt.read(v).await.unwrap().as_f32().unwrap());
+        }
+        let mut grads = Vec::new();
+        for t in &inputs {
+            let g = t.grad().expect("every input reaches the loss");
+            grads.push(rt.read(&g).await.unwrap().as_f32().unwrap());
+        }
+        let mut report = tpu_runtime::Report::default();
+        rt.finish_report(&mut report).unwrap();
+        (read, grads, report.kernels.len())
+    })
+}
+
+fn close(a: &[Vec<f32>], b: &[Vec<f32>], what: &str, tolerance: f32) {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert_eq!(x.len(), y.len(), "{what}: value {i} changed size");
+        for (p, q) in x.iter().zip(y) {
+            let ok = p == q
+                || (p.is_nan() && q.is_nan())
+                || (p - q).abs() <= tolerance * (1.0 + q.abs());
+            assert!(ok, "{what}: value {i}: {p} vs {q}");
+        }
+    }
+}
+
+const CASES: u32 = 60;
+
+#[test]
+fn fused_graphs_match_unfused_on_the_reference_backend() {
+    let mut fewer = 0;
+    for case in 0..CASES {
+        let mut rng = Rng(Mt19937::new(1000 + case));
+        let (shapes, steps) = graph(&mut rng);
+        let reference = || Box::new(ReferenceBackend::new()) as Box<dyn Backend>;
+        let (v1, g1, k1) = run(reference(), EagerMode::Strict, &shapes, &steps, case);
+        let (v2, g2, k2) = run(reference(), EagerMode::Fused, &shapes, &steps, case);
+        close(&v2, &v1, &format!("case {case} values {steps:?}"), 0.0);
+        close(&g2, &g1, &format!("case {case} gradients {steps:?}"), 0.0);
+        assert!(
+            k2 <= k1,
+            "case {case}: fused launched more kernels ({k2} > {k1})"
+        );
+        fewer += usize::from(k2 < k1);
+    }
+    assert!(
+        fewer > CASES as usize / 2,
+        "fusion rarely helped: {fewer} of {CASES}"
+    );
+}
+
+#[test]
+fn fused_graphs_match_the_reference_on_wgpu() {
+    let Ok(gpu) = block_on(tpu_wgpu::WgpuBackend::new()) else {
+        assert!(
+            std::env::var_os("TPU_REQUIRE_GPU").is_none(),
+            "TPU_REQUIRE_GPU is set but no adapter was found"
+        );
+        eprintln!("skipping: no wgpu adapter");
+        return;
+    };
+    let mut gpu = Some(gpu);
+    for case in 0..CASES / 3 {
+        let mut rng = Rng(Mt19937::new(1000 + case));
+        let (shapes, steps) = graph(&mut rng);
+        let reference = Box::new(ReferenceBackend::new());
+        let (v1, g1, _) = run(reference, EagerMode::Strict, &shapes, &steps, case);
+        let backend = match gpu.take() {
+            Some(b) => b,
+            None => block_on(tpu_wgpu::WgpuBackend::new()).unwrap(),
+        };
+        let (v2, g2, _) = run(Box::new(backend), EagerMode::Fused, &shapes, &steps, case);
+        close(&v2, &v1, &format!("case {case} values {steps:?}"), 1e-4);
+        close(&g2, &g1, &format!("case {case} gradients {steps:?}"), 1e-4);
+    }
+}
