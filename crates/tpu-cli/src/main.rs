@@ -3,6 +3,8 @@
 //! Python traceback to stderr and exits 1. `--report out.json` writes the Report;
 //! `--mode debug|strict|fused` picks the eager mode the program starts in.
 
+mod bench;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,10 +35,48 @@ enum Command {
         #[arg(long, default_value = "strict")]
         mode: EagerMode,
     },
+    /// Strict against Fused on the same backend: an MLP training step and a
+    /// transformer block, measured on this machine (wall time, not simulated).
+    Bench {
+        /// cpu, wgpu, or auto (wgpu when an adapter exists).
+        #[arg(long, default_value = "auto")]
+        backend: BackendChoice,
+        /// Steps measured per run (after one step that absorbs compilation).
+        #[arg(long, default_value_t = 3)]
+        steps: usize,
+        /// Tiny sizes, for a smoke test of the harness.
+        #[arg(long)]
+        small: bool,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
+        Command::Bench {
+            backend,
+            steps,
+            small,
+            json,
+        } => {
+            let worker = std::thread::Builder::new()
+                .name("tpu-bench".into())
+                .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+                .spawn(move || bench::run(backend, steps.max(1), small, json));
+            match worker.map(|w| w.join()) {
+                Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
+                Ok(Ok(Err(e))) => {
+                    eprintln!("tpu bench: {e}");
+                    ExitCode::FAILURE
+                }
+                _ => {
+                    eprintln!("tpu: the bench thread failed");
+                    ExitCode::from(3)
+                }
+            }
+        }
         Command::Run {
             file,
             backend,

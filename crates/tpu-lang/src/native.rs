@@ -548,7 +548,11 @@ impl Interpreter<'_> {
                 } else {
                     result
                 };
-                let result = rt.to_device(&result, t.device()).await?;
+                let result = if result.device() == t.device() {
+                    result
+                } else {
+                    rt.to_device(&result, t.device()).await?
+                };
                 rt.assign(&t, result).await?;
                 tensor(t)
             }

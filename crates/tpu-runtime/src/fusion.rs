@@ -194,10 +194,22 @@ impl FusingBackend {
         let alive = |id: u64, slots: &HashMap<u64, Slot>| {
             matches!(slots.get(&id), Some(Slot::Pending { freed: false }))
         };
-        let groups = self.plan(&pending);
+        // A first guess of which values a group must write: those a tensor holds,
+        // and those read by an op that cannot join an elementwise group of the
+        // same shape.
+        let likely_output = |i: usize| {
+            let p = &pending[i];
+            alive(p.out, &self.slots)
+                || consumers.get(&p.out).is_some_and(|c| {
+                    c.iter()
+                        .any(|&j| !self.fusible(&pending[j]) || pending[j].out_shape != p.out_shape)
+                })
+        };
+        let groups = self.plan(&pending, &likely_output);
         // Real buffers made during this flush for values no tensor holds.
         let mut temporaries = Vec::new();
-        for group in groups {
+        let mut queue: std::collections::VecDeque<Vec<usize>> = groups.into();
+        while let Some(group) = queue.pop_front() {
             let members: HashSet<usize> = group.iter().copied().collect();
             let needed = |i: usize, slots: &HashMap<u64, Slot>| {
                 let id = pending[i].out;
@@ -240,6 +252,15 @@ impl FusingBackend {
             }
             let (kernel, external, outputs) =
                 self.build_kernel(&pending, &group, &|i| needed(i, &self.slots));
+            if external.len() + outputs.len() > MAX_FUSED_BUFFERS {
+                // The guess was wrong: more values must be written than a
+                // kernel can bind. Split the group in two (members keep
+                // program order, so the halves run in a valid order) and retry.
+                let (first, second) = group.split_at(group.len() / 2);
+                queue.push_front(second.to_vec());
+                queue.push_front(first.to_vec());
+                continue;
+            }
             let mut reals = Vec::with_capacity(external.len());
             for &id in &external {
                 reals.push(self.real(BufferId(id))?);
@@ -285,50 +306,89 @@ impl FusingBackend {
         Ok(())
     }
 
-    /// Cuts the pending ops (in program order) into groups: runs of fusible
-    /// elementwise ops over one iteration shape, within the buffer limit;
-    /// everything else alone.
-    fn plan(&self, pending: &[Pending]) -> Vec<Vec<usize>> {
+    /// Cuts the pending ops into groups, in an order that respects their data
+    /// dependencies (pending values are immutable, so independent ops may move):
+    /// elementwise ops join the open group of their iteration shape, within the
+    /// buffer limit; any other op is a group of its own, emitted at once; a
+    /// group is closed (emitted) as soon as an op outside it reads one of its
+    /// values.
+    fn plan(&self, pending: &[Pending], likely_output: &dyn Fn(usize) -> bool) -> Vec<Vec<usize>> {
+        struct Open {
+            shape: Shape,
+            members: Vec<usize>,
+            produced: HashSet<u64>,
+            external: HashSet<u64>,
+            outputs: usize,
+        }
         let mut groups = Vec::new();
-        let mut current: Vec<usize> = Vec::new();
-        let mut shape: Option<Shape> = None;
-        let mut produced: HashSet<u64> = HashSet::new();
-        let mut external: HashSet<u64> = HashSet::new();
+        let mut open: Vec<Open> = Vec::new();
         for (i, p) in pending.iter().enumerate() {
-            if !self.fusible(p) {
-                if !current.is_empty() {
-                    groups.push(std::mem::take(&mut current));
+            let fusible = self.fusible(p);
+            let target = if fusible {
+                open.iter().position(|g| g.shape == p.out_shape)
+            } else {
+                None
+            };
+            // Groups this op reads from must run first (unless it joins them).
+            let mut k = 0;
+            while k < open.len() {
+                let reads = p.inputs.iter().any(|x| open[k].produced.contains(&x.id));
+                if reads && Some(k) != target {
+                    groups.push(open.remove(k).members);
+                } else {
+                    k += 1;
                 }
+            }
+            if !fusible {
                 groups.push(vec![i]);
-                shape = None;
                 continue;
             }
-            let new_external: HashSet<u64> = p
-                .inputs
-                .iter()
-                .map(|x| x.id)
-                .filter(|id| !produced.contains(id) && !external.contains(id))
-                .collect();
-            // Outputs are at most every member; count conservatively.
-            let buffers = external.len() + new_external.len() + current.len() + 1;
-            let fits = shape.as_ref() == Some(&p.out_shape) && buffers <= MAX_FUSED_BUFFERS;
-            if !fits {
-                if !current.is_empty() {
-                    groups.push(std::mem::take(&mut current));
+            let target = open.iter().position(|g| g.shape == p.out_shape);
+            let fits = target.is_some_and(|k| {
+                let g = &open[k];
+                let new_external = p
+                    .inputs
+                    .iter()
+                    .filter(|x| !g.produced.contains(&x.id) && !g.external.contains(&x.id))
+                    .count();
+                let out = usize::from(likely_output(i));
+                g.external.len() + new_external + g.outputs + out <= MAX_FUSED_BUFFERS
+            });
+            let k = match (target, fits) {
+                (Some(k), true) => k,
+                (Some(k), false) => {
+                    groups.push(open.remove(k).members);
+                    open.push(Open {
+                        shape: p.out_shape.clone(),
+                        members: Vec::new(),
+                        produced: HashSet::new(),
+                        external: HashSet::new(),
+                        outputs: 0,
+                    });
+                    open.len() - 1
                 }
-                produced.clear();
-                external.clear();
-                shape = Some(p.out_shape.clone());
-                external.extend(p.inputs.iter().map(|x| x.id));
-            } else {
-                external.extend(new_external);
+                (None, _) => {
+                    open.push(Open {
+                        shape: p.out_shape.clone(),
+                        members: Vec::new(),
+                        produced: HashSet::new(),
+                        external: HashSet::new(),
+                        outputs: 0,
+                    });
+                    open.len() - 1
+                }
+            };
+            let g = &mut open[k];
+            for x in &p.inputs {
+                if !g.produced.contains(&x.id) {
+                    g.external.insert(x.id);
+                }
             }
-            produced.insert(p.out);
-            current.push(i);
+            g.produced.insert(p.out);
+            g.outputs += usize::from(likely_output(i));
+            g.members.push(i);
         }
-        if !current.is_empty() {
-            groups.push(current);
-        }
+        groups.extend(open.into_iter().map(|g| g.members));
         groups
     }
 

@@ -583,7 +583,19 @@ impl Runtime {
     pub async fn write(&mut self, target: &Tensor, value: &Tensor) -> Result<(), RuntimeError> {
         self.check_inplace(target, value)?;
         let saved_grad = self.set_grad_enabled(false);
-        let result = self.scatter_into(target, target, value).await;
+        let result = if target.is_dense() {
+            // The whole storage is replaced: one copy of the broadcast value
+            // into a fresh buffer, then a swap.
+            async {
+                let dims: Vec<i64> = target.dims().iter().map(|&d| d as i64).collect();
+                let v = self.cast(value, target.dtype()).await?;
+                let v = self.expand(&v, &dims)?;
+                self.clone_tensor(&v).await
+            }
+            .await
+        } else {
+            self.scatter_into(target, target, value).await
+        };
         self.set_grad_enabled(saved_grad);
         let updated = result?;
         target.layout().storage.swap(&updated.layout().storage);

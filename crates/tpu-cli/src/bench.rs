@@ -1,0 +1,125 @@
+//! `tpu bench`: Strict against Fused on the same backend, in one process,
+//! alternating. Each workload is a PyTorch program run twice per mode, with a
+//! short and a longer step count; the difference divided by the extra steps is
+//! the per-step figure, so start-up, kernel compilation and the first steps'
+//! cache misses cancel out. Measured time is this machine's wall clock, not
+//! simulated TPU time.
+
+use serde::Serialize;
+use std::time::Instant;
+use tpu_lang::RunOptions;
+use tpu_runtime::{EagerMode, Report, Runtime};
+use tpu_wgpu::BackendChoice;
+
+struct Workload {
+    name: &'static str,
+    source: &'static str,
+    full: &'static [(&'static str, usize)],
+    small: &'static [(&'static str, usize)],
+}
+
+const WORKLOADS: &[Workload] = &[
+    Workload {
+        name: "mlp_train_step",
+        source: include_str!("bench/mlp.py"),
+        full: &[("BATCH", 256), ("D_IN", 512), ("D_HIDDEN", 2048)],
+        small: &[("BATCH", 8), ("D_IN", 16), ("D_HIDDEN", 32)],
+    },
+    Workload {
+        name: "transformer_block_fwd_bwd",
+        source: include_str!("bench/transformer.py"),
+        full: &[("BATCH", 8), ("TOKENS", 128), ("WIDTH", 256), ("HEADS", 4)],
+        small: &[("BATCH", 2), ("TOKENS", 8), ("WIDTH", 16), ("HEADS", 4)],
+    },
+];
+
+/// One line of `tpu bench --json`.
+#[derive(Serialize)]
+pub struct BenchLine {
+    pub name: String,
+    pub backend: String,
+    pub strict_ms: f64,
+    pub fused_ms: f64,
+    pub speedup: f64,
+    pub strict_kernels_per_step: f64,
+    pub fused_kernels_per_step: f64,
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+}
+
+fn program(w: &Workload, steps: usize, small: bool) -> String {
+    let mut text = format!("STEPS = {steps}\n");
+    for (k, v) in if small { w.small } else { w.full } {
+        text.push_str(&format!("{k} = {v}\n"));
+    }
+    text + w.source
+}
+
+fn timed(runtime: &mut Runtime, source: &str, mode: EagerMode) -> Result<(f64, Report), String> {
+    let options = RunOptions {
+        mode,
+        fuel: u64::MAX,
+        ..RunOptions::default()
+    };
+    let start = Instant::now();
+    let report = pollster::block_on(tpu_lang::run(source, runtime, &options));
+    let seconds = start.elapsed().as_secs_f64();
+    match report.diagnostics.first() {
+        Some(d) => Err(d.traceback.clone()),
+        None => Ok((seconds, report)),
+    }
+}
+
+/// Runs every workload on `backend`, printing one line each.
+pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Result<(), String> {
+    let selected =
+        pollster::block_on(tpu_wgpu::select_backend(backend)).map_err(|e| e.to_string())?;
+    let mut runtime = Runtime::new(selected.backend);
+    let backend_name = runtime.tpu_backend_kind().name().to_string();
+    let device = runtime.tpu_device_description();
+    for w in WORKLOADS {
+        let short = program(w, 1, small);
+        let long = program(w, 1 + steps, small);
+        let (s1, rs1) = timed(&mut runtime, &short, EagerMode::Strict)?;
+        let (f1, rf1) = timed(&mut runtime, &short, EagerMode::Fused)?;
+        let (s2, rs2) = timed(&mut runtime, &long, EagerMode::Strict)?;
+        let (f2, rf2) = timed(&mut runtime, &long, EagerMode::Fused)?;
+        if rs2.stdout != rf2.stdout {
+            return Err(format!(
+                "{}: Strict printed {:?} and Fused {:?}",
+                w.name, rs2.stdout, rf2.stdout
+            ));
+        }
+        let per_step = |a: f64, b: f64| (b - a) / steps as f64;
+        let kernels =
+            |a: &Report, b: &Report| per_step(a.kernels.len() as f64, b.kernels.len() as f64);
+        let strict_ms = per_step(s1, s2) * 1e3;
+        let fused_ms = per_step(f1, f2) * 1e3;
+        let line = BenchLine {
+            name: w.name.to_string(),
+            backend: backend_name.clone(),
+            strict_ms,
+            fused_ms,
+            speedup: strict_ms / fused_ms,
+            strict_kernels_per_step: kernels(&rs1, &rs2),
+            fused_kernels_per_step: kernels(&rf1, &rf2),
+            cache_hits: rf2.cache.hits,
+            cache_misses: rf2.cache.misses,
+        };
+        if json {
+            println!("{}", serde_json::to_string(&line).expect("plain data"));
+        } else {
+            println!(
+                "{:<28} {:<9} strict {:>9.2} ms  fused {:>9.2} ms  speedup {:>5.2}x  kernels/step {:>7.1} -> {:>7.1}  ({device}; measured wall time)",
+                line.name,
+                line.backend,
+                line.strict_ms,
+                line.fused_ms,
+                line.speedup,
+                line.strict_kernels_per_step,
+                line.fused_kernels_per_step
+            );
+        }
+    }
+    Ok(())
+}
