@@ -405,8 +405,15 @@ pub enum Op {
     CompareScalar { op: CompareOp, scalar: f64 },
     /// A copy converted to another dtype (`.to(dtype)`, `.float()`, promotion).
     Cast { to: crate::DType },
-    /// A 2-D matrix product `[m, k] @ [k, n]`.
-    MatMul,
+    /// A matrix product `[m, k] @ [k, n]`, or batched `[b, m, k] @ [b, k, n]`.
+    /// A transposed operand is passed as stored (`[k, m]` for `a`, `[n, k]` for
+    /// `b`), so a transposed view is read in place rather than copied first.
+    MatMul {
+        #[serde(default)]
+        transpose_a: bool,
+        #[serde(default)]
+        transpose_b: bool,
+    },
     /// The sum of every element, to a 0-d tensor.
     SumAll,
     /// A dense copy of a strided window of a flat buffer: output element at
@@ -429,12 +436,33 @@ pub enum Op {
 }
 
 impl Op {
+    /// The plain matrix product (neither operand transposed).
+    pub const MATMUL: Op = Op::MatMul {
+        transpose_a: false,
+        transpose_b: false,
+    };
+
+    /// `(batch, m, k, n)` of a `MatMul` from its stored operand shapes.
+    pub fn matmul_dims(
+        a: &[usize],
+        b: &[usize],
+        transpose_a: bool,
+        transpose_b: bool,
+    ) -> (usize, usize, usize, usize) {
+        let batch = if a.len() == 3 { a[0] } else { 1 };
+        let (ra, ca) = (a[a.len() - 2], a[a.len() - 1]);
+        let (rb, cb) = (b[b.len() - 2], b[b.len() - 1]);
+        let (m, k) = if transpose_a { (ca, ra) } else { (ra, ca) };
+        let n = if transpose_b { rb } else { cb };
+        (batch, m, k, n)
+    }
+
     /// The name PyTorch's dispatcher would use (`aten::mul`), shown in the Report.
     pub fn aten_name(&self) -> String {
         match self {
             Op::Fill { .. } => "aten::fill".into(),
             Op::Binary { op } | Op::BinaryScalar { op, .. } => format!("aten::{}", op.name()),
-            Op::MatMul => "aten::mm".into(),
+            Op::MatMul { .. } => "aten::mm".into(),
             Op::SumAll => "aten::sum".into(),
             Op::Cast { .. } => "aten::_to_copy".into(),
             Op::Unary { op } => format!("aten::{}", op.name()),
@@ -462,7 +490,14 @@ impl Op {
                 let rev = if *scalar_on_left { "_rev" } else { "" };
                 format!("binary_scalar_{}{rev}", op.name())
             }
-            Op::MatMul => "matmul".into(),
+            Op::MatMul {
+                transpose_a,
+                transpose_b,
+            } => format!(
+                "matmul{}{}",
+                if *transpose_a { "_ta" } else { "" },
+                if *transpose_b { "_tb" } else { "" }
+            ),
             Op::SumAll => "sum_all".into(),
             Op::Cast { to } => format!("cast_{}", to.torch_name().trim_start_matches("torch.")),
             Op::Unary { op } => format!("unary_{}", op.name()),

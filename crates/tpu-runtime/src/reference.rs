@@ -137,14 +137,16 @@ impl ReferenceBackend {
                     HostData::Bool(_) => return Err(unsupported(op.name())),
                 }
             }
-            Op::MatMul => {
-                let (da, db) = (inputs[0].shape.dims(), inputs[1].shape.dims());
-                let batch = if da.len() == 3 { da[0] } else { 1 };
-                let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
-                let n = db[db.len() - 1];
+            Op::MatMul {
+                transpose_a,
+                transpose_b,
+            } => {
+                let (ta, tb) = (*transpose_a, *transpose_b);
+                let (batch, m, k, n) =
+                    Op::matmul_dims(inputs[0].shape.dims(), inputs[1].shape.dims(), ta, tb);
                 match (self.get(inputs[0].buffer)?, self.get(inputs[1].buffer)?) {
                     (HostData::I64(a), HostData::I64(b)) => {
-                        HostData::I64(batched(a, b, batch, m, k, n, matmul))
+                        HostData::I64(batched(a, b, batch, m, k, n, ta, tb))
                     }
                     (a, b) => {
                         let (Some(a), Some(b)) = (a.as_f32(), b.as_f32()) else {
@@ -152,7 +154,7 @@ impl ReferenceBackend {
                         };
                         // bfloat16 accumulates in float32 and rounds once, as
                         // PyTorch's CPU matmul does.
-                        HostData::F32(batched(&a, &b, batch, m, k, n, matmul)).cast(out_dtype)
+                        HostData::F32(batched(&a, &b, batch, m, k, n, ta, tb)).cast(out_dtype)
                     }
                 }
             }
@@ -249,13 +251,30 @@ fn broadcast<T: Copy, U>(
 
 /// `[m, k] @ [k, n]`. i-k-j order streams rows of `b`; each output still
 /// accumulates its products in increasing k, the order the WGSL kernel uses too.
+/// `ta`: `a` is stored `[k, m]`; `tb`: `b` is stored `[n, k]`.
 fn matmul<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
     a: &[T],
     b: &[T],
-    m: usize,
-    k: usize,
-    n: usize,
+    (m, k, n): (usize, usize, usize),
+    ta: bool,
+    tb: bool,
 ) -> Vec<T> {
+    // A transposed operand is packed row-major first, as BLAS packs panels,
+    // so the loop below streams both operands; the sums are unchanged.
+    let packed_a;
+    let a = if ta {
+        packed_a = transpose(a, k, m);
+        &packed_a[..]
+    } else {
+        a
+    };
+    let packed_b;
+    let b = if tb {
+        packed_b = transpose(b, n, k);
+        &packed_b[..]
+    } else {
+        b
+    };
     let mut c = vec![T::default(); m * n];
     for i in 0..m {
         for p in 0..k {
@@ -268,24 +287,27 @@ fn matmul<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output =
     c
 }
 
-/// A product per batch entry of `[batch, m, k] @ [batch, k, n]`.
-fn batched<T: Copy>(
+/// A product per batch entry of `[batch, m, k] @ [batch, k, n]`, each operand
+/// read transposed in place when its flag says it is stored that way.
+#[allow(clippy::too_many_arguments)]
+fn batched<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
     a: &[T],
     b: &[T],
     batch: usize,
     m: usize,
     k: usize,
     n: usize,
-    f: impl Fn(&[T], &[T], usize, usize, usize) -> Vec<T>,
+    ta: bool,
+    tb: bool,
 ) -> Vec<T> {
     let mut out = Vec::with_capacity(batch * m * n);
     for i in 0..batch {
-        out.extend(f(
+        out.extend(matmul(
             &a[i * m * k..(i + 1) * m * k],
             &b[i * k * n..(i + 1) * k * n],
-            m,
-            k,
-            n,
+            (m, k, n),
+            ta,
+            tb,
         ));
     }
     out
@@ -498,6 +520,133 @@ fn cumsum(data: &HostData, shape: &Shape, axis: usize, reverse: bool) -> Option<
     })
 }
 
+/// Elements a fused kernel evaluates per block: small enough that every node's
+/// block stays in cache, large enough for tight, vectorisable loops.
+const FUSED_BLOCK: usize = 1024;
+
+/// A fusion group as one pass over its iteration space, block by block: each
+/// node is evaluated for a block of elements before the next node, so the
+/// intermediates live in cache-sized buffers and never in memory at full size,
+/// while each node's loop is as tight as an unfused kernel's. Element for
+/// element it does the float32 operations the unfused ops do, in the same order.
+fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    use tpu_ir::FusedNode;
+    let n = kernel.shape.numel();
+    let strides: Vec<Vec<usize>> = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.broadcast_strides(&kernel.shape))
+        .collect();
+    let dense: Vec<bool> = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.dims() == kernel.shape.dims())
+        .collect();
+    // Each broadcast input's offset for every element, computed once.
+    let offsets: Vec<Option<Vec<usize>>> = strides
+        .iter()
+        .zip(&dense)
+        .map(|(s, &d)| {
+            (!d).then(|| {
+                let mut o = Vec::with_capacity(n);
+                for_each_index(&kernel.shape, |index| o.push(offset(index, s)));
+                o
+            })
+        })
+        .collect();
+    let mut outs: Vec<Vec<f32>> = kernel
+        .outputs
+        .iter()
+        .map(|_| Vec::with_capacity(n))
+        .collect();
+    let mut blocks = vec![vec![0f32; FUSED_BLOCK]; kernel.nodes.len()];
+    let mut start = 0;
+    while start < n {
+        let len = FUSED_BLOCK.min(n - start);
+        for (k, node) in kernel.nodes.iter().enumerate() {
+            let (done, rest) = blocks.split_at_mut(k);
+            let out = &mut rest[0][..len];
+            match node {
+                FusedNode::Input { index } => match &offsets[*index] {
+                    None => out.copy_from_slice(&values[*index][start..start + len]),
+                    Some(o) => {
+                        for (e, slot) in out.iter_mut().enumerate() {
+                            *slot = values[*index][o[start + e]];
+                        }
+                    }
+                },
+                FusedNode::Const { value } => out.fill(*value as f32),
+                FusedNode::Binary { op, a, b } => {
+                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                    binary_block(*op, a, b, out);
+                }
+                FusedNode::Scalar {
+                    op,
+                    x,
+                    scalar,
+                    scalar_on_left,
+                } => {
+                    let x = &done[*x][..len];
+                    let s = *scalar as f32;
+                    let op = *op;
+                    if *scalar_on_left {
+                        for (slot, &v) in out.iter_mut().zip(x) {
+                            *slot = op.apply(s, v);
+                        }
+                    } else {
+                        for (slot, &v) in out.iter_mut().zip(x) {
+                            *slot = op.apply(v, s);
+                        }
+                    }
+                }
+                FusedNode::Unary { op, x } => {
+                    for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
+                        *slot = op.apply(v as f64) as f32;
+                    }
+                }
+            }
+        }
+        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+            o.extend_from_slice(&blocks[node][..len]);
+        }
+        start += len;
+    }
+    outs
+}
+
+/// `out[i] = a[i] op b[i]`, with the op chosen once, outside the loop, so the
+/// common ones compile to vector code.
+fn binary_block(op: tpu_ir::BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
+    use tpu_ir::BinaryOp;
+    let each = |out: &mut [f32], f: fn(f32, f32) -> f32| {
+        for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *slot = f(x, y);
+        }
+    };
+    match op {
+        BinaryOp::Add => each(out, |x, y| x + y),
+        BinaryOp::Sub => each(out, |x, y| x - y),
+        BinaryOp::Mul => each(out, |x, y| x * y),
+        BinaryOp::Div => each(out, |x, y| x / y),
+        other => {
+            for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *slot = other.apply(x, y);
+            }
+        }
+    }
+}
+
+/// The `[cols, rows]` transpose of a row-major `[rows, cols]` matrix.
+fn transpose<T: Copy>(x: &[T], rows: usize, cols: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(rows * cols);
+    for c in 0..cols {
+        for r in 0..rows {
+            out.push(x[r * cols + c]);
+        }
+    }
+    out
+}
+
 /// Visits every multi-index of `shape` in row-major order.
 fn for_each_index(shape: &Shape, mut visit: impl FnMut(&[usize])) {
     let dims = shape.dims();
@@ -590,28 +739,7 @@ impl Backend for ReferenceBackend {
                     })?,
             );
         }
-        let strides: Vec<Vec<usize>> = kernel
-            .inputs
-            .iter()
-            .map(|i| i.shape.broadcast_strides(&kernel.shape))
-            .collect();
-        let n = kernel.shape.numel();
-        let mut outs: Vec<Vec<f32>> = kernel
-            .outputs
-            .iter()
-            .map(|_| Vec::with_capacity(n))
-            .collect();
-        let mut element = vec![0f32; inputs.len()];
-        let mut scratch = Vec::with_capacity(kernel.nodes.len());
-        for_each_index(&kernel.shape, |index| {
-            for (k, s) in strides.iter().enumerate() {
-                element[k] = values[k][offset(index, s)];
-            }
-            kernel.eval(&element, &mut scratch);
-            for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
-                o.push(scratch[node]);
-            }
-        });
+        let outs = run_fused(kernel, &values);
         let buffers = outs
             .into_iter()
             .map(|o| self.store(HostData::F32(o).cast(kernel.dtype)))
@@ -619,7 +747,7 @@ impl Backend for ReferenceBackend {
         Ok(FusedDispatch {
             buffers,
             source: format!(
-                "one loop over {:?} evaluating {} nodes",
+                "one pass over {:?} in blocks of {FUSED_BLOCK}, evaluating {} nodes per block",
                 kernel.shape.dims(),
                 kernel.nodes.len()
             ),
@@ -669,7 +797,7 @@ mod tests {
         let a = (vec![1., 2., 3., 4., 5., 6.], Shape::new([2, 3]));
         let c = (vec![1., 0., 0., 1., 1., 1.], Shape::new([3, 2]));
         assert_eq!(
-            run(&mut b, Op::MatMul, &[a, c], Shape::new([2, 2])),
+            run(&mut b, Op::MATMUL, &[a, c], Shape::new([2, 2])),
             vec![4., 5., 10., 11.]
         );
     }

@@ -75,6 +75,32 @@ impl RuntimeError {
     }
 }
 
+/// A matmul operand that is a transposed view of a whole dense storage (the
+/// last two dimensions swapped, as `w.t()` or `k.transpose(-2, -1)` make) is
+/// handed to the kernel as stored, with the flag set, instead of being copied.
+fn transposed_in_place(t: &Tensor) -> (Tensor, bool) {
+    let layout = t.layout();
+    let dims = layout.shape.dims();
+    let r = dims.len();
+    if r < 2 || layout.offset != 0 || layout.storage.len() != layout.shape.numel() || t.is_dense() {
+        return (t.clone(), false);
+    }
+    let mut stored = dims.to_vec();
+    stored.swap(r - 2, r - 1);
+    let stored = Shape::new(stored);
+    let mut expected = stored.strides();
+    expected.swap(r - 2, r - 1);
+    if layout.strides != expected {
+        return (t.clone(), false);
+    }
+    let view = Tensor::from_layout(crate::tensor::Layout {
+        strides: stored.strides(),
+        shape: stored,
+        ..layout
+    });
+    (view, true)
+}
+
 /// The C++ type name PyTorch's messages use for a dtype (`float`, `long int`).
 pub fn c_type_name(dtype: DType) -> &'static str {
     match dtype {
@@ -605,8 +631,14 @@ impl Runtime {
         } else {
             Shape::new([da[0], da[1], db[2]])
         };
+        let (a_stored, transpose_a) = transposed_in_place(a);
+        let (b_stored, transpose_b) = transposed_in_place(b);
+        let op = Op::MatMul {
+            transpose_a,
+            transpose_b,
+        };
         let result = self
-            .dispatch(Op::MatMul, &[a, b], out, a.dtype(), a.device())
+            .dispatch(op, &[&a_stored, &b_stored], out, a.dtype(), a.device())
             .await?;
         if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
             let grad_fn = GradFn::MatMul {

@@ -183,11 +183,16 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
                 workgroups: elementwise_grid(n),
             }
         }
-        Op::MatMul => {
-            let (da, db) = (inputs[0].shape.dims(), inputs[1].shape.dims());
-            let batch = if da.len() == 3 { da[0] } else { 1 };
-            let (m, k) = (da[da.len() - 2], da[da.len() - 1]);
-            let n = db[db.len() - 1];
+        Op::MatMul {
+            transpose_a,
+            transpose_b,
+        } => {
+            let (batch, m, k, n) = Op::matmul_dims(
+                inputs[0].shape.dims(),
+                inputs[1].shape.dims(),
+                *transpose_a,
+                *transpose_b,
+            );
             Launch {
                 params: vec![m as u32, k as u32, n as u32],
                 workgroups: (

@@ -20,7 +20,10 @@ pub fn source(op: &Op) -> String {
             op, scalar_on_left, ..
         } => binary_scalar(*op, *scalar_on_left),
         Op::Binary { op } => binary(*op),
-        Op::MatMul => matmul(),
+        Op::MatMul {
+            transpose_a,
+            transpose_b,
+        } => matmul(*transpose_a, *transpose_b),
         Op::SumAll => sum_all(),
         Op::Unary { op } => unary(*op),
         Op::Strided { .. } => strided(),
@@ -334,9 +337,12 @@ pub fn cumsum(reverse: bool) -> String {
 }
 
 /// `out[b, m, n] = a[b, m, k] @ b[b, k, n]`, one output element per thread, the
-/// batch on the grid's z axis. params: `[m, k, n]`.
+/// batch on the grid's z axis. params: `[m, k, n]`. A transposed operand is
+/// read in place (`ta`: `a` stored `[k, m]`; `tb`: `b` stored `[n, k]`).
 /// Products accumulate in increasing `k`, the reference backend's order.
-pub fn matmul() -> String {
+pub fn matmul(ta: bool, tb: bool) -> String {
+    let a_index = if ta { "p * m + row" } else { "row * k + p" };
+    let b_index = if tb { "col * k + p" } else { "p * n + col" };
     "@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
@@ -356,12 +362,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let bo = gid.z * k * n;
     var acc = 0.0;
     for (var p = 0u; p < k; p = p + 1u) {
-        acc = acc + a[ao + row * k + p] * b[bo + p * n + col];
+        acc = acc + a[ao + A_INDEX] * b[bo + B_INDEX];
     }
     out[gid.z * m * n + row * n + col] = acc;
 }
 "
-    .to_string()
+    .replace("A_INDEX", a_index)
+    .replace("B_INDEX", b_index)
 }
 
 /// The sum of all `n` elements in one workgroup: strided partial sums, then a tree
@@ -427,7 +434,8 @@ mod tests {
             fill(),
             binary_scalar(BinaryOp::Mul, false),
             binary(BinaryOp::Add),
-            matmul(),
+            matmul(false, false),
+            matmul(true, true),
             sum_all(),
             unary(UnaryOp::Relu),
             unary(UnaryOp::Sigmoid),

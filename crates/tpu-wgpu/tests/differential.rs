@@ -65,7 +65,7 @@ fn matmul_matches_reference_on_ragged_shapes() {
             (ramp(m * k), Shape::new([m, k])),
             (ramp(k * n), Shape::new([k, n])),
         ];
-        let (r, g) = both(&mut gpu, Op::MatMul, &inputs, &Shape::new([m, n]));
+        let (r, g) = both(&mut gpu, Op::MATMUL, &inputs, &Shape::new([m, n]));
         assert_close(&r, &g);
     }
 }
