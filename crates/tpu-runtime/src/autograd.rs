@@ -349,6 +349,9 @@ impl Runtime {
                 return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
             };
             let grads = self.input_grads(&f, &grad, &node.inputs).await;
+            // Released before the gradients move on, so that one passed
+            // through unchanged (or as a view) is not mistaken for shared.
+            drop(grad);
             if retain_graph || !node.saves {
                 *node.grad_fn.borrow_mut() = Some(f);
             }
@@ -386,7 +389,11 @@ impl Runtime {
     }
 
     async fn accumulate_leaf(&mut self, leaf: &Tensor, g: Tensor) -> Result<(), RuntimeError> {
-        let g = self.dense(&g).await?;
+        let g = if g.is_dense() {
+            g
+        } else {
+            self.dense(&g).await?
+        };
         let total = match leaf.grad() {
             Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
             // A fresh tensor: the gradient must not share storage with another.
@@ -635,25 +642,42 @@ impl Runtime {
             GradFn::Cast { from } => vec![Some(self.cast(g, *from).await?)],
             GradFn::ToDevice { from } => vec![Some(self.to_device(g, *from).await?)],
             GradFn::MatMul { a, b } => {
+                // For an operand that is itself a transposed view (`w.t()` in
+                // `F.linear`), the gradient is computed transposed (as the
+                // operand is stored) and handed back as a transposed view, so
+                // the view's own backward yields a dense gradient, no copy.
                 let r = a.rank() as i64;
+                let t = |rt: &mut Self, x: &Tensor| rt.transpose(x, r - 2, r - 1);
                 let ga = if wants(0) {
-                    let bt = self.transpose(b, r - 2, r - 1)?;
-                    Some(self.matmul(g, &bt).await?)
+                    Some(if crate::runtime::transposed_in_place(a).1 {
+                        let gt = t(self, g)?;
+                        let stored = self.matmul(b, &gt).await?;
+                        t(self, &stored)?
+                    } else {
+                        let bt = t(self, b)?;
+                        self.matmul(g, &bt).await?
+                    })
                 } else {
                     None
                 };
                 let gb = if wants(1) {
-                    let at = self.transpose(a, r - 2, r - 1)?;
-                    Some(self.matmul(&at, g).await?)
+                    Some(if crate::runtime::transposed_in_place(b).1 {
+                        let gt = t(self, g)?;
+                        let stored = self.matmul(&gt, a).await?;
+                        t(self, &stored)?
+                    } else {
+                        let at = t(self, a)?;
+                        self.matmul(&at, g).await?
+                    })
                 } else {
                     None
                 };
                 vec![ga, gb]
             }
             GradFn::SumAll { shape } => {
+                // A broadcast view: consumers that broadcast read it in place.
                 let dims: Vec<i64> = shape.dims().iter().map(|&d| d as i64).collect();
-                let e = self.expand(g, &dims)?;
-                vec![Some(self.dense(&e).await?)]
+                vec![Some(self.expand(g, &dims)?)]
             }
             GradFn::Reduce {
                 op,
@@ -665,7 +689,7 @@ impl Runtime {
                 let dims: Vec<i64> = x.dims().iter().map(|&d| d as i64).collect();
                 let gk = self.expand(g, &dims)?;
                 let gx = match op {
-                    ReduceOp::Sum => self.dense(&gk).await?,
+                    ReduceOp::Sum => gk,
                     ReduceOp::Prod => {
                         let q = self.binary(BinaryOp::Div, out, x).await?;
                         self.binary(BinaryOp::Mul, &gk, &q).await?

@@ -75,10 +75,43 @@ impl RuntimeError {
     }
 }
 
+/// A broadcast view (`expand`: stride 0 where a size-1 dimension was
+/// repeated) of a whole dense storage, as that storage with size 1 in those
+/// dimensions: what a broadcasting kernel reads without a copy.
+fn unexpanded(t: &Tensor) -> Option<Tensor> {
+    if t.is_dense() {
+        return None;
+    }
+    let layout = t.layout();
+    let dims: Vec<usize> = layout
+        .shape
+        .dims()
+        .iter()
+        .zip(&layout.strides)
+        .map(|(&d, &s)| if s == 0 { 1 } else { d })
+        .collect();
+    let base = Shape::new(dims);
+    let expected = base.strides();
+    let fits = layout.offset == 0
+        && layout.storage.len() == base.numel()
+        && base
+            .dims()
+            .iter()
+            .zip(layout.strides.iter().zip(&expected))
+            .all(|(&d, (&s, &e))| d == 1 || s == e);
+    fits.then(|| {
+        Tensor::from_layout(crate::tensor::Layout {
+            strides: expected,
+            shape: base,
+            ..layout
+        })
+    })
+}
+
 /// A matmul operand that is a transposed view of a whole dense storage (the
 /// last two dimensions swapped, as `w.t()` or `k.transpose(-2, -1)` make) is
 /// handed to the kernel as stored, with the flag set, instead of being copied.
-fn transposed_in_place(t: &Tensor) -> (Tensor, bool) {
+pub(crate) fn transposed_in_place(t: &Tensor) -> (Tensor, bool) {
     let layout = t.layout();
     let dims = layout.shape.dims();
     let r = dims.len();
@@ -335,7 +368,9 @@ impl Runtime {
             .await
     }
 
-    /// Runs `op` on dense copies of any strided views among `inputs`.
+    /// Runs `op` on dense copies of any strided views among `inputs`. Ops
+    /// that broadcast their operands take an expanded view as the smaller
+    /// tensor it expands, so `expand` never costs a copy there.
     pub(crate) async fn dispatch(
         &mut self,
         op: Op,
@@ -344,9 +379,14 @@ impl Runtime {
         out_dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
+        let broadcasts = matches!(op, Op::Binary { .. } | Op::Compare { .. } | Op::Where);
         let mut dense = Vec::with_capacity(inputs.len());
         for t in inputs {
-            dense.push(self.dense(t).await?);
+            let unexpanded = if broadcasts { unexpanded(t) } else { None };
+            match unexpanded {
+                Some(u) => dense.push(u),
+                None => dense.push(self.dense(t).await?),
+            }
         }
         let refs: Vec<&Tensor> = dense.iter().collect();
         self.dispatch_dense(op, &refs, out_shape, out_dtype, device)
