@@ -131,3 +131,47 @@ fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
     );
     assert!(add["fallback"].is_null());
 }
+
+/// The benchmark harness at toy sizes: it runs both workloads in both modes
+/// and prints the JSON fields the issue asks for. Times at these sizes are
+/// noise and are not checked (benchmarks are not timed unit tests); kernel
+/// counts are deterministic and are.
+#[test]
+fn bench_prints_one_json_object_per_workload() {
+    let out = tpu(&[
+        "bench",
+        "--backend",
+        "cpu",
+        "--small",
+        "--json",
+        "--steps",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object per line"))
+        .collect();
+    let names: Vec<&str> = lines.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["mlp_train_step", "transformer_block_fwd_bwd"]);
+    for l in &lines {
+        for field in [
+            "backend",
+            "strict_ms",
+            "fused_ms",
+            "speedup",
+            "strict_kernels_per_step",
+            "fused_kernels_per_step",
+            "cache_hits",
+            "cache_misses",
+        ] {
+            assert!(!l[field].is_null(), "{field} missing in {l}");
+        }
+        let (s, f) = (
+            l["strict_kernels_per_step"].as_f64().unwrap(),
+            l["fused_kernels_per_step"].as_f64().unwrap(),
+        );
+        assert!(f < s, "Fused should launch fewer kernels: {l}");
+        assert!(l["cache_hits"].as_u64().unwrap() > 0, "{l}");
+    }
+}
