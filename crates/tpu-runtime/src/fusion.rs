@@ -54,9 +54,9 @@ impl std::str::FromStr for EagerMode {
     }
 }
 
-/// The most buffers a fused WGSL kernel binds besides its parameters
-/// (WebGPU's default limit is 8 storage buffers per stage).
-const MAX_FUSED_BUFFERS: usize = 7;
+/// The most storage buffers a fused kernel binds (inputs and outputs; its
+/// parameters are a uniform buffer): WebGPU's guaranteed 8 per shader stage.
+const MAX_FUSED_BUFFERS: usize = 8;
 
 /// The highest rank a fused kernel indexes (as the broadcasting kernels).
 const MAX_FUSED_RANK: usize = 8;

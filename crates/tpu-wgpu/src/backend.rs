@@ -332,7 +332,7 @@ impl Backend for WgpuBackend {
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("params"),
                 contents: bytemuck::cast_slice(&params),
-                usage: wgpu::BufferUsages::STORAGE,
+                usage: wgpu::BufferUsages::UNIFORM,
             });
         let outs: Vec<wgpu::Buffer> = kernel
             .outputs

@@ -127,13 +127,18 @@ pub fn binary(op: BinaryOp) -> String {
 
 /// The WGSL of a fusion group: one thread per element of the iteration shape;
 /// each input is read through its broadcast strides, the SSA program runs in
-/// registers, and each output is stored. params: `[n, rank, dims[8],
-/// strides[8] per input, bits(scalar) per Scalar/Const node]`. The code depends
+/// registers, and each output is stored. params (a uniform buffer): `[n, rank,
+/// dims[8], strides[8] per input, bits(scalar) per Scalar/Const node]`. The code depends
 /// only on the kernel's structure (`FusedKernel::code_key`), never on shapes'
 /// sizes or scalar values, which are parameters.
 pub fn fused(kernel: &FusedKernel) -> String {
     let k = kernel.inputs.len();
-    let mut decls = String::from("@group(0) @binding(0) var<storage, read> params: array<u32>;\n");
+    // The parameters are a uniform buffer, so that all eight storage-buffer
+    // bindings WebGPU guarantees per stage are left to inputs and outputs.
+    let words = fused_params(kernel).len() / 4;
+    let mut decls = format!(
+        "@group(0) @binding(0) var<uniform> params: array<vec4<u32>, {words}>;\nfn param(i: u32) -> u32 {{\n    return params[i / 4u][i % 4u];\n}}\n"
+    );
     for i in 0..k {
         decls.push_str(&format!(
             "@group(0) @binding({}) var<storage, read> in{i}: array<f32>;\n",
@@ -167,14 +172,14 @@ pub fn fused(kernel: &FusedKernel) -> String {
         helpers.push_str(tpu_ir::WGSL_BINARY_HELPERS);
     }
     let mut body = String::new();
-    body.push_str("    let rank = params[1];\n    var rest = i;\n");
+    body.push_str("    let rank = param(1u);\n    var rest = i;\n");
     for i in 0..k {
         body.push_str(&format!("    var o{i} = 0u;\n"));
     }
-    body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = params[2u + axis];\n        let c = rest % size;\n        rest = rest / size;\n");
+    body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = param(2u + axis);\n        let c = rest % size;\n        rest = rest / size;\n");
     for i in 0..k {
         body.push_str(&format!(
-            "        o{i} = o{i} + c * params[{}u + axis];\n",
+            "        o{i} = o{i} + c * param({}u + axis);\n",
             10 + 8 * i
         ));
     }
@@ -185,7 +190,7 @@ pub fn fused(kernel: &FusedKernel) -> String {
         let expr = match node {
             FusedNode::Input { index } => format!("in{index}[o{index}]"),
             FusedNode::Const { .. } => {
-                let e = format!("bitcast<f32>(params[{}u])", scalar_base + scalar);
+                let e = format!("bitcast<f32>(param({}u))", scalar_base + scalar);
                 scalar += 1;
                 e
             }
@@ -196,7 +201,7 @@ pub fn fused(kernel: &FusedKernel) -> String {
                 scalar_on_left,
                 ..
             } => {
-                let s = format!("bitcast<f32>(params[{}u])", scalar_base + scalar);
+                let s = format!("bitcast<f32>(param({}u))", scalar_base + scalar);
                 scalar += 1;
                 if *scalar_on_left {
                     op.wgsl(&s, &format!("v{x}"))
@@ -217,7 +222,8 @@ pub fn fused(kernel: &FusedKernel) -> String {
     for (j, node) in kernel.outputs.iter().enumerate() {
         body.push_str(&format!("    out{j}[i] = v{node};\n"));
     }
-    format!("{helpers}{decls}{ELEMENTWISE_INDEX}\n{body}}}\n")
+    let index = ELEMENTWISE_INDEX.replace("params[0]", "param(0u)");
+    format!("{helpers}{decls}{index}\n{body}}}\n")
 }
 
 /// The `params` of a fused kernel (see `fused`).
@@ -236,6 +242,8 @@ pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
         }
     }
     params.extend(kernel.scalars().iter().map(|&s| (s as f32).to_bits()));
+    // A uniform array of vec4s: pad to whole vectors.
+    params.resize(params.len().div_ceil(4) * 4, 0);
     params
 }
 
@@ -428,6 +436,62 @@ mod tests {
         .assert_eq(&binary_scalar(BinaryOp::Sub, true));
     }
 
+    /// `relu(a * 2 + b) ** c` with `b` broadcast and an erf on the side.
+    fn sample_fused_kernel() -> FusedKernel {
+        use tpu_ir::{DType, FusedInput, Shape};
+        let input = |dims: &[usize]| FusedInput {
+            shape: Shape::new(dims),
+            dtype: DType::Float32,
+        };
+        FusedKernel {
+            shape: Shape::new([2, 3]),
+            dtype: DType::Float32,
+            inputs: vec![input(&[2, 3]), input(&[3]), input(&[2, 1])],
+            nodes: vec![
+                FusedNode::Input { index: 0 },
+                FusedNode::Scalar {
+                    op: BinaryOp::Mul,
+                    x: 0,
+                    scalar: 2.0,
+                    scalar_on_left: false,
+                },
+                FusedNode::Input { index: 1 },
+                FusedNode::Binary {
+                    op: BinaryOp::Add,
+                    a: 1,
+                    b: 2,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Relu,
+                    x: 3,
+                },
+                FusedNode::Input { index: 2 },
+                FusedNode::Binary {
+                    op: BinaryOp::Pow,
+                    a: 4,
+                    b: 5,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Erf,
+                    x: 0,
+                },
+            ],
+            outputs: vec![6, 7],
+        }
+    }
+
+    #[test]
+    fn fused_params_fill_whole_uniform_vectors() {
+        let p = fused_params(&sample_fused_kernel());
+        // n, rank, dims[8], 3 inputs x strides[8], one scalar, padded to 4.
+        assert_eq!(p.len(), (10 + 24 + 1usize).div_ceil(4) * 4);
+        assert_eq!(&p[..4], &[6, 2, 2, 3]);
+        // b ([3]) broadcasts over rows: strides [0, 1]; c ([2, 1]): [1, 0].
+        assert_eq!(&p[18..20], &[0, 1]);
+        assert_eq!(&p[26..28], &[1, 0]);
+        assert_eq!(f32::from_bits(p[34]), 2.0);
+    }
+
     #[test]
     fn every_kernel_parses_and_validates_as_wgsl() {
         let sources = [
@@ -447,6 +511,7 @@ mod tests {
             reduce(ReduceOp::Sum),
             reduce(ReduceOp::Max),
             cumsum(true),
+            fused(&sample_fused_kernel()),
         ];
         for source in sources {
             let module =
