@@ -586,6 +586,25 @@ impl Runtime {
                 _ => Ok(out),
             };
         }
+        if rb == 2 && ra >= 3 && a.is_contiguous() {
+            // [.., m, k] @ [k, n] folds the batch into the rows, as PyTorch
+            // does: one 2-D product, no copy of the broadcast weight, and no
+            // sum over the batch in its gradient.
+            let da = a.dims();
+            let (k, k2) = (da[ra - 1], b.dims()[0]);
+            if k != k2 {
+                return Err(ShapeError::MatMul {
+                    a: Shape::new([da[..ra - 1].iter().product::<usize>(), k]),
+                    b: b.shape(),
+                }
+                .into());
+            }
+            let rows = self.reshape(a, &[-1, k as i64]).await?;
+            let out = self.mm(&rows, b).await?;
+            let mut dims: Vec<i64> = da[..ra - 1].iter().map(|&d| d as i64).collect();
+            dims.push(b.dims()[1] as i64);
+            return self.reshape(&out, &dims).await;
+        }
         // Batched: [.., m, k] @ [.., k, n] with broadcast batch dimensions.
         let a3 = if ra == 1 {
             self.unsqueeze(a, 0)?
