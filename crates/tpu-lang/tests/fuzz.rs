@@ -4,7 +4,8 @@
 //! keep the syntax: numbers replaced by hostile values such as huge or negative
 //! sizes, NaN and out-of-range indices, and torch calls swapped for others) run
 //! on the reference backend with a small step budget; each must end in output or
-//! in a diagnostic, never a panic or an abort.
+//! in a diagnostic, never a panic or an abort, in whichever eager mode it
+//! draws.
 //!
 //! The test command runs a bounded number of cases; `TPU_FUZZ_CASES=100000 cargo
 //! test -p tpu-lang --release --test fuzz` runs a long campaign. The seed is fixed
@@ -12,7 +13,7 @@
 
 use tpu_lang::{RunOptions, run};
 use tpu_runtime::rng::Mt19937;
-use tpu_runtime::{ReferenceBackend, Runtime};
+use tpu_runtime::{EagerMode, ReferenceBackend, Runtime};
 
 const TOKENS: &[&str] = &[
     "(",
@@ -327,6 +328,12 @@ fn random_and_mutated_programs_never_panic() {
                 } else {
                     let base = &programs[rng.below(programs.len())];
                     mutate(&mut rng, base)
+                };
+                // Every eager mode takes hostile programs too.
+                let modes = [EagerMode::Debug, EagerMode::Strict, EagerMode::Fused];
+                let options = RunOptions {
+                    mode: modes[rng.below(3)],
+                    ..options.clone()
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     pollster::block_on(run(&source, &mut runtime, &options))
