@@ -40,6 +40,8 @@ export interface KernelRecord {
   fingerprint: string | null;
   cache_hit: boolean | null;
   source: string | null;
+  /** For a cache miss: ms to compile and first run it (wall time). */
+  compile_ms: number | null;
 }
 
 export interface SyncRecord {
@@ -51,6 +53,7 @@ export interface CacheStats {
   hits: number;
   misses: number;
   entries: number;
+  compile_ms: number;
 }
 
 export interface NonFinite {

@@ -75,6 +75,7 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
     let selected =
         pollster::block_on(tpu_wgpu::select_backend(backend)).map_err(|e| e.to_string())?;
     let mut runtime = Runtime::new(selected.backend);
+    runtime.set_clock(crate::wall_clock());
     let backend_name = runtime.tpu_backend_kind().name().to_string();
     let device = runtime.tpu_device_description();
     for w in WORKLOADS {

@@ -129,6 +129,7 @@ fn run(
         ..RunOptions::default()
     };
     let mut runtime = Runtime::new(selected.backend);
+    runtime.set_clock(wall_clock());
     let report = pollster::block_on(tpu_lang::run(&source, &mut runtime, &options));
     print!("{}", report.stdout);
     for diagnostic in &report.diagnostics {
@@ -146,4 +147,10 @@ fn run(
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Milliseconds since the process started, for the runtime's compile times.
+pub fn wall_clock() -> Box<dyn Fn() -> f64> {
+    let start = std::time::Instant::now();
+    Box::new(move || start.elapsed().as_secs_f64() * 1e3)
 }

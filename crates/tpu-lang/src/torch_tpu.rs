@@ -44,6 +44,11 @@ impl Interpreter<'_> {
                 ] {
                     dict.insert(HashKey::Str(k.into()), Value::str(k), Value::Int(v));
                 }
+                dict.insert(
+                    HashKey::Str("compile_ms".into()),
+                    Value::str("compile_ms"),
+                    Value::Float(stats.compile_ms),
+                );
                 Ok(Value::Dict(Rc::new(RefCell::new(dict))))
             }
             other => Err(PyErr::not_implemented(format!("torch_tpu.{other}()"))),

@@ -100,6 +100,9 @@ pub struct FusingBackend {
     pub(crate) cache: CacheStats,
     /// The op-stream index the next `execute` belongs to.
     pub(crate) op_index: usize,
+    /// Milliseconds from some fixed origin, for compile times (the host's
+    /// clock natively, `Date.now()` in a browser); none, none measured.
+    pub(crate) clock: Option<Box<dyn Fn() -> f64>>,
 }
 
 impl FusingBackend {
@@ -115,6 +118,7 @@ impl FusingBackend {
             compiled: HashSet::new(),
             cache: CacheStats::default(),
             op_index: 0,
+            clock: None,
         }
     }
 
@@ -162,6 +166,7 @@ impl FusingBackend {
             fingerprint,
             cache_hit,
             source,
+            compile_ms: None,
         });
     }
 
@@ -267,13 +272,20 @@ impl FusingBackend {
             }
             let fingerprint = kernel.fingerprint();
             let hit = self.compiled.contains(&fingerprint);
+            let started = (!hit).then(|| self.clock.as_ref().map(|c| c())).flatten();
             let done = self.inner.execute_fused(&kernel, &reals)?;
+            let mut compile_ms = None;
             if hit {
                 self.cache.hits += 1;
             } else {
                 self.cache.misses += 1;
                 self.compiled.insert(fingerprint.clone());
                 self.cache.entries = self.compiled.len();
+                if let (Some(t0), Some(clock)) = (started, self.clock.as_ref()) {
+                    let ms = clock() - t0;
+                    self.cache.compile_ms += ms;
+                    compile_ms = Some(ms);
+                }
             }
             for (&i, &buffer) in outputs.iter().zip(&done.buffers) {
                 let id = pending[i].out;
@@ -296,6 +308,9 @@ impl FusingBackend {
                 done.kernel_language,
                 Some((&kernel, done.source, hit)),
             );
+            if let Some(last) = self.kernels.last_mut() {
+                last.compile_ms = compile_ms;
+            }
         }
         temporaries.append(&mut self.doomed);
         for id in temporaries {

@@ -48,6 +48,9 @@ pub struct KernelRecord {
     pub fingerprint: Option<String>,
     /// For fused kernels: whether the cache already held this kernel.
     pub cache_hit: Option<bool>,
+    /// For a cache miss: milliseconds to compile and first run it (wall time).
+    #[serde(default)]
+    pub compile_ms: Option<f64>,
     /// For fused kernels: the generated source.
     pub source: Option<String>,
 }
@@ -61,11 +64,16 @@ pub struct SyncRecord {
 }
 
 /// Hits and misses of the compilation cache (fused kernels).
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct CacheStats {
     pub hits: u64,
     pub misses: u64,
     pub entries: usize,
+    /// Milliseconds spent in launches that missed the cache (compiling the
+    /// kernel, then running it once), measured on this machine; 0 where no
+    /// clock was given to the runtime.
+    #[serde(default)]
+    pub compile_ms: f64,
 }
 
 /// The first non-finite result Debug mode saw.

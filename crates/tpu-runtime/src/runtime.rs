@@ -286,6 +286,14 @@ impl Runtime {
         Ok(())
     }
 
+    /// Gives the runtime a clock (milliseconds) so it can time compilations.
+    /// The runtime never reads time by itself: wasm has no `Instant`, and the
+    /// embedder knows the right clock (`std::time` natively, `Date.now()` in a
+    /// browser).
+    pub fn set_clock(&mut self, clock: Box<dyn Fn() -> f64>) {
+        self.tpu.clock = Some(clock);
+    }
+
     /// The compilation cache's counters (`torch_tpu.cache_stats()`).
     pub fn cache_stats(&self) -> CacheStats {
         self.tpu.cache

@@ -37,8 +37,10 @@ impl Playground {
         let selected = tpu_wgpu::select_backend(choice)
             .await
             .map_err(|e| JsError::new(&e.to_string()))?;
+        let mut runtime = Runtime::new(selected.backend);
+        runtime.set_clock(Box::new(js_sys::Date::now));
         Ok(Playground {
-            runtime: Rc::new(RefCell::new(Some(Runtime::new(selected.backend)))),
+            runtime: Rc::new(RefCell::new(Some(runtime))),
             fallback_reason: selected.fallback_reason,
         })
     }
