@@ -120,3 +120,24 @@ fn an_unknown_mode_is_a_value_error() {
     );
     assert_eq!(d.span.map(|s| s.line), Some(2));
 }
+
+#[test]
+fn debug_mode_refuses_allocations_past_the_chips_hbm_naming_the_line() {
+    let source =
+        "import torch\nx = torch.ones(10, device='tpu')\ny = torch.zeros(5, 10**9, device='tpu')\n";
+    let report = run_in(source, EagerMode::Debug);
+    let d = &report.diagnostics[0];
+    assert_eq!(d.span.map(|s| s.line), Some(3));
+    assert!(
+        d.message.contains("past the 16 GB of HBM of a v5e chip"),
+        "{}",
+        d.message
+    );
+    // Strict mode protects the host with its own, smaller, limit instead.
+    let strict = run_in(source, EagerMode::Strict);
+    assert!(
+        strict.diagnostics[0]
+            .message
+            .starts_with("out of memory: a tensor")
+    );
+}

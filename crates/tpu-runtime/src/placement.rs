@@ -31,6 +31,7 @@ impl Runtime {
         out_dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
+        self.check_hbm(&out_shape, out_dtype, device)?;
         self.check_allocation(&out_shape, out_dtype)?;
         for t in inputs {
             if t.device() != device {
@@ -198,6 +199,7 @@ impl Runtime {
         shape: Shape,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
+        self.check_hbm(&shape, data.dtype(), device)?;
         self.check_allocation(&shape, data.dtype())?;
         debug_assert_eq!(data.len(), shape.numel());
         let home = match device {

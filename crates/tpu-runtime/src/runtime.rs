@@ -168,6 +168,10 @@ pub const MAX_LIVE_BYTES: usize = 4 << 30;
 #[cfg(target_arch = "wasm32")]
 pub const MAX_LIVE_BYTES: usize = 3 << 29;
 
+/// The chip whose HBM Debug mode enforces: a v5e's 16 GB (TPU_SPECS.md, [O]),
+/// until the device model lets a program choose its chip.
+const CHIP_HBM: (&str, u64) = ("v5e", 16_000_000_000);
+
 /// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
 pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
     let bytes = shape
@@ -354,6 +358,41 @@ impl Runtime {
                 live: self.live_bytes,
                 limit: MAX_LIVE_BYTES,
             });
+        }
+        Ok(())
+    }
+
+    /// Debug mode: a `tpu` allocation that would take the device's buffers
+    /// past the chip's HBM fails, naming the chip, before anything is made.
+    pub(crate) fn check_hbm(
+        &mut self,
+        shape: &Shape,
+        dtype: DType,
+        device: Device,
+    ) -> Result<(), RuntimeError> {
+        if self.mode != EagerMode::Debug || device == Device::Cpu {
+            return Ok(());
+        }
+        self.release_dropped();
+        let bytes = shape
+            .dims()
+            .iter()
+            .fold(dtype.size_in_bytes() as u128, |n, &d| {
+                n.saturating_mul(d as u128)
+            });
+        let in_use: usize = self
+            .live
+            .iter()
+            .filter(|((home, _), _)| *home == Home::Accelerator)
+            .map(|(_, &b)| b)
+            .sum();
+        let (chip, hbm) = CHIP_HBM;
+        if in_use as u128 + bytes > hbm as u128 {
+            return Err(RuntimeError::Message(format!(
+                "out of memory on {device}: a tensor of shape {:?} needs {bytes} bytes with {in_use} in use, past the {} GB of HBM of a {chip} chip",
+                shape.dims(),
+                hbm / 1_000_000_000
+            )));
         }
         Ok(())
     }
