@@ -34,7 +34,14 @@ pub struct WgpuBackend {
     /// Compiled pipelines by kernel name; a name determines its WGSL source.
     pipelines: HashMap<String, wgpu::ComputePipeline>,
     device_error: Arc<Mutex<Option<String>>>,
+    /// Tensor buffers released by dropped tensors, by size, for the next
+    /// kernel that needs one that size (at most `POOL_BYTES` in all).
+    pool: HashMap<u64, Vec<wgpu::Buffer>>,
+    pooled_bytes: u64,
 }
+
+/// The most bytes of released buffers kept for reuse.
+const POOL_BYTES: u64 = 256 << 20;
 
 /// What a kernel launch needs besides its pipeline: the `params` array the
 /// kernel reads its sizes and constants from, and the grid.
@@ -76,6 +83,25 @@ impl WgpuBackend {
             next_id: 0,
             pipelines: HashMap::new(),
             device_error,
+            pool: HashMap::new(),
+            pooled_bytes: 0,
+        })
+    }
+
+    /// A tensor buffer of `size` bytes: a released one of that size if the pool
+    /// has one (kernels overwrite every element they own), else a new one.
+    fn tensor_buffer(&mut self, size: u64) -> wgpu::Buffer {
+        if let Some(b) = self.pool.get_mut(&size).and_then(Vec::pop) {
+            self.pooled_bytes -= size;
+            return b;
+        }
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tensor"),
+            size,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
         })
     }
 
@@ -337,16 +363,7 @@ impl Backend for WgpuBackend {
         let outs: Vec<wgpu::Buffer> = kernel
             .outputs
             .iter()
-            .map(|_| {
-                self.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("tensor"),
-                    size,
-                    usage: wgpu::BufferUsages::STORAGE
-                        | wgpu::BufferUsages::COPY_SRC
-                        | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                })
-            })
+            .map(|_| self.tensor_buffer(size))
             .collect();
         {
             let mut resources = vec![params.as_entire_binding()];
@@ -405,14 +422,7 @@ impl Backend for WgpuBackend {
         let size = self.storage_size(out_shape.numel())?;
         let launch = plan(op, inputs, out_shape)?;
         let name = op.kernel_name();
-        let out = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("tensor"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let out = self.tensor_buffer(size);
         if out_shape.numel() > 0 {
             let pipeline = self.pipeline(&name, || kernels::source(op));
             let params = self
@@ -511,7 +521,13 @@ impl Backend for WgpuBackend {
 
     fn free(&mut self, buffer: BufferId) {
         if let Some(b) = self.buffers.remove(&buffer.0) {
-            b.destroy();
+            let size = b.size();
+            if self.pooled_bytes + size <= POOL_BYTES {
+                self.pooled_bytes += size;
+                self.pool.entry(size).or_default().push(b);
+            } else {
+                b.destroy();
+            }
         }
     }
 
