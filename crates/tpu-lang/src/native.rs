@@ -420,8 +420,14 @@ impl Interpreter<'_> {
             "extremum_dim" => {
                 let t = a.tensor(0)?;
                 let d = axis(&t, a.int(1)?)?;
-                let (v, i) = rt.extremum_along(a.bool(3)?, &t, d, a.bool(2)?).await?;
-                Value::tuple(vec![tensor(v), tensor(i)])
+                let want_indices = match a.values.get(4) {
+                    None => true,
+                    Some(_) => a.bool(4)?,
+                };
+                let (v, i) = rt
+                    .extremum_along(a.bool(3)?, &t, d, a.bool(2)?, want_indices)
+                    .await?;
+                Value::tuple(vec![tensor(v), i.map_or(Value::None, tensor)])
             }
             "extremum_all" => tensor(rt.extremum_all(a.bool(1)?, &a.tensor(0)?).await?),
             "arg_extremum" => {

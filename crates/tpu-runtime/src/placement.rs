@@ -119,6 +119,20 @@ impl Runtime {
             done.buffer,
             out_shape.numel() * out_dtype.size_in_bytes(),
         );
+        if home == Home::Host && device != Device::Cpu {
+            // A `tpu` op the accelerator could not run is a kernel launch too
+            // (on the host), so that kernel counts compare across backends.
+            self.tpu.kernels.push(crate::report::KernelRecord {
+                name: done.kernel.clone(),
+                ops: vec![self.ops.len()],
+                backend: kind,
+                kernel_language: done.kernel_language.to_string(),
+                fingerprint: None,
+                cache_hit: None,
+                source: None,
+                compile_ms: None,
+            });
+        }
         self.ops.push(OpRecord {
             name: op.aten_name(),
             op: op.clone(),

@@ -8,12 +8,15 @@ use crate::tensor::Tensor;
 use tpu_ir::{BinaryOp, DType, Op, ReduceOp, ScalarKind, Shape};
 
 impl Runtime {
-    /// One axis of `t` reduced by `op`, keeping the axis with size 1.
+    /// One axis of `t` reduced by `op`, keeping the axis with size 1. For max
+    /// and min the indices are computed too (a second kernel) when the caller
+    /// wants them or autograd will need them.
     async fn reduce_one(
         &mut self,
         op: ReduceOp,
         t: &Tensor,
         axis: usize,
+        want_indices: bool,
     ) -> Result<(Tensor, Option<Tensor>), RuntimeError> {
         let mut dims = t.dims();
         if dims[axis] == 0 && op != ReduceOp::Sum && op != ReduceOp::Prod {
@@ -43,8 +46,9 @@ impl Runtime {
                 t.device(),
             )
             .await?;
+        let indices_needed = want_indices || (self.grad_enabled() && t.requires_grad());
         let indices = match op {
-            ReduceOp::Max | ReduceOp::Min => {
+            ReduceOp::Max | ReduceOp::Min if indices_needed => {
                 let arg = if op == ReduceOp::Max {
                     ReduceOp::ArgMax
                 } else {
@@ -84,7 +88,7 @@ impl Runtime {
         sorted.dedup();
         let mut out = t.clone();
         for &axis in &sorted {
-            out = self.reduce_one(op, &out, axis).await?.0;
+            out = self.reduce_one(op, &out, axis, false).await?.0;
         }
         if keepdim || sorted.is_empty() {
             return Ok(out);
@@ -93,32 +97,34 @@ impl Runtime {
         self.squeeze(&out, Some(&drop))
     }
 
-    /// `max(dim)` / `min(dim)`: values and int64 indices.
+    /// `max(dim)` / `min(dim)`: values and int64 indices (`amax` asks for the
+    /// values alone, and its indices are only made if autograd needs them).
     pub async fn extremum_along(
         &mut self,
         max: bool,
         t: &Tensor,
         axis: usize,
         keepdim: bool,
-    ) -> Result<(Tensor, Tensor), RuntimeError> {
+        want_indices: bool,
+    ) -> Result<(Tensor, Option<Tensor>), RuntimeError> {
         let op = if max { ReduceOp::Max } else { ReduceOp::Min };
         if t.rank() == 0 {
-            return Ok((
-                t.clone(),
-                self.full(Shape::scalar(), 0.0, DType::Int64, t.device())
-                    .await?,
-            ));
+            let zero = self
+                .full(Shape::scalar(), 0.0, DType::Int64, t.device())
+                .await?;
+            return Ok((t.clone(), Some(zero)));
         }
-        let (values, indices) = self.reduce_one(op, t, axis).await?;
-        let indices = indices.expect("max and min compute indices");
+        let (values, indices) = self.reduce_one(op, t, axis, want_indices).await?;
+        let indices = if want_indices { indices } else { None };
         if keepdim {
             return Ok((values, indices));
         }
         let a = [axis as i64];
-        Ok((
-            self.squeeze(&values, Some(&a))?,
-            self.squeeze(&indices, Some(&a))?,
-        ))
+        let indices = match indices {
+            Some(i) => Some(self.squeeze(&i, Some(&a))?),
+            None => None,
+        };
+        Ok((self.squeeze(&values, Some(&a))?, indices))
     }
 
     /// `argmax()` / `argmin()`, over all elements when `axis` is `None`.

@@ -75,7 +75,7 @@ async fn apply(rt: &mut Runtime, case: Case, x: &Tensor) -> Result<Tensor, Runti
         }
         Case::SumAxis => rt.reduce_axes(ReduceOp::Sum, x, &[1], false).await?,
         Case::Mean => rt.mean(x, Some(&[0]), true).await?,
-        Case::MaxAlong => rt.extremum_along(true, x, 1, false).await?.0,
+        Case::MaxAlong => rt.extremum_along(true, x, 1, false, true).await?.0,
         Case::MaxAll => rt.extremum_all(true, x).await?,
         Case::Cumsum => rt.cumsum(x, 1).await?,
         Case::Permute => rt.permute(x, &[1, 0])?,

@@ -181,7 +181,7 @@ class Tensor:
             return _C.extremum_all(self, True)
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
-            out = _C.extremum_dim(out, d, keepdim, True)[0]
+            out = _C.extremum_dim(out, d, keepdim, True, False)[0]
         return out
 
     def amin(self, dim=None, keepdim=False):
@@ -189,7 +189,7 @@ class Tensor:
             return _C.extremum_all(self, False)
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
-            out = _C.extremum_dim(out, d, keepdim, False)[0]
+            out = _C.extremum_dim(out, d, keepdim, False, False)[0]
         return out
 
     def argmax(self, dim=None, keepdim=False):
@@ -215,13 +215,13 @@ class Tensor:
         nonzero = self if self.dtype == bool else _C.compare("ne", self, 0)
         if dim is None:
             return _C.extremum_all(nonzero, True)
-        return _C.extremum_dim(nonzero, dim, keepdim, True)[0]
+        return _C.extremum_dim(nonzero, dim, keepdim, True, False)[0]
 
     def all(self, dim=None, keepdim=False):
         nonzero = self if self.dtype == bool else _C.compare("ne", self, 0)
         if dim is None:
             return _C.extremum_all(nonzero, False)
-        return _C.extremum_dim(nonzero, dim, keepdim, False)[0]
+        return _C.extremum_dim(nonzero, dim, keepdim, False, False)[0]
 
     def view(self, *shape):
         if _py_len(shape) == 1 and not _py_isinstance(shape[0], _py_int):
@@ -837,7 +837,7 @@ def norm(input, p=2, dim=None, keepdim=False):
 
 def logsumexp(input, dim, keepdim=False):
     dims = _dims(dim)
-    m = input.amax(dims, keepdim=True).detach()
+    m = input.detach().amax(dims, keepdim=True)
     m = where(m.abs() == _py_float("inf"), zeros((), device=input.device), m)
     out = (input - m).exp().sum(dims, keepdim=True).log() + m
     if not keepdim:
@@ -848,7 +848,7 @@ def logsumexp(input, dim, keepdim=False):
 
 def softmax(input, dim, dtype=None):
     x = input if dtype is None else input.to(dtype)
-    m = x.amax(dim, keepdim=True).detach()
+    m = x.detach().amax(dim, keepdim=True)
     e = (x - m).exp()
     out = e / e.sum(dim, keepdim=True)
     _C.rename_grad_fn(out, "SoftmaxBackward0")
@@ -857,7 +857,7 @@ def softmax(input, dim, dtype=None):
 
 def log_softmax(input, dim, dtype=None):
     x = input if dtype is None else input.to(dtype)
-    m = x.amax(dim, keepdim=True).detach()
+    m = x.detach().amax(dim, keepdim=True)
     shifted = x - m
     out = shifted - shifted.exp().sum(dim, keepdim=True).log()
     _C.rename_grad_fn(out, "LogSoftmaxBackward0")
