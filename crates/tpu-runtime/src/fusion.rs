@@ -369,20 +369,12 @@ impl FusingBackend {
                 let out = usize::from(likely_output(i));
                 g.external.len() + new_external + g.outputs + out <= MAX_FUSED_BUFFERS
             });
-            let k = match (target, fits) {
-                (Some(k), true) => k,
-                (Some(k), false) => {
-                    groups.push(open.remove(k).members);
-                    open.push(Open {
-                        shape: p.out_shape.clone(),
-                        members: Vec::new(),
-                        produced: HashSet::new(),
-                        external: HashSet::new(),
-                        outputs: 0,
-                    });
-                    open.len() - 1
-                }
-                (None, _) => {
+            let k = match target {
+                Some(k) if fits => k,
+                _ => {
+                    if let Some(full) = target {
+                        groups.push(open.remove(full).members);
+                    }
                     open.push(Open {
                         shape: p.out_shape.clone(),
                         members: Vec::new(),

@@ -12,6 +12,16 @@ use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Device, Layout, Tensor};
 use tpu_ir::{DType, Op, Shape};
 
+/// The whole storage behind `layout`, as a dense 1-D tensor.
+fn whole_storage(layout: &Layout) -> Tensor {
+    Tensor::from_layout(Layout {
+        shape: Shape::new([layout.storage.len()]),
+        strides: vec![1],
+        offset: 0,
+        ..layout.clone()
+    })
+}
+
 /// The storage position of every element of `layout`, in row-major order.
 pub(crate) fn positions(layout: &Layout) -> Vec<i64> {
     let dims = layout.shape.dims();
@@ -168,13 +178,13 @@ impl Runtime {
         if t.is_dense() {
             return Ok(t.clone());
         }
+        self.strided_copy(t).await
+    }
+
+    /// A new dense tensor with `t`'s values: one `Strided` op over its storage.
+    async fn strided_copy(&mut self, t: &Tensor) -> Result<Tensor, RuntimeError> {
         let layout = t.layout();
-        let storage = Tensor::from_layout(Layout {
-            shape: Shape::new([layout.storage.len()]),
-            strides: vec![1],
-            offset: 0,
-            ..layout.clone()
-        });
+        let storage = whole_storage(&layout);
         let op = Op::Strided {
             offset: layout.offset,
             strides: layout.strides.clone(),
@@ -193,20 +203,7 @@ impl Runtime {
 
     /// `tensor.clone()`: a dense copy with its own storage.
     pub async fn clone_tensor(&mut self, t: &Tensor) -> Result<Tensor, RuntimeError> {
-        let layout = t.layout();
-        let storage = Tensor::from_layout(Layout {
-            shape: Shape::new([layout.storage.len()]),
-            strides: vec![1],
-            offset: 0,
-            ..layout.clone()
-        });
-        let op = Op::Strided {
-            offset: layout.offset,
-            strides: layout.strides.clone(),
-        };
-        let out = self
-            .dispatch_dense(op, &[&storage], layout.shape, layout.dtype, layout.device)
-            .await?;
+        let out = self.strided_copy(t).await?;
         self.record(
             &out,
             GradFn::Identity {
@@ -556,12 +553,7 @@ impl Runtime {
                 base.device(),
             )
             .await?;
-        let flat_base = Tensor::from_layout(Layout {
-            shape: Shape::new([base.layout().storage.len()]),
-            strides: vec![1],
-            offset: 0,
-            ..base.layout()
-        });
+        let flat_base = whole_storage(&base.layout());
         let out = self
             .dispatch_dense(
                 Op::Scatter { accumulate: false },
@@ -624,12 +616,7 @@ impl Runtime {
             let index = self
                 .from_data(HostData::I64(storage_positions), shape, layout.device)
                 .await?;
-            let flat = Tensor::from_layout(Layout {
-                shape: Shape::new([layout.storage.len()]),
-                strides: vec![1],
-                offset: 0,
-                ..layout.clone()
-            });
+            let flat = whole_storage(&layout);
             self.dispatch_dense(
                 Op::Scatter { accumulate: false },
                 &[&flat, &index, &value],
@@ -713,12 +700,7 @@ impl Runtime {
                 "index {bad} is out of bounds for size {n}"
             )));
         }
-        let flat = self.dense(t).await?;
-        let flat = Tensor::from_layout(Layout {
-            shape: Shape::new([flat.numel()]),
-            strides: vec![1],
-            ..flat.layout()
-        });
+        let flat = whole_storage(&self.dense(t).await?.layout());
         let out = self
             .dispatch_dense(
                 Op::Gather,

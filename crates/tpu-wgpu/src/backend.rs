@@ -105,6 +105,37 @@ impl WgpuBackend {
         })
     }
 
+    /// Binds `resources` in order (binding 0, 1, ...) and dispatches `grid`.
+    fn launch(
+        &self,
+        name: &str,
+        pipeline: &wgpu::ComputePipeline,
+        resources: Vec<wgpu::BindingResource<'_>>,
+        grid: (u32, u32, u32),
+    ) {
+        let entries: Vec<wgpu::BindGroupEntry> = resources
+            .into_iter()
+            .enumerate()
+            .map(|(i, resource)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource,
+            })
+            .collect();
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(name),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(grid.0, grid.1, grid.2);
+        }
+        self.queue.submit([encoder.finish()]);
+    }
+
     fn take_device_error(&self) -> Result<(), BackendError> {
         let mut slot = self
             .device_error
@@ -373,28 +404,7 @@ impl Backend for WgpuBackend {
             for out in &outs {
                 resources.push(out.as_entire_binding());
             }
-            let entries: Vec<wgpu::BindGroupEntry> = resources
-                .into_iter()
-                .enumerate()
-                .map(|(i, resource)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource,
-                })
-                .collect();
-            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&name),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
-                let (x, y, z) = elementwise_grid(n);
-                pass.dispatch_workgroups(x, y, z);
-            }
-            self.queue.submit([encoder.finish()]);
+            self.launch(&name, &pipeline, resources, elementwise_grid(n));
         }
         self.take_device_error()?;
         let buffers = outs.into_iter().map(|b| self.insert(b)).collect();
@@ -437,31 +447,7 @@ impl Backend for WgpuBackend {
                 resources.push(self.buffer(input.buffer)?.as_entire_binding());
             }
             resources.push(out.as_entire_binding());
-            let entries: Vec<wgpu::BindGroupEntry> = resources
-                .into_iter()
-                .enumerate()
-                .map(|(i, resource)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource,
-                })
-                .collect();
-            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&name),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
-                pass.dispatch_workgroups(
-                    launch.workgroups.0,
-                    launch.workgroups.1,
-                    launch.workgroups.2,
-                );
-            }
-            self.queue.submit([encoder.finish()]);
+            self.launch(&name, &pipeline, resources, launch.workgroups);
         }
         self.take_device_error()?;
         Ok(Dispatched {
