@@ -1,10 +1,17 @@
-//! Fusion groups as data: a `FusedKernel` is a small SSA program evaluated once
-//! per element of its iteration shape. Inputs are read with broadcasting;
-//! several nodes may be written out (values that live on after the group).
-//! Backends compile it (WGSL) or interpret it (the reference's single loop
-//! nest); its `fingerprint` keys the compilation cache.
+//! Fusion groups as data: a `FusedKernel` is a small SSA program evaluated over
+//! its iteration shape. Inputs are read with broadcasting; several nodes may be
+//! written out (values that live on after the group). Three patterns share it:
+//! - elementwise: every node is evaluated once per element;
+//! - a row kernel (`reduce_axis` set): `Reduce` nodes reduce along that axis, and
+//!   the nodes computed from reductions alone are constant along it (one value
+//!   per row: the reductions' prologue and epilogue, softmax, layer norm);
+//! - a matmul with its epilogue: one `MatMul` node, evaluated per output element,
+//!   followed by elementwise nodes (bias, activation, residual, optimiser steps).
+//!
+//! Backends compile it (WGSL) or interpret it (the reference's loop nest); its
+//! `fingerprint` keys the compilation cache.
 
-use crate::{BinaryOp, DType, Shape, UnaryOp};
+use crate::{BinaryOp, DType, Op, ReduceOp, Shape, UnaryOp};
 use serde::{Deserialize, Serialize};
 
 /// One value of the SSA program; operands are indices of earlier nodes.
@@ -36,6 +43,21 @@ pub enum FusedNode {
         op: UnaryOp,
         x: usize,
     },
+    /// Node `x` reduced along the kernel's `reduce_axis` (sum, prod, max or
+    /// min); the result is constant along that axis.
+    Reduce {
+        op: ReduceOp,
+        x: usize,
+    },
+    /// The product of kernel inputs `a` and `b` (read whole, as `Op::MatMul`
+    /// reads its operands, never broadcast) at this element of the kernel's
+    /// shape, which is the product's `[batch?, m, n]`.
+    MatMul {
+        a: usize,
+        b: usize,
+        transpose_a: bool,
+        transpose_b: bool,
+    },
 }
 
 /// A kernel input: its shape (broadcast to the kernel's) and dtype.
@@ -54,6 +76,14 @@ pub struct FusedKernel {
     pub nodes: Vec<FusedNode>,
     /// Nodes written to output buffers, in order.
     pub outputs: Vec<usize>,
+    /// The axis of `shape` that `Reduce` nodes reduce (a row kernel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduce_axis: Option<usize>,
+    /// In a row kernel, per node, whether it is one value per row (a reduction,
+    /// what is computed from reductions alone, an input of size 1 on the axis)
+    /// rather than a row of values. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_row: Vec<bool>,
 }
 
 impl FusedKernel {
@@ -93,6 +123,17 @@ impl FusedKernel {
                     if *scalar_on_left { "l" } else { "r" }
                 ),
                 FusedNode::Unary { op, x } => format!("{}({x})", op.name()),
+                FusedNode::Reduce { op, x } => format!("reduce_{}({x})", op.name()),
+                FusedNode::MatMul {
+                    a,
+                    b,
+                    transpose_a,
+                    transpose_b,
+                } => format!(
+                    "matmul{}{}({a},{b})",
+                    u8::from(*transpose_a),
+                    u8::from(*transpose_b)
+                ),
             })
             .collect();
         let inputs: Vec<String> = self
@@ -101,12 +142,14 @@ impl FusedKernel {
             .map(|i| format!("{:?}{:?}", i.shape.dims(), i.dtype))
             .collect();
         format!(
-            "{:?}|{:?}|{}|{}|{:?}",
+            "{:?}|{:?}|{}|{}|{:?}|{:?}{:?}",
             self.shape.dims(),
             self.dtype,
             inputs.join(","),
             nodes.join(";"),
-            self.outputs
+            self.outputs,
+            self.reduce_axis,
+            self.per_row
         )
     }
 
@@ -120,31 +163,68 @@ impl FusedKernel {
         format!("{h:016x}")
     }
 
-    /// Evaluates the program for one element, given the inputs' values there
-    /// (the reference semantics; float32 arithmetic as the unfused ops do).
-    pub fn eval(&self, inputs: &[f32], scratch: &mut Vec<f32>) {
-        scratch.clear();
-        for node in &self.nodes {
-            let v = match node {
-                FusedNode::Input { index } => inputs[*index],
-                FusedNode::Const { value } => *value as f32,
-                FusedNode::Binary { op, a, b } => op.apply(scratch[*a], scratch[*b]),
-                FusedNode::Scalar {
-                    op,
-                    x,
-                    scalar,
-                    scalar_on_left,
-                } => {
-                    let s = *scalar as f32;
-                    if *scalar_on_left {
-                        op.apply(s, scratch[*x])
-                    } else {
-                        op.apply(scratch[*x], s)
-                    }
-                }
-                FusedNode::Unary { op, x } => op.apply(scratch[*x] as f64) as f32,
-            };
-            scratch.push(v);
+    /// Per node, whether it is one value per row (see `per_row`); all false
+    /// for a kernel without a reduced axis.
+    pub fn row_constant(&self) -> Vec<bool> {
+        if self.reduce_axis.is_some() {
+            self.per_row.clone()
+        } else {
+            vec![false; self.nodes.len()]
         }
+    }
+
+    /// `(rows, n, inner)` of a row kernel: the number of rows, the length of
+    /// the reduced axis, and the product of the dims after it.
+    pub fn row_dims(&self) -> Option<(usize, usize, usize)> {
+        let axis = self.reduce_axis?;
+        let dims = self.shape.dims();
+        let n = dims[axis];
+        let inner: usize = dims[axis + 1..].iter().product();
+        Some((self.shape.numel() / n.max(1), n, inner))
+    }
+
+    /// The shape of output `j`: the kernel's, or with the reduced axis at size
+    /// 1 for a row-constant node.
+    pub fn output_shape(&self, j: usize) -> Shape {
+        let level = self.row_constant();
+        match self.reduce_axis {
+            Some(axis) if level[self.outputs[j]] => {
+                let mut dims = self.shape.dims().to_vec();
+                dims[axis] = 1;
+                Shape::new(dims)
+            }
+            _ => self.shape.clone(),
+        }
+    }
+
+    /// The matmul node's operands and `(batch, m, k, n)`, if there is one.
+    pub fn matmul(&self) -> Option<(usize, usize, bool, bool, (usize, usize, usize, usize))> {
+        self.nodes.iter().find_map(|n| match n {
+            FusedNode::MatMul {
+                a,
+                b,
+                transpose_a,
+                transpose_b,
+            } => Some((
+                *a,
+                *b,
+                *transpose_a,
+                *transpose_b,
+                Op::matmul_dims(
+                    self.inputs[*a].shape.dims(),
+                    self.inputs[*b].shape.dims(),
+                    *transpose_a,
+                    *transpose_b,
+                ),
+            )),
+            _ => None,
+        })
+    }
+
+    /// Whether kernel input `index` is read whole by the matmul node rather
+    /// than broadcast over the iteration shape.
+    pub fn is_matmul_operand(&self, index: usize) -> bool {
+        self.matmul()
+            .is_some_and(|(a, b, ..)| a == index || b == index)
     }
 }

@@ -14,7 +14,10 @@ use crate::data::HostData;
 use crate::report::{CacheStats, KernelRecord};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use tpu_ir::{DType, FusedInput, FusedKernel, FusedNode, Op, Shape};
+use tpu_ir::{DType, FusedKernel, Op, Shape};
+
+mod plan;
+use plan::{Group, MAX_FUSED_BUFFERS, Role};
 
 /// TorchTPU's three eager modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,13 +56,6 @@ impl std::str::FromStr for EagerMode {
         }
     }
 }
-
-/// The most storage buffers a fused kernel binds (inputs and outputs; its
-/// parameters are a uniform buffer): WebGPU's guaranteed 8 per shader stage.
-const MAX_FUSED_BUFFERS: usize = 8;
-
-/// The highest rank a fused kernel indexes (as the broadcasting kernels).
-const MAX_FUSED_RANK: usize = 8;
 
 enum Slot {
     Real(BufferId),
@@ -170,18 +166,6 @@ impl FusingBackend {
         });
     }
 
-    /// Whether pending op `p` can join an elementwise fusion group.
-    fn fusible(&self, p: &Pending) -> bool {
-        matches!(
-            p.op,
-            Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. }
-        ) && p.out_dtype == DType::Float32
-            && p.out_shape.rank() <= MAX_FUSED_RANK
-            && p.out_shape.numel() > 0
-            && p.inputs.iter().all(|i| i.dtype == DType::Float32)
-            && self.inner.supports_fused()
-    }
-
     /// Runs every pending op: cuts the pending graph into groups, launches one
     /// kernel per group, and gives buffers to the values still referenced.
     pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
@@ -199,23 +183,29 @@ impl FusingBackend {
         let alive = |id: u64, slots: &HashMap<u64, Slot>| {
             matches!(slots.get(&id), Some(Slot::Pending { freed: false }))
         };
+        let fuses = self.inner.supports_fused();
         // A first guess of which values a group must write: those a tensor holds,
-        // and those read by an op that cannot join an elementwise group of the
-        // same shape.
+        // and those read by an op that cannot join a group of the same shape
+        // (an elementwise op over it, or a reduction of it).
         let likely_output = |i: usize| {
             let p = &pending[i];
+            let joins = |j: usize| match plan::role(&pending[j], fuses) {
+                Role::Elementwise => pending[j].out_shape == p.out_shape,
+                Role::Reduce { .. } => pending[j].inputs[0].shape == p.out_shape,
+                Role::MatMul | Role::Alone => false,
+            };
             alive(p.out, &self.slots)
-                || consumers.get(&p.out).is_some_and(|c| {
-                    c.iter()
-                        .any(|&j| !self.fusible(&pending[j]) || pending[j].out_shape != p.out_shape)
-                })
+                || consumers
+                    .get(&p.out)
+                    .is_some_and(|c| c.iter().any(|&j| !joins(j)))
         };
-        let groups = self.plan(&pending, &likely_output);
+        let all: Vec<usize> = (0..pending.len()).collect();
+        let groups = plan::plan(&pending, &all, fuses, &likely_output);
         // Real buffers made during this flush for values no tensor holds.
         let mut temporaries = Vec::new();
-        let mut queue: std::collections::VecDeque<Vec<usize>> = groups.into();
+        let mut queue: std::collections::VecDeque<Group> = groups.into();
         while let Some(group) = queue.pop_front() {
-            let members: HashSet<usize> = group.iter().copied().collect();
+            let members: HashSet<usize> = group.members.iter().copied().collect();
             let needed = |i: usize, slots: &HashMap<u64, Slot>| {
                 let id = pending[i].out;
                 alive(id, slots)
@@ -223,9 +213,9 @@ impl FusingBackend {
                         .get(&id)
                         .is_some_and(|c| c.iter().any(|j| !members.contains(j)))
             };
-            if group.len() == 1 {
-                let p = &pending[group[0]];
-                if !needed(group[0], &self.slots) {
+            if group.members.len() == 1 {
+                let p = &pending[group.members[0]];
+                if !needed(group.members[0], &self.slots) {
                     // Nothing reads it: dead code, never launched.
                     self.slots.remove(&p.out);
                     continue;
@@ -256,14 +246,26 @@ impl FusingBackend {
                 continue;
             }
             let (kernel, external, outputs) =
-                self.build_kernel(&pending, &group, &|i| needed(i, &self.slots));
+                plan::build_kernel(&pending, &group, &|i| needed(i, &self.slots));
+            if outputs.is_empty() {
+                // Nothing the group makes is read: dead code, never launched.
+                for &i in &group.members {
+                    self.slots.remove(&pending[i].out);
+                }
+                continue;
+            }
             if external.len() + outputs.len() > MAX_FUSED_BUFFERS {
                 // The guess was wrong: more values must be written than a
                 // kernel can bind. Split the group in two (members keep
-                // program order, so the halves run in a valid order) and retry.
-                let (first, second) = group.split_at(group.len() / 2);
-                queue.push_front(second.to_vec());
-                queue.push_front(first.to_vec());
+                // program order, so the halves run in a valid order), plan
+                // each half afresh, and retry.
+                let (first, second) = group.members.split_at(group.members.len() / 2);
+                let exact = |i: usize| needed(i, &self.slots);
+                let mut halves = plan::plan(&pending, first, fuses, &exact);
+                halves.extend(plan::plan(&pending, second, fuses, &exact));
+                for half in halves.into_iter().rev() {
+                    queue.push_front(half);
+                }
                 continue;
             }
             let mut reals = Vec::with_capacity(external.len());
@@ -296,12 +298,12 @@ impl FusingBackend {
                 }
             }
             // Values computed inside the kernel and never written.
-            for &i in &group {
+            for &i in &group.members {
                 if !outputs.contains(&i) {
                     self.slots.remove(&pending[i].out);
                 }
             }
-            let ops = group.iter().map(|&i| pending[i].op_index).collect();
+            let ops = group.members.iter().map(|&i| pending[i].op_index).collect();
             self.record(
                 format!("fused_{fingerprint}"),
                 ops,
@@ -319,169 +321,6 @@ impl FusingBackend {
             }
         }
         Ok(())
-    }
-
-    /// Cuts the pending ops into groups, in an order that respects their data
-    /// dependencies (pending values are immutable, so independent ops may move):
-    /// elementwise ops join the open group of their iteration shape, within the
-    /// buffer limit; any other op is a group of its own, emitted at once; a
-    /// group is closed (emitted) as soon as an op outside it reads one of its
-    /// values.
-    fn plan(&self, pending: &[Pending], likely_output: &dyn Fn(usize) -> bool) -> Vec<Vec<usize>> {
-        struct Open {
-            shape: Shape,
-            members: Vec<usize>,
-            produced: HashSet<u64>,
-            external: HashSet<u64>,
-            outputs: usize,
-        }
-        let mut groups = Vec::new();
-        let mut open: Vec<Open> = Vec::new();
-        for (i, p) in pending.iter().enumerate() {
-            let fusible = self.fusible(p);
-            let target = if fusible {
-                open.iter().position(|g| g.shape == p.out_shape)
-            } else {
-                None
-            };
-            // Groups this op reads from must run first (unless it joins them).
-            let mut k = 0;
-            while k < open.len() {
-                let reads = p.inputs.iter().any(|x| open[k].produced.contains(&x.id));
-                if reads && Some(k) != target {
-                    groups.push(open.remove(k).members);
-                } else {
-                    k += 1;
-                }
-            }
-            if !fusible {
-                groups.push(vec![i]);
-                continue;
-            }
-            let target = open.iter().position(|g| g.shape == p.out_shape);
-            let fits = target.is_some_and(|k| {
-                let g = &open[k];
-                let new_external = p
-                    .inputs
-                    .iter()
-                    .filter(|x| !g.produced.contains(&x.id) && !g.external.contains(&x.id))
-                    .count();
-                let out = usize::from(likely_output(i));
-                g.external.len() + new_external + g.outputs + out <= MAX_FUSED_BUFFERS
-            });
-            let k = match target {
-                Some(k) if fits => k,
-                _ => {
-                    if let Some(full) = target {
-                        groups.push(open.remove(full).members);
-                    }
-                    open.push(Open {
-                        shape: p.out_shape.clone(),
-                        members: Vec::new(),
-                        produced: HashSet::new(),
-                        external: HashSet::new(),
-                        outputs: 0,
-                    });
-                    open.len() - 1
-                }
-            };
-            let g = &mut open[k];
-            for x in &p.inputs {
-                if !g.produced.contains(&x.id) {
-                    g.external.insert(x.id);
-                }
-            }
-            g.produced.insert(p.out);
-            g.outputs += usize::from(likely_output(i));
-            g.members.push(i);
-        }
-        groups.extend(open.into_iter().map(|g| g.members));
-        groups
-    }
-
-    /// The SSA program of a group, its external inputs (ids) and the members
-    /// whose values must be written.
-    fn build_kernel(
-        &self,
-        pending: &[Pending],
-        group: &[usize],
-        needed: &dyn Fn(usize) -> bool,
-    ) -> (FusedKernel, Vec<u64>, Vec<usize>) {
-        let mut nodes = Vec::new();
-        let mut node_of: HashMap<u64, usize> = HashMap::new();
-        let mut inputs: Vec<FusedInput> = Vec::new();
-        let mut external: Vec<u64> = Vec::new();
-        let mut operand = |id: u64,
-                           shape: &Shape,
-                           dtype: DType,
-                           nodes: &mut Vec<FusedNode>,
-                           node_of: &mut HashMap<u64, usize>| {
-            if let Some(&n) = node_of.get(&id) {
-                return n;
-            }
-            external.push(id);
-            inputs.push(FusedInput {
-                shape: shape.clone(),
-                dtype,
-            });
-            nodes.push(FusedNode::Input {
-                index: inputs.len() - 1,
-            });
-            node_of.insert(id, nodes.len() - 1);
-            nodes.len() - 1
-        };
-        let mut member_node = Vec::new();
-        for &i in group {
-            let p = &pending[i];
-            let args: Vec<usize> = p
-                .inputs
-                .iter()
-                .map(|x| operand(x.id, &x.shape, x.dtype, &mut nodes, &mut node_of))
-                .collect();
-            let node = match &p.op {
-                Op::Binary { op } => FusedNode::Binary {
-                    op: *op,
-                    a: args[0],
-                    b: args[1],
-                },
-                Op::BinaryScalar {
-                    op,
-                    scalar,
-                    scalar_on_left,
-                } => FusedNode::Scalar {
-                    op: *op,
-                    x: args[0],
-                    scalar: *scalar,
-                    scalar_on_left: *scalar_on_left,
-                },
-                Op::Unary { op } => FusedNode::Unary {
-                    op: *op,
-                    x: args[0],
-                },
-                Op::Fill { value } => FusedNode::Const { value: *value },
-                other => unreachable!("{other:?} is not fusible"),
-            };
-            nodes.push(node);
-            node_of.insert(p.out, nodes.len() - 1);
-            member_node.push((i, nodes.len() - 1));
-        }
-        let outputs: Vec<usize> = member_node
-            .iter()
-            .filter(|(i, _)| needed(*i))
-            .map(|(i, _)| *i)
-            .collect();
-        let kernel = FusedKernel {
-            shape: pending[group[0]].out_shape.clone(),
-            dtype: DType::Float32,
-            inputs,
-            nodes,
-            outputs: member_node
-                .iter()
-                .filter(|(i, _)| outputs.contains(i))
-                .map(|(_, n)| *n)
-                .collect(),
-        };
-        (kernel, external, outputs)
     }
 }
 

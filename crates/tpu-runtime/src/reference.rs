@@ -9,6 +9,9 @@ use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
 use tpu_ir::{DType, FusedKernel, Op, ReduceOp, Shape};
 
+mod fused;
+use fused::{FUSED_BLOCK, run_fused};
+
 #[derive(Default)]
 pub struct ReferenceBackend {
     buffers: HashMap<u64, HostData>,
@@ -445,32 +448,7 @@ fn reduce(data: &HostData, shape: &Shape, op: ReduceOp, axis: usize) -> Option<H
             let v = d.as_f32()?;
             let values = lanes.map(|(o, i)| {
                 let xs: Vec<f32> = lane(o, i).map(|p| v[p]).collect();
-                match op {
-                    ReduceOp::Sum => pairwise_sum(&xs),
-                    ReduceOp::Prod => xs.iter().product(),
-                    ReduceOp::Max => xs
-                        .iter()
-                        .copied()
-                        .reduce(|a, b| {
-                            if a.is_nan() || b.is_nan() {
-                                f32::NAN
-                            } else {
-                                a.max(b)
-                            }
-                        })
-                        .unwrap_or(f32::NAN),
-                    _ => xs
-                        .iter()
-                        .copied()
-                        .reduce(|a, b| {
-                            if a.is_nan() || b.is_nan() {
-                                f32::NAN
-                            } else {
-                                a.min(b)
-                            }
-                        })
-                        .unwrap_or(f32::NAN),
-                }
+                reduce_lane(op, &xs)
             });
             d.with_f32_values(values)
         }
@@ -520,122 +498,6 @@ fn cumsum(data: &HostData, shape: &Shape, axis: usize, reverse: bool) -> Option<
     })
 }
 
-/// Elements a fused kernel evaluates per block: small enough that every node's
-/// block stays in cache, large enough for tight, vectorisable loops.
-const FUSED_BLOCK: usize = 1024;
-
-/// A fusion group as one pass over its iteration space, block by block: each
-/// node is evaluated for a block of elements before the next node, so the
-/// intermediates live in cache-sized buffers and never in memory at full size,
-/// while each node's loop is as tight as an unfused kernel's. Element for
-/// element it does the float32 operations the unfused ops do, in the same order.
-fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    use tpu_ir::FusedNode;
-    let n = kernel.shape.numel();
-    let strides: Vec<Vec<usize>> = kernel
-        .inputs
-        .iter()
-        .map(|i| i.shape.broadcast_strides(&kernel.shape))
-        .collect();
-    let dense: Vec<bool> = kernel
-        .inputs
-        .iter()
-        .map(|i| i.shape.dims() == kernel.shape.dims())
-        .collect();
-    // Each broadcast input's offset for every element, computed once.
-    let offsets: Vec<Option<Vec<usize>>> = strides
-        .iter()
-        .zip(&dense)
-        .map(|(s, &d)| {
-            (!d).then(|| {
-                let mut o = Vec::with_capacity(n);
-                for_each_index(&kernel.shape, |index| o.push(offset(index, s)));
-                o
-            })
-        })
-        .collect();
-    let mut outs: Vec<Vec<f32>> = kernel
-        .outputs
-        .iter()
-        .map(|_| Vec::with_capacity(n))
-        .collect();
-    let mut blocks = vec![vec![0f32; FUSED_BLOCK]; kernel.nodes.len()];
-    let mut start = 0;
-    while start < n {
-        let len = FUSED_BLOCK.min(n - start);
-        for (k, node) in kernel.nodes.iter().enumerate() {
-            let (done, rest) = blocks.split_at_mut(k);
-            let out = &mut rest[0][..len];
-            match node {
-                FusedNode::Input { index } => match &offsets[*index] {
-                    None => out.copy_from_slice(&values[*index][start..start + len]),
-                    Some(o) => {
-                        for (e, slot) in out.iter_mut().enumerate() {
-                            *slot = values[*index][o[start + e]];
-                        }
-                    }
-                },
-                FusedNode::Const { value } => out.fill(*value as f32),
-                FusedNode::Binary { op, a, b } => {
-                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
-                    binary_block(*op, a, b, out);
-                }
-                FusedNode::Scalar {
-                    op,
-                    x,
-                    scalar,
-                    scalar_on_left,
-                } => {
-                    let x = &done[*x][..len];
-                    let s = *scalar as f32;
-                    let op = *op;
-                    if *scalar_on_left {
-                        for (slot, &v) in out.iter_mut().zip(x) {
-                            *slot = op.apply(s, v);
-                        }
-                    } else {
-                        for (slot, &v) in out.iter_mut().zip(x) {
-                            *slot = op.apply(v, s);
-                        }
-                    }
-                }
-                FusedNode::Unary { op, x } => {
-                    for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
-                        *slot = op.apply(v as f64) as f32;
-                    }
-                }
-            }
-        }
-        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
-            o.extend_from_slice(&blocks[node][..len]);
-        }
-        start += len;
-    }
-    outs
-}
-
-/// `out[i] = a[i] op b[i]`, with the op chosen once, outside the loop, so the
-/// common ones compile to vector code.
-fn binary_block(op: tpu_ir::BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
-    use tpu_ir::BinaryOp;
-    let each = |out: &mut [f32], f: fn(f32, f32) -> f32| {
-        for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
-            *slot = f(x, y);
-        }
-    };
-    match op {
-        BinaryOp::Add => each(out, |x, y| x + y),
-        BinaryOp::Sub => each(out, |x, y| x - y),
-        BinaryOp::Mul => each(out, |x, y| x * y),
-        BinaryOp::Div => each(out, |x, y| x / y),
-        other => {
-            for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *slot = other.apply(x, y);
-            }
-        }
-    }
-}
-
 /// The `[cols, rows]` transpose of a row-major `[rows, cols]` matrix.
 fn transpose<T: Copy>(x: &[T], rows: usize, cols: usize) -> Vec<T> {
     let mut out = Vec::with_capacity(rows * cols);
@@ -673,6 +535,30 @@ fn for_each_index(shape: &Shape, mut visit: impl FnMut(&[usize])) {
 
 fn offset(index: &[usize], strides: &[usize]) -> usize {
     index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
+/// One lane of a float reduction (sum, prod, max or min; a NaN wins max and
+/// min), shared by the unfused op and fused row kernels so they agree exactly.
+fn reduce_lane(op: ReduceOp, xs: &[f32]) -> f32 {
+    let pick = |better: fn(f32, f32) -> f32| {
+        xs.iter()
+            .copied()
+            .reduce(|a, b| {
+                if a.is_nan() || b.is_nan() {
+                    f32::NAN
+                } else {
+                    better(a, b)
+                }
+            })
+            .unwrap_or(f32::NAN)
+    };
+    match op {
+        ReduceOp::Sum => pairwise_sum(xs),
+        ReduceOp::Prod => xs.iter().product(),
+        ReduceOp::Max => pick(f32::max),
+        ReduceOp::Min => pick(f32::min),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
+    }
 }
 
 /// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
@@ -746,11 +632,23 @@ impl Backend for ReferenceBackend {
             .collect();
         Ok(FusedDispatch {
             buffers,
-            source: format!(
-                "one pass over {:?} in blocks of {FUSED_BLOCK}, evaluating {} nodes per block",
-                kernel.shape.dims(),
-                kernel.nodes.len()
-            ),
+            source: match kernel.reduce_axis {
+                Some(axis) => format!(
+                    "one pass per row of {:?} along axis {axis}, evaluating {} nodes per row",
+                    kernel.shape.dims(),
+                    kernel.nodes.len()
+                ),
+                None => format!(
+                    "{}one pass over {:?} in blocks of {FUSED_BLOCK}, evaluating {} nodes per block",
+                    if kernel.matmul().is_some() {
+                        "the matmul's product, then "
+                    } else {
+                        ""
+                    },
+                    kernel.shape.dims(),
+                    kernel.nodes.len()
+                ),
+            },
             kernel_language: "Rust",
         })
     }

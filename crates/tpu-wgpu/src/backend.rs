@@ -7,6 +7,7 @@
 //! panics by default; this backend installs its own handler and turns what it
 //! records into `BackendError`s, so a bad kernel is an error and not a crash.
 
+use crate::codegen;
 use crate::kernels::{self, MATMUL_TILE, MAX_RANK, WORKGROUP_SIZE};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -378,12 +379,14 @@ impl Backend for WgpuBackend {
         kernel: &FusedKernel,
         inputs: &[BufferId],
     ) -> Result<FusedDispatch, BackendError> {
-        let n = kernel.shape.numel();
-        let size = self.storage_size(n)?;
+        let mut sizes = Vec::with_capacity(kernel.outputs.len());
+        for j in 0..kernel.outputs.len() {
+            sizes.push(self.storage_size(kernel.output_shape(j).numel())?);
+        }
         let name = format!("fused_{}", kernel.fingerprint());
-        let source = kernels::fused(kernel);
+        let source = codegen::fused(kernel);
         let pipeline = self.pipeline(&name, || source.clone());
-        let params = kernels::fused_params(kernel);
+        let params = codegen::fused_params(kernel);
         let params = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -391,11 +394,7 @@ impl Backend for WgpuBackend {
                 contents: bytemuck::cast_slice(&params),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
-        let outs: Vec<wgpu::Buffer> = kernel
-            .outputs
-            .iter()
-            .map(|_| self.tensor_buffer(size))
-            .collect();
+        let outs: Vec<wgpu::Buffer> = sizes.iter().map(|&s| self.tensor_buffer(s)).collect();
         {
             let mut resources = vec![params.as_entire_binding()];
             for &input in inputs {
@@ -404,7 +403,12 @@ impl Backend for WgpuBackend {
             for out in &outs {
                 resources.push(out.as_entire_binding());
             }
-            self.launch(&name, &pipeline, resources, elementwise_grid(n));
+            self.launch(
+                &name,
+                &pipeline,
+                resources,
+                elementwise_grid(codegen::threads(kernel)),
+            );
         }
         self.take_device_error()?;
         let buffers = outs.into_iter().map(|b| self.insert(b)).collect();

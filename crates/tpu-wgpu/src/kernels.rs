@@ -3,7 +3,7 @@
 //! and every elementwise kernel indexes a 2-D grid of 256-wide workgroups so that
 //! tensors past 65,535 workgroups still fit WebGPU's per-dimension dispatch limit.
 
-use tpu_ir::{BinaryOp, FusedKernel, FusedNode, Op, ReduceOp, UnaryOp};
+use tpu_ir::{BinaryOp, Op, ReduceOp, UnaryOp};
 
 /// Threads per workgroup for 1-D kernels.
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -40,7 +40,7 @@ pub fn source(op: &Op) -> String {
     }
 }
 
-const ELEMENTWISE_INDEX: &str = "
+pub(crate) const ELEMENTWISE_INDEX: &str = "
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = gid.y * groups.x * 256u + gid.x;
@@ -125,130 +125,8 @@ pub fn binary(op: BinaryOp) -> String {
     )
 }
 
-/// The WGSL of a fusion group: one thread per element of the iteration shape;
-/// each input is read through its broadcast strides, the SSA program runs in
-/// registers, and each output is stored. params (a uniform buffer): `[n, rank,
-/// dims[8], strides[8] per input, bits(scalar) per Scalar/Const node]`. The code depends
-/// only on the kernel's structure (`FusedKernel::code_key`), never on shapes'
-/// sizes or scalar values, which are parameters.
-pub fn fused(kernel: &FusedKernel) -> String {
-    let k = kernel.inputs.len();
-    // The parameters are a uniform buffer, so that all eight storage-buffer
-    // bindings WebGPU guarantees per stage are left to inputs and outputs.
-    let words = fused_params(kernel).len() / 4;
-    let mut decls = format!(
-        "@group(0) @binding(0) var<uniform> params: array<vec4<u32>, {words}>;\nfn param(i: u32) -> u32 {{\n    return params[i / 4u][i % 4u];\n}}\n"
-    );
-    for i in 0..k {
-        decls.push_str(&format!(
-            "@group(0) @binding({}) var<storage, read> in{i}: array<f32>;\n",
-            i + 1
-        ));
-    }
-    for (j, _) in kernel.outputs.iter().enumerate() {
-        decls.push_str(&format!(
-            "@group(0) @binding({}) var<storage, read_write> out{j}: array<f32>;\n",
-            k + 1 + j
-        ));
-    }
-    let mut helpers = String::new();
-    let uses_erf = kernel.nodes.iter().any(|n| {
-        matches!(
-            n,
-            FusedNode::Unary {
-                op: UnaryOp::Erf,
-                ..
-            }
-        )
-    });
-    if uses_erf {
-        helpers.push_str(ERF_HELPER);
-    }
-    let uses_binary_helpers = kernel.nodes.iter().any(|n| match n {
-        FusedNode::Binary { op, .. } | FusedNode::Scalar { op, .. } => !helpers_for(*op).is_empty(),
-        _ => false,
-    });
-    if uses_binary_helpers {
-        helpers.push_str(tpu_ir::WGSL_BINARY_HELPERS);
-    }
-    let mut body = String::new();
-    body.push_str("    let rank = param(1u);\n    var rest = i;\n");
-    for i in 0..k {
-        body.push_str(&format!("    var o{i} = 0u;\n"));
-    }
-    body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = param(2u + axis);\n        let c = rest % size;\n        rest = rest / size;\n");
-    for i in 0..k {
-        body.push_str(&format!(
-            "        o{i} = o{i} + c * param({}u + axis);\n",
-            10 + 8 * i
-        ));
-    }
-    body.push_str("    }\n");
-    let scalar_base = 10 + 8 * k;
-    let mut scalar = 0;
-    for (n, node) in kernel.nodes.iter().enumerate() {
-        let expr = match node {
-            FusedNode::Input { index } => format!("in{index}[o{index}]"),
-            FusedNode::Const { .. } => {
-                let e = format!("bitcast<f32>(param({}u))", scalar_base + scalar);
-                scalar += 1;
-                e
-            }
-            FusedNode::Binary { op, a, b } => op.wgsl(&format!("v{a}"), &format!("v{b}")),
-            FusedNode::Scalar {
-                op,
-                x,
-                scalar_on_left,
-                ..
-            } => {
-                let s = format!("bitcast<f32>(param({}u))", scalar_base + scalar);
-                scalar += 1;
-                if *scalar_on_left {
-                    op.wgsl(&s, &format!("v{x}"))
-                } else {
-                    op.wgsl(&format!("v{x}"), &s)
-                }
-            }
-            FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
-        };
-        if let FusedNode::Unary { op, .. } = node {
-            helpers.push_str(&format!(
-                "fn unary_{n}(x: f32) -> f32 {{\n    return {};\n}}\n",
-                op.wgsl()
-            ));
-        }
-        body.push_str(&format!("    let v{n} = {expr};\n"));
-    }
-    for (j, node) in kernel.outputs.iter().enumerate() {
-        body.push_str(&format!("    out{j}[i] = v{node};\n"));
-    }
-    let index = ELEMENTWISE_INDEX.replace("params[0]", "param(0u)");
-    format!("{helpers}{decls}{index}\n{body}}}\n")
-}
-
-/// The `params` of a fused kernel (see `fused`).
-pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
-    let out = &kernel.shape;
-    let mut params = vec![0u32; 10 + 8 * kernel.inputs.len()];
-    params[0] = out.numel() as u32;
-    params[1] = out.rank() as u32;
-    for axis in 0..out.rank() {
-        params[2 + axis] = out.dims()[axis] as u32;
-    }
-    for (i, input) in kernel.inputs.iter().enumerate() {
-        let strides = input.shape.broadcast_strides(out);
-        for axis in 0..out.rank() {
-            params[10 + 8 * i + axis] = strides[axis] as u32;
-        }
-    }
-    params.extend(kernel.scalars().iter().map(|&s| (s as f32).to_bits()));
-    // A uniform array of vec4s: pad to whole vectors.
-    params.resize(params.len().div_ceil(4) * 4, 0);
-    params
-}
-
 /// The helper functions a binary op's WGSL calls, if any.
-fn helpers_for(op: BinaryOp) -> &'static str {
+pub(crate) fn helpers_for(op: BinaryOp) -> &'static str {
     match op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv => "",
         _ => tpu_ir::WGSL_BINARY_HELPERS,
@@ -257,7 +135,7 @@ fn helpers_for(op: BinaryOp) -> &'static str {
 
 /// `erf` in float32 (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7,
 /// the formula of ATen's vectorised CPU `erf`): WGSL has no built-in.
-const ERF_HELPER: &str = "fn erf_f32(x: f32) -> f32 {
+pub(crate) const ERF_HELPER: &str = "fn erf_f32(x: f32) -> f32 {
     let t = 1.0 / fma(0.3275911, abs(x), 1.0);
     var r = fma(1.061405429, t, -1.453152027);
     r = fma(r, t, 1.421413741);
@@ -293,15 +171,12 @@ pub fn strided() -> String {
 
 /// One axis reduced, one thread per output lane. params: `[lanes, n, inner]`.
 pub fn reduce(op: ReduceOp) -> String {
-    let (init, step) = match op {
-        ReduceOp::Sum => ("0.0", "acc + x"),
-        ReduceOp::Prod => ("1.0", "acc * x"),
-        ReduceOp::Max => ("x0", "select(max(acc, x), x + acc, x != x || acc != acc)"),
-        ReduceOp::Min => ("x0", "select(min(acc, x), x + acc, x != x || acc != acc)"),
-        ReduceOp::ArgMax | ReduceOp::ArgMin => {
-            unreachable!("int64 results are refused before planning")
-        }
+    let init = match op {
+        ReduceOp::Sum => "0.0",
+        ReduceOp::Prod => "1.0",
+        _ => "x0",
     };
+    let step = reduce_step(op);
     format!(
         "@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
@@ -320,6 +195,19 @@ pub fn reduce(op: ReduceOp) -> String {
 }}
 "
     )
+}
+
+/// One step of a float reduction, `acc` folded with `x` (a NaN wins max and min).
+pub(crate) fn reduce_step(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Sum => "acc + x",
+        ReduceOp::Prod => "acc * x",
+        ReduceOp::Max => "select(max(acc, x), x + acc, x != x || acc != acc)",
+        ReduceOp::Min => "select(min(acc, x), x + acc, x != x || acc != acc)",
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            unreachable!("int64 results are refused before planning")
+        }
+    }
 }
 
 /// Running sums along an axis, one thread per lane. params: `[lanes, n, inner]`.
@@ -436,62 +324,6 @@ mod tests {
         .assert_eq(&binary_scalar(BinaryOp::Sub, true));
     }
 
-    /// `relu(a * 2 + b) ** c` with `b` broadcast and an erf on the side.
-    fn sample_fused_kernel() -> FusedKernel {
-        use tpu_ir::{DType, FusedInput, Shape};
-        let input = |dims: &[usize]| FusedInput {
-            shape: Shape::new(dims),
-            dtype: DType::Float32,
-        };
-        FusedKernel {
-            shape: Shape::new([2, 3]),
-            dtype: DType::Float32,
-            inputs: vec![input(&[2, 3]), input(&[3]), input(&[2, 1])],
-            nodes: vec![
-                FusedNode::Input { index: 0 },
-                FusedNode::Scalar {
-                    op: BinaryOp::Mul,
-                    x: 0,
-                    scalar: 2.0,
-                    scalar_on_left: false,
-                },
-                FusedNode::Input { index: 1 },
-                FusedNode::Binary {
-                    op: BinaryOp::Add,
-                    a: 1,
-                    b: 2,
-                },
-                FusedNode::Unary {
-                    op: UnaryOp::Relu,
-                    x: 3,
-                },
-                FusedNode::Input { index: 2 },
-                FusedNode::Binary {
-                    op: BinaryOp::Pow,
-                    a: 4,
-                    b: 5,
-                },
-                FusedNode::Unary {
-                    op: UnaryOp::Erf,
-                    x: 0,
-                },
-            ],
-            outputs: vec![6, 7],
-        }
-    }
-
-    #[test]
-    fn fused_params_fill_whole_uniform_vectors() {
-        let p = fused_params(&sample_fused_kernel());
-        // n, rank, dims[8], 3 inputs x strides[8], one scalar, padded to 4.
-        assert_eq!(p.len(), (10 + 24 + 1usize).div_ceil(4) * 4);
-        assert_eq!(&p[..4], &[6, 2, 2, 3]);
-        // b ([3]) broadcasts over rows: strides [0, 1]; c ([2, 1]): [1, 0].
-        assert_eq!(&p[18..20], &[0, 1]);
-        assert_eq!(&p[26..28], &[1, 0]);
-        assert_eq!(f32::from_bits(p[34]), 2.0);
-    }
-
     #[test]
     fn every_kernel_parses_and_validates_as_wgsl() {
         let sources = [
@@ -511,17 +343,9 @@ mod tests {
             reduce(ReduceOp::Sum),
             reduce(ReduceOp::Max),
             cumsum(true),
-            fused(&sample_fused_kernel()),
         ];
         for source in sources {
-            let module =
-                naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
-            naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::empty(),
-            )
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+            crate::codegen::tests::validate(&source);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! an adapter exists, the reference backend otherwise, or whichever is forced.
 
 mod backend;
+pub mod codegen;
 pub mod kernels;
 
 pub use backend::{WgpuBackend, WgpuInitError};

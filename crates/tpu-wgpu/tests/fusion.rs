@@ -1,6 +1,7 @@
 //! Fused against unfused on random op graphs: elementwise chains with
-//! broadcasting, scalar ops, reductions, matmuls and views between them, and a
-//! backward pass through all of it. Each graph runs in Strict and in Fused mode
+//! broadcasting, scalar ops, reductions (sum, max, min; axis kept or dropped,
+//! so row kernels see both forms), matmuls (and their epilogues) and views
+//! between them, and a backward pass through all of it. Each graph runs in Strict and in Fused mode
 //! on the reference backend (where the two must agree exactly: a fused loop nest
 //! does the same float32 operations) and on wgpu (within tolerance of the
 //! reference), and the gradients are compared too.
@@ -15,8 +16,11 @@ enum Step {
     Binary(BinaryOp, usize, usize),
     Scalar(BinaryOp, usize, f64, bool),
     Unary(UnaryOp, usize),
-    SumAxis(usize, usize),
+    Reduce(ReduceOp, usize, usize, bool),
+    Unsqueeze(usize, usize),
     MatMul(usize, usize),
+    /// `x @ x.T`: a matmul whose operand is read transposed in place.
+    Gram(usize),
     Transpose(usize),
 }
 
@@ -34,10 +38,16 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
     let shapes = vec![vec![a, b], vec![b], vec![a, 1], vec![a, b]];
     let mut dims: Vec<Vec<usize>> = shapes.clone();
     let mut steps = Vec::new();
-    for _ in 0..4 + rng.below(12) {
+    for _ in 0..4 + rng.below(16) {
         let n = dims.len();
-        let (x, y) = (rng.below(n), rng.below(n));
-        let step = match rng.below(10) {
+        // Mostly build on recent values, so that chains form.
+        let recent = |rng: &mut Rng| n - 1 - rng.below(n.min(4));
+        let (x, y) = if rng.below(3) == 0 {
+            (rng.below(n), rng.below(n))
+        } else {
+            (recent(rng), recent(rng))
+        };
+        let step = match rng.below(12) {
             0..=3 => {
                 let ops = [
                     BinaryOp::Add,
@@ -64,10 +74,17 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
                 ];
                 Step::Unary(ops[rng.below(ops.len())], x)
             }
-            8 => Step::SumAxis(x, rng.below(dims[x].len().max(1))),
+            8 | 9 => {
+                let ops = [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min];
+                let axis = rng.below(dims[x].len().max(1));
+                Step::Reduce(ops[rng.below(3)], x, axis, rng.below(2) == 0)
+            }
+            10 => Step::Unsqueeze(x, rng.below(dims[x].len() + 1)),
             _ => {
                 if dims[x].len() == 2 && dims[y].len() == 2 && dims[x][1] == dims[y][0] {
                     Step::MatMul(x, y)
+                } else if dims[x].len() == 2 && rng.below(2) == 0 {
+                    Step::Gram(x)
                 } else {
                     Step::Transpose(x)
                 }
@@ -82,15 +99,28 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
                 }
             }
             Step::Scalar(_, x, ..) | Step::Unary(_, x) => dims[*x].clone(),
-            Step::SumAxis(x, axis) => {
-                if dims[*x].is_empty() {
+            Step::Reduce(_, x, axis, keepdim) => {
+                if dims[*x].is_empty() || dims[*x].contains(&0) {
                     continue;
                 }
                 let mut d = dims[*x].clone();
-                d.remove(*axis);
+                if *keepdim {
+                    d[*axis] = 1;
+                } else {
+                    d.remove(*axis);
+                }
+                d
+            }
+            Step::Unsqueeze(x, axis) => {
+                if dims[*x].len() >= 4 {
+                    continue;
+                }
+                let mut d = dims[*x].clone();
+                d.insert(*axis, 1);
                 d
             }
             Step::MatMul(x, y) => vec![dims[*x][0], dims[*y][1]],
+            Step::Gram(x) => vec![dims[*x][0], dims[*x][0]],
             Step::Transpose(x) => {
                 let mut d = dims[*x].clone();
                 d.reverse();
@@ -110,7 +140,7 @@ fn run(
     shapes: &[Vec<usize>],
     steps: &[Step],
     seed: u32,
-) -> (Vec<Vec<f32>>, Vec<Vec<f32>>, usize) {
+) -> (Vec<Vec<f32>>, Vec<Vec<f32>>, Vec<String>) {
     block_on(async {
         let mut rt = Runtime::new(backend);
         rt.set_mode(mode).unwrap();
@@ -141,11 +171,20 @@ fn run(
                         .await
                 }
                 Step::Unary(op, x) => rt.unary(*op, &values[*x]).await,
-                Step::SumAxis(x, axis) => {
-                    rt.reduce_axes(ReduceOp::Sum, &values[*x], &[*axis], false)
+                Step::Reduce(ReduceOp::Sum, x, axis, keepdim) => {
+                    rt.reduce_axes(ReduceOp::Sum, &values[*x], &[*axis], *keepdim)
                         .await
                 }
+                Step::Reduce(op, x, axis, keepdim) => rt
+                    .extremum_along(*op == ReduceOp::Max, &values[*x], *axis, *keepdim, false)
+                    .await
+                    .map(|(v, _)| v),
+                Step::Unsqueeze(x, axis) => rt.unsqueeze(&values[*x], *axis as i64),
                 Step::MatMul(x, y) => rt.matmul(&values[*x], &values[*y]).await,
+                Step::Gram(x) => {
+                    let t = rt.permute(&values[*x], &[1, 0]).unwrap();
+                    rt.matmul(&values[*x], &t).await
+                }
                 Step::Transpose(x) => {
                     let r = values[*x].rank() as i64;
                     let perm: Vec<i64> = (0..r).rev().collect();
@@ -175,7 +214,12 @@ fn run(
         }
         let mut report = tpu_runtime::Report::default();
         rt.finish_report(&mut report).unwrap();
-        (read, grads, report.kernels.len())
+        let kernels = report
+            .kernels
+            .iter()
+            .map(|k| k.source.clone().unwrap_or_default())
+            .collect();
+        (read, grads, kernels)
     })
 }
 
@@ -191,17 +235,21 @@ fn close(a: &[Vec<f32>], b: &[Vec<f32>], what: &str, tolerance: f32) {
     }
 }
 
-const CASES: u32 = 60;
+const CASES: u32 = 150;
 
 #[test]
 fn fused_graphs_match_unfused_on_the_reference_backend() {
     let mut fewer = 0;
+    let (mut rows, mut epilogues) = (0, 0);
     for case in 0..CASES {
         let mut rng = Rng(Mt19937::new(1000 + case));
         let (shapes, steps) = graph(&mut rng);
         let reference = || Box::new(ReferenceBackend::new()) as Box<dyn Backend>;
         let (v1, g1, k1) = run(reference(), EagerMode::Strict, &shapes, &steps, case);
         let (v2, g2, k2) = run(reference(), EagerMode::Fused, &shapes, &steps, case);
+        rows += k2.iter().filter(|s| s.contains("per row")).count();
+        epilogues += k2.iter().filter(|s| s.contains("matmul")).count();
+        let (k1, k2) = (k1.len(), k2.len());
         close(&v2, &v1, &format!("case {case} values {steps:?}"), 0.0);
         close(&g2, &g1, &format!("case {case} gradients {steps:?}"), 0.0);
         assert!(
@@ -214,6 +262,9 @@ fn fused_graphs_match_unfused_on_the_reference_backend() {
         fewer > CASES as usize / 2,
         "fusion rarely helped: {fewer} of {CASES}"
     );
+    // Both richer patterns occur often enough to be tested.
+    assert!(rows >= 50, "only {rows} row kernels");
+    assert!(epilogues >= 20, "only {epilogues} matmuls with an epilogue");
 }
 
 #[test]

@@ -1,0 +1,220 @@
+//! The reference backend's fused kernels: an elementwise or matmul-epilogue
+//! group as one blocked pass over its iteration space, a row kernel as one pass
+//! per row. Element for element they do the float32 operations the unfused ops
+//! do, in the same order, so fused and unfused runs agree exactly.
+
+use super::{batched, for_each_index, offset, reduce_lane};
+use tpu_ir::{FusedKernel, FusedNode};
+
+/// Elements a fused kernel evaluates per block: small enough that every node's
+/// block stays in cache, large enough for tight, vectorisable loops.
+pub(super) const FUSED_BLOCK: usize = 1024;
+
+/// A fusion group as one pass over its iteration space, block by block: each
+/// node is evaluated for a block of elements before the next node, so the
+/// intermediates live in cache-sized buffers and never in memory at full size,
+/// while each node's loop is as tight as an unfused kernel's. Element for
+/// element it does the float32 operations the unfused ops do, in the same order.
+pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    if kernel.reduce_axis.is_some() {
+        return run_rows(kernel, values);
+    }
+    // A matmul node's product, computed whole as the unfused op computes it.
+    let product = kernel.matmul().map(|(a, b, ta, tb, (batch, m, k, n))| {
+        batched(&values[a], &values[b], batch, m, k, n, ta, tb)
+    });
+    let n = kernel.shape.numel();
+    let strides: Vec<Vec<usize>> = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.broadcast_strides(&kernel.shape))
+        .collect();
+    let dense: Vec<bool> = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.dims() == kernel.shape.dims())
+        .collect();
+    // Each broadcast input's offset for every element, computed once.
+    let offsets: Vec<Option<Vec<usize>>> = strides
+        .iter()
+        .zip(&dense)
+        .enumerate()
+        .map(|(index, (s, &d))| {
+            (!d && !kernel.is_matmul_operand(index)).then(|| {
+                let mut o = Vec::with_capacity(n);
+                for_each_index(&kernel.shape, |index| o.push(offset(index, s)));
+                o
+            })
+        })
+        .collect();
+    let mut outs: Vec<Vec<f32>> = kernel
+        .outputs
+        .iter()
+        .map(|_| Vec::with_capacity(n))
+        .collect();
+    let mut blocks = vec![vec![0f32; FUSED_BLOCK]; kernel.nodes.len()];
+    let mut start = 0;
+    while start < n {
+        let len = FUSED_BLOCK.min(n - start);
+        for (k, node) in kernel.nodes.iter().enumerate() {
+            let (done, rest) = blocks.split_at_mut(k);
+            let out = &mut rest[0][..len];
+            match node {
+                FusedNode::Input { index } => match &offsets[*index] {
+                    None => out.copy_from_slice(&values[*index][start..start + len]),
+                    Some(o) => {
+                        for (e, slot) in out.iter_mut().enumerate() {
+                            *slot = values[*index][o[start + e]];
+                        }
+                    }
+                },
+                FusedNode::Const { value } => out.fill(*value as f32),
+                FusedNode::Binary { op, a, b } => {
+                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                    binary_block(*op, a, b, out);
+                }
+                FusedNode::Scalar {
+                    op,
+                    x,
+                    scalar,
+                    scalar_on_left,
+                } => {
+                    let x = &done[*x][..len];
+                    let s = *scalar as f32;
+                    let op = *op;
+                    if *scalar_on_left {
+                        for (slot, &v) in out.iter_mut().zip(x) {
+                            *slot = op.apply(s, v);
+                        }
+                    } else {
+                        for (slot, &v) in out.iter_mut().zip(x) {
+                            *slot = op.apply(v, s);
+                        }
+                    }
+                }
+                FusedNode::Unary { op, x } => {
+                    for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
+                        *slot = op.apply(v as f64) as f32;
+                    }
+                }
+                FusedNode::MatMul { .. } => {
+                    let product = product.as_ref().expect("a matmul node has its product");
+                    out.copy_from_slice(&product[start..start + len]);
+                }
+                FusedNode::Reduce { .. } => unreachable!("reductions run in row kernels"),
+            }
+        }
+        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+            o.extend_from_slice(&blocks[node][..len]);
+        }
+        start += len;
+    }
+    outs
+}
+
+/// `out[i] = a[i] op b[i]`, with the op chosen once, outside the loop, so the
+/// common ones compile to vector code.
+fn binary_block(op: tpu_ir::BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
+    use tpu_ir::BinaryOp;
+    let each = |out: &mut [f32], f: fn(f32, f32) -> f32| {
+        for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *slot = f(x, y);
+        }
+    };
+    match op {
+        BinaryOp::Add => each(out, |x, y| x + y),
+        BinaryOp::Sub => each(out, |x, y| x - y),
+        BinaryOp::Mul => each(out, |x, y| x * y),
+        BinaryOp::Div => each(out, |x, y| x / y),
+        other => {
+            for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *slot = other.apply(x, y);
+            }
+        }
+    }
+}
+
+/// A row kernel, one row at a time: each node is a row of `n` values, or one
+/// value where it is constant along the reduced axis; a reduction folds its
+/// operand's row with the unfused op's own lane function.
+fn run_rows(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let axis = kernel.reduce_axis.expect("a row kernel has an axis");
+    let (rows, n, inner) = kernel.row_dims().expect("a row kernel has an axis");
+    let constant = kernel.row_constant();
+    let strides: Vec<Vec<usize>> = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.broadcast_strides(&kernel.shape))
+        .collect();
+    let mut outs: Vec<Vec<f32>> = kernel
+        .outputs
+        .iter()
+        .map(|&node| {
+            if constant[node] {
+                Vec::with_capacity(rows)
+            } else {
+                vec![0f32; kernel.shape.numel()]
+            }
+        })
+        .collect();
+    let mut row_shape = kernel.shape.dims().to_vec();
+    row_shape[axis] = 1;
+    let mut row: Vec<Vec<f32>> = vec![Vec::with_capacity(n); kernel.nodes.len()];
+    let mut r = 0;
+    for_each_index(&tpu_ir::Shape::new(row_shape), |index| {
+        for (k, node) in kernel.nodes.iter().enumerate() {
+            let (done, rest) = row.split_at_mut(k);
+            let out = &mut rest[0];
+            out.clear();
+            // Element `j` of an earlier node's row (its value, if constant).
+            let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
+            let len = if constant[k] { 1 } else { n };
+            match node {
+                FusedNode::Input { index: i } => {
+                    let base = offset(index, &strides[*i]);
+                    let step = strides[*i][axis];
+                    out.extend((0..len).map(|j| values[*i][base + j * step]));
+                }
+                FusedNode::Const { value } => out.resize(len, *value as f32),
+                FusedNode::Binary { op, a, b } => {
+                    out.extend((0..len).map(|j| op.apply(at(*a, j), at(*b, j))));
+                }
+                FusedNode::Scalar {
+                    op,
+                    x,
+                    scalar,
+                    scalar_on_left,
+                } => {
+                    let s = *scalar as f32;
+                    out.extend((0..len).map(|j| {
+                        if *scalar_on_left {
+                            op.apply(s, at(*x, j))
+                        } else {
+                            op.apply(at(*x, j), s)
+                        }
+                    }));
+                }
+                FusedNode::Unary { op, x } => {
+                    out.extend((0..len).map(|j| op.apply(at(*x, j) as f64) as f32));
+                }
+                FusedNode::Reduce { op, x } => {
+                    let lane: Vec<f32> = (0..n).map(|j| at(*x, j)).collect();
+                    out.push(reduce_lane(*op, &lane));
+                }
+                FusedNode::MatMul { .. } => unreachable!("a row kernel has no matmul"),
+            }
+        }
+        let base = (r / inner) * n * inner + r % inner;
+        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+            if constant[node] {
+                o.push(row[node][0]);
+            } else {
+                for (j, &v) in row[node].iter().enumerate() {
+                    o[base + j * inner] = v;
+                }
+            }
+        }
+        r += 1;
+    });
+    outs
+}

@@ -1,0 +1,501 @@
+//! WGSL for fusion groups. One generator for the three patterns of a
+//! `FusedKernel`:
+//! - elementwise: one thread per element; each input is read through its
+//!   broadcast strides, the SSA program runs in registers, each output is stored;
+//! - matmul with epilogue: one thread per element of the product, which
+//!   accumulates its dot product in increasing `k` (the unfused kernel's order)
+//!   and then runs the epilogue on it;
+//! - row kernel: one thread per row of the reduced axis; each reduction is a
+//!   loop along the row that recomputes its elementwise prologue, the values
+//!   computed from reductions alone are evaluated once per row, and the
+//!   row's full-size outputs are written by a final loop.
+//!
+//! params (a uniform buffer): `[threads, rank, dims[8], strides[8] per input,
+//! extra[3], bits(scalar) per Scalar/Const node]`, where `extra` is `[n, inner,
+//! axis]` for a row kernel, `[m, k, n]` for a matmul, absent otherwise. The code
+//! depends only on the kernel's structure (`FusedKernel::code_key`), never on
+//! sizes or scalar values, which are parameters.
+
+use crate::kernels::{ELEMENTWISE_INDEX, ERF_HELPER, helpers_for, reduce_step};
+use std::collections::{BTreeSet, HashMap};
+use tpu_ir::{FusedKernel, FusedNode, UnaryOp};
+
+/// Where `params` holds the strides of input `i`.
+fn strides_at(i: usize) -> usize {
+    10 + 8 * i
+}
+
+/// Where the pattern's extra words start, and how many there are.
+fn extra(kernel: &FusedKernel) -> (usize, usize) {
+    let base = strides_at(kernel.inputs.len());
+    let len = if kernel.reduce_axis.is_some() || kernel.matmul().is_some() {
+        3
+    } else {
+        0
+    };
+    (base, len)
+}
+
+/// The number of threads the kernel runs: one per row or per element.
+pub fn threads(kernel: &FusedKernel) -> usize {
+    match kernel.row_dims() {
+        Some((rows, _, _)) => rows,
+        None => kernel.shape.numel(),
+    }
+}
+
+/// The `params` of a fused kernel (see the module documentation).
+pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
+    let out = &kernel.shape;
+    let mut params = vec![0u32; strides_at(kernel.inputs.len())];
+    params[0] = threads(kernel) as u32;
+    params[1] = out.rank() as u32;
+    for axis in 0..out.rank() {
+        params[2 + axis] = out.dims()[axis] as u32;
+    }
+    for (i, input) in kernel.inputs.iter().enumerate() {
+        if kernel.is_matmul_operand(i) {
+            continue;
+        }
+        let strides = input.shape.broadcast_strides(out);
+        for axis in 0..out.rank() {
+            params[strides_at(i) + axis] = strides[axis] as u32;
+        }
+    }
+    if let Some((_, n, inner)) = kernel.row_dims() {
+        let axis = kernel.reduce_axis.unwrap_or(0);
+        params.extend([n as u32, inner as u32, axis as u32]);
+    } else if let Some((.., (_, m, k, n))) = kernel.matmul() {
+        params.extend([m as u32, k as u32, n as u32]);
+    }
+    params.extend(kernel.scalars().iter().map(|&s| (s as f32).to_bits()));
+    // A uniform array of vec4s: pad to whole vectors.
+    params.resize(params.len().div_ceil(4) * 4, 0);
+    params
+}
+
+/// The WGSL of a fusion group (see the module documentation).
+pub fn fused(kernel: &FusedKernel) -> String {
+    let g = Gen::new(kernel);
+    let mut body = String::new();
+    if kernel.reduce_axis.is_some() {
+        g.row_body(&mut body);
+    } else {
+        if kernel.matmul().is_some() {
+            g.matmul_prologue(&mut body);
+        }
+        g.offsets("i", &mut body);
+        for n in 0..kernel.nodes.len() {
+            body.push_str(&format!("    let v{n} = {};\n", g.expr(n, None)));
+        }
+        for (j, node) in kernel.outputs.iter().enumerate() {
+            body.push_str(&format!("    out{j}[i] = v{node};\n"));
+        }
+    }
+    let index = ELEMENTWISE_INDEX.replace("params[0]", "param(0u)");
+    format!("{}{}{index}\n{body}}}\n", g.helpers(), g.decls())
+}
+
+struct Gen<'k> {
+    kernel: &'k FusedKernel,
+    /// Per node, whether it is one value per row (row kernels only).
+    per_row: Vec<bool>,
+    /// The params index of each Scalar or Const node's value.
+    scalar_param: HashMap<usize, usize>,
+}
+
+impl<'k> Gen<'k> {
+    fn new(kernel: &'k FusedKernel) -> Self {
+        let (base, len) = extra(kernel);
+        let mut scalar_param = HashMap::new();
+        for (n, node) in kernel.nodes.iter().enumerate() {
+            if matches!(node, FusedNode::Scalar { .. } | FusedNode::Const { .. }) {
+                scalar_param.insert(n, base + len + scalar_param.len());
+            }
+        }
+        Gen {
+            kernel,
+            per_row: kernel.row_constant(),
+            scalar_param,
+        }
+    }
+
+    fn decls(&self) -> String {
+        let words = fused_params(self.kernel).len() / 4;
+        // The parameters are a uniform buffer, so that all eight storage-buffer
+        // bindings WebGPU guarantees per stage are left to inputs and outputs.
+        let mut decls = format!(
+            "@group(0) @binding(0) var<uniform> params: array<vec4<u32>, {words}>;\nfn param(i: u32) -> u32 {{\n    return params[i / 4u][i % 4u];\n}}\n"
+        );
+        let k = self.kernel.inputs.len();
+        for i in 0..k {
+            decls.push_str(&format!(
+                "@group(0) @binding({}) var<storage, read> in{i}: array<f32>;\n",
+                i + 1
+            ));
+        }
+        for j in 0..self.kernel.outputs.len() {
+            decls.push_str(&format!(
+                "@group(0) @binding({}) var<storage, read_write> out{j}: array<f32>;\n",
+                k + 1 + j
+            ));
+        }
+        decls
+    }
+
+    fn helpers(&self) -> String {
+        let nodes = &self.kernel.nodes;
+        let mut helpers = String::new();
+        let erf = |n: &FusedNode| {
+            matches!(
+                n,
+                FusedNode::Unary {
+                    op: UnaryOp::Erf,
+                    ..
+                }
+            )
+        };
+        if nodes.iter().any(erf) {
+            helpers.push_str(ERF_HELPER);
+        }
+        let binary_helpers = nodes.iter().any(|n| match n {
+            FusedNode::Binary { op, .. } | FusedNode::Scalar { op, .. } => {
+                !helpers_for(*op).is_empty()
+            }
+            _ => false,
+        });
+        if binary_helpers {
+            helpers.push_str(tpu_ir::WGSL_BINARY_HELPERS);
+        }
+        for (n, node) in nodes.iter().enumerate() {
+            if let FusedNode::Unary { op, .. } = node {
+                helpers.push_str(&format!(
+                    "fn unary_{n}(x: f32) -> f32 {{\n    return {};\n}}\n",
+                    op.wgsl()
+                ));
+            }
+        }
+        helpers
+    }
+
+    /// Each broadcast input's offset `o{i}` at flat index `at` of the
+    /// iteration shape.
+    fn offsets(&self, at: &str, body: &mut String) {
+        let read: Vec<usize> = (0..self.kernel.inputs.len())
+            .filter(|&i| !self.kernel.is_matmul_operand(i))
+            .collect();
+        if read.is_empty() {
+            return;
+        }
+        body.push_str(&format!(
+            "    let rank = param(1u);\n    var rest = {at};\n"
+        ));
+        for i in &read {
+            body.push_str(&format!("    var o{i} = 0u;\n"));
+        }
+        body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = param(2u + axis);\n        let c = rest % size;\n        rest = rest / size;\n");
+        for i in &read {
+            body.push_str(&format!(
+                "        o{i} = o{i} + c * param({}u + axis);\n",
+                strides_at(*i)
+            ));
+        }
+        body.push_str("    }\n");
+    }
+
+    /// The value of node `n`; `along` names the loop variable inside a row
+    /// kernel's loop along the axis.
+    fn expr(&self, n: usize, along: Option<&str>) -> String {
+        let param = |n: usize| format!("bitcast<f32>(param({}u))", self.scalar_param[&n]);
+        match &self.kernel.nodes[n] {
+            FusedNode::Input { index } => match along {
+                Some(e) if !self.per_row[n] => format!("in{index}[o{index} + {e} * s{index}]"),
+                _ => format!("in{index}[o{index}]"),
+            },
+            FusedNode::Const { .. } => param(n),
+            FusedNode::Binary { op, a, b } => op.wgsl(&format!("v{a}"), &format!("v{b}")),
+            FusedNode::Scalar {
+                op,
+                x,
+                scalar_on_left,
+                ..
+            } => {
+                if *scalar_on_left {
+                    op.wgsl(&param(n), &format!("v{x}"))
+                } else {
+                    op.wgsl(&format!("v{x}"), &param(n))
+                }
+            }
+            FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
+            FusedNode::MatMul { .. } => "acc".into(),
+            FusedNode::Reduce { .. } => unreachable!("a reduction is a loop, not an expression"),
+        }
+    }
+
+    /// The dot product of this thread's element of the product, in `acc`.
+    fn matmul_prologue(&self, body: &mut String) {
+        let Some((a, b, ta, tb, _)) = self.kernel.matmul() else {
+            return;
+        };
+        let (base, _) = extra(self.kernel);
+        let a_index = if ta { "p * m + row" } else { "row * k + p" };
+        let b_index = if tb { "col * k + p" } else { "p * n + col" };
+        body.push_str(&format!(
+            "    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let col = i % n;\n    let row = (i / n) % m;\n    let batch = i / (m * n);\n    let ao = batch * m * k;\n    let bo = batch * k * n;\n    var acc = 0.0;\n    for (var p = 0u; p < k; p = p + 1u) {{\n        acc = acc + in{a}[ao + {a_index}] * in{b}[bo + {b_index}];\n    }}\n",
+            base + 1,
+            base + 2
+        ));
+    }
+
+    /// The full-size nodes (not per row) that node `n` needs, itself included
+    /// when full-size, in program order.
+    fn full_ancestors(&self, roots: &[usize]) -> BTreeSet<usize> {
+        let mut found = BTreeSet::new();
+        let mut stack: Vec<usize> = roots.to_vec();
+        while let Some(n) = stack.pop() {
+            if self.per_row[n] || !found.insert(n) {
+                continue;
+            }
+            match &self.kernel.nodes[n] {
+                FusedNode::Binary { a, b, .. } => stack.extend([*a, *b]),
+                FusedNode::Scalar { x, .. } | FusedNode::Unary { x, .. } => stack.push(*x),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// A loop along the row (variable `e`) that defines the full-size nodes
+    /// `nodes` and then runs `tail`.
+    fn row_loop(&self, nodes: &BTreeSet<usize>, tail: &str, body: &mut String) {
+        body.push_str("    for (var e = 0u; e < rn; e = e + 1u) {\n");
+        for &n in nodes {
+            body.push_str(&format!(
+                "        let v{n} = {};\n",
+                self.expr(n, Some("e"))
+            ));
+        }
+        body.push_str(tail);
+        body.push_str("    }\n");
+    }
+
+    fn row_body(&self, body: &mut String) {
+        let kernel = self.kernel;
+        let (base, _) = extra(kernel);
+        body.push_str(&format!(
+            "    let rn = param({base}u);\n    let inner = param({}u);\n    let along = param({}u);\n    let base = (i / inner) * rn * inner + i % inner;\n",
+            base + 1,
+            base + 2
+        ));
+        self.offsets("base", body);
+        for i in 0..kernel.inputs.len() {
+            body.push_str(&format!(
+                "    let s{i} = param({}u + along);\n",
+                strides_at(i)
+            ));
+        }
+        for (n, node) in kernel.nodes.iter().enumerate() {
+            if !self.per_row[n] {
+                continue;
+            }
+            if let FusedNode::Reduce { op, x } = node {
+                body.push_str(&format!("    var v{n} = 0.0;\n"));
+                let step = reduce_step(*op).replace("acc", &format!("v{n}"));
+                let tail = format!(
+                    "        let x = v{x};\n        if (e == 0u) {{\n            v{n} = x;\n        }} else {{\n            v{n} = {step};\n        }}\n"
+                );
+                self.row_loop(&self.full_ancestors(&[*x]), &tail, body);
+            } else {
+                body.push_str(&format!("    let v{n} = {};\n", self.expr(n, None)));
+            }
+        }
+        let mut tail = String::new();
+        let mut full = Vec::new();
+        for (j, &node) in kernel.outputs.iter().enumerate() {
+            if self.per_row[node] {
+                body.push_str(&format!("    out{j}[i] = v{node};\n"));
+            } else {
+                full.push(node);
+                tail.push_str(&format!("        out{j}[base + e * inner] = v{node};\n"));
+            }
+        }
+        if !full.is_empty() {
+            self.row_loop(&self.full_ancestors(&full), &tail, body);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use tpu_ir::{BinaryOp, DType, FusedInput, ReduceOp, Shape};
+
+    /// Parses and validates WGSL with naga, as wgpu does before compiling.
+    pub(crate) fn validate(source: &str) {
+        let module =
+            naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::empty(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+    }
+
+    fn input(dims: &[usize]) -> FusedInput {
+        FusedInput {
+            shape: Shape::new(dims),
+            dtype: DType::Float32,
+        }
+    }
+
+    /// `relu(a * 2 + b) ** c` with `b` broadcast and an erf on the side.
+    fn elementwise() -> FusedKernel {
+        FusedKernel {
+            shape: Shape::new([2, 3]),
+            dtype: DType::Float32,
+            inputs: vec![input(&[2, 3]), input(&[1, 3]), input(&[2, 1])],
+            nodes: vec![
+                FusedNode::Input { index: 0 },
+                FusedNode::Scalar {
+                    op: BinaryOp::Mul,
+                    x: 0,
+                    scalar: 2.0,
+                    scalar_on_left: false,
+                },
+                FusedNode::Input { index: 1 },
+                FusedNode::Binary {
+                    op: BinaryOp::Add,
+                    a: 1,
+                    b: 2,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Relu,
+                    x: 3,
+                },
+                FusedNode::Input { index: 2 },
+                FusedNode::Binary {
+                    op: BinaryOp::Pow,
+                    a: 4,
+                    b: 5,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Erf,
+                    x: 0,
+                },
+            ],
+            outputs: vec![6, 7],
+            reduce_axis: None,
+            per_row: Vec::new(),
+        }
+    }
+
+    /// Softmax along axis 1 of a `[4, 5]` input: max, subtract, exp, sum, divide.
+    fn softmax() -> FusedKernel {
+        FusedKernel {
+            shape: Shape::new([4, 5]),
+            dtype: DType::Float32,
+            inputs: vec![input(&[4, 5])],
+            nodes: vec![
+                FusedNode::Input { index: 0 },
+                FusedNode::Reduce {
+                    op: ReduceOp::Max,
+                    x: 0,
+                },
+                FusedNode::Binary {
+                    op: BinaryOp::Sub,
+                    a: 0,
+                    b: 1,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Exp,
+                    x: 2,
+                },
+                FusedNode::Reduce {
+                    op: ReduceOp::Sum,
+                    x: 3,
+                },
+                FusedNode::Binary {
+                    op: BinaryOp::Div,
+                    a: 3,
+                    b: 4,
+                },
+            ],
+            outputs: vec![5, 4],
+            reduce_axis: Some(1),
+            per_row: vec![false, true, false, false, true, false],
+        }
+    }
+
+    /// `relu(a @ b.T + bias)`.
+    fn linear() -> FusedKernel {
+        FusedKernel {
+            shape: Shape::new([4, 3]),
+            dtype: DType::Float32,
+            inputs: vec![input(&[4, 5]), input(&[3, 5]), input(&[1, 3])],
+            nodes: vec![
+                FusedNode::MatMul {
+                    a: 0,
+                    b: 1,
+                    transpose_a: false,
+                    transpose_b: true,
+                },
+                FusedNode::Input { index: 2 },
+                FusedNode::Binary {
+                    op: BinaryOp::Add,
+                    a: 0,
+                    b: 1,
+                },
+                FusedNode::Unary {
+                    op: UnaryOp::Relu,
+                    x: 2,
+                },
+            ],
+            outputs: vec![3],
+            reduce_axis: None,
+            per_row: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn params_fill_whole_uniform_vectors() {
+        let p = fused_params(&elementwise());
+        // n, rank, dims[8], 3 inputs x strides[8], one scalar, padded to 4.
+        assert_eq!(p.len(), (10 + 24 + 1usize).div_ceil(4) * 4);
+        assert_eq!(&p[..4], &[6, 2, 2, 3]);
+        // b ([1, 3]) broadcasts over rows: strides [0, 1]; c ([2, 1]): [1, 0].
+        assert_eq!(&p[18..20], &[0, 1]);
+        assert_eq!(&p[26..28], &[1, 0]);
+        assert_eq!(f32::from_bits(p[34]), 2.0);
+    }
+
+    #[test]
+    fn row_and_matmul_params_carry_their_extra_words() {
+        let p = fused_params(&softmax());
+        // Four rows; then n = 5, inner = 1, axis 1 after one input's strides.
+        assert_eq!(p[0], 4);
+        assert_eq!(&p[18..21], &[5, 1, 1]);
+        let p = fused_params(&linear());
+        // Twelve elements; m, k, n after three inputs' strides; the operands
+        // read whole have no strides.
+        assert_eq!(p[0], 12);
+        assert_eq!(&p[10..12], &[0, 0]);
+        assert_eq!(&p[26..28], &[0, 1]);
+        assert_eq!(&p[34..37], &[4, 5, 3]);
+    }
+
+    #[test]
+    fn every_pattern_parses_and_validates_as_wgsl() {
+        for kernel in [elementwise(), softmax(), linear()] {
+            validate(&fused(&kernel));
+        }
+    }
+
+    #[test]
+    fn a_row_kernel_loops_once_per_reduction_and_once_to_write() {
+        let source = fused(&softmax());
+        assert_eq!(source.matches("for (var e = 0u").count(), 3, "{source}");
+        assert!(source.contains("out1[i] = v4;"), "{source}");
+        assert!(source.contains("out0[base + e * inner] = v5;"), "{source}");
+    }
+}
