@@ -161,3 +161,27 @@ test("syntax errors and unknown names are shown, and the page stays usable", asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("compiled kernels persist in IndexedDB and are found after a reload", async () => {
+  const { page, errors } = await openPage();
+  const cacheOf = async () => {
+    const m = (await page.textContent("#status")).match(/cache (\d+) hits, (\d+) persisted, (\d+) misses/);
+    assert.ok(m, await page.textContent("#status"));
+    return { hits: +m[1], persisted: +m[2], misses: +m[3] };
+  };
+  await page.click("#run");
+  await waitForRun(page);
+  const first = await cacheOf();
+  assert.ok(first.misses > 0, JSON.stringify(first));
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, {
+    timeout: 60_000,
+  });
+  await page.click("#run");
+  await waitForRun(page);
+  const second = await cacheOf();
+  assert.equal(second.misses, 0, JSON.stringify(second));
+  assert.equal(second.persisted, first.misses);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

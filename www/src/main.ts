@@ -6,6 +6,7 @@ import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { python } from "@codemirror/lang-python";
 import init, { Playground } from "../pkg/tpu_wasm.js";
+import { loadEntries, saveEntries } from "./cache";
 import type { Report } from "./report";
 
 const HELLO = `import torch
@@ -85,7 +86,9 @@ function renderReport(report: Report, elapsedMs: number) {
     }),
   );
   const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
-  status.textContent = `${outcome} · ${report.ops.length} ops · ${elapsedMs.toFixed(0)} ms measured in this browser`;
+  const c = report.cache;
+  const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
+  status.textContent = `${outcome} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${elapsedMs.toFixed(0)} ms measured in this browser`;
 }
 
 async function run() {
@@ -97,6 +100,7 @@ async function run() {
   try {
     const report = (await playground.run(editor.state.doc.toString())) as Report;
     renderReport(report, performance.now() - started);
+    await saveEntries(playground.takeCacheEntries() as unknown[]);
   } catch (e) {
     output.textContent = `The playground failed: ${e}`;
     status.textContent = "failed";
@@ -112,6 +116,7 @@ async function start() {
   try {
     await init();
     playground = await Playground.create("auto");
+    playground.loadCache(await loadEntries());
     const reason = playground.fallbackReason;
     backendBadge.textContent = playground.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
     backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";

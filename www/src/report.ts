@@ -37,10 +37,14 @@ export interface KernelRecord {
   ops: number[];
   backend: "reference" | "wgpu";
   kernel_language: string;
+  /** The compilation cache key (null for host fallbacks). */
   fingerprint: string | null;
   cache_hit: boolean | null;
+  /** Whether the hit was an entry persisted by an earlier session. */
+  cache_persisted: boolean;
+  /** For fused kernels: the generated source. */
   source: string | null;
-  /** For a cache miss: ms to compile and first run it (wall time). */
+  /** For a first launch in this session: ms to compile and run it once (wall time). */
   compile_ms: number | null;
 }
 
@@ -53,6 +57,9 @@ export interface CacheStats {
   hits: number;
   misses: number;
   entries: number;
+  persisted_hits: number;
+  loaded: number;
+  corrupt: number;
   compile_ms: number;
 }
 

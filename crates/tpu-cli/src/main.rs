@@ -1,9 +1,11 @@
 //! The `tpu` command. `tpu run FILE` runs a PyTorch program with its `tpu` tensors
 //! on the selected backend, prints what the program printed, and on error prints a
 //! Python traceback to stderr and exits 1. `--report out.json` writes the Report;
-//! `--mode debug|strict|fused` picks the eager mode the program starts in.
+//! `--mode debug|strict|fused` picks the eager mode the program starts in;
+//! `--cache-dir DIR` persists the compilation cache between runs.
 
 mod bench;
+mod cache_dir;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,6 +36,10 @@ enum Command {
         /// The eager mode the program starts in: debug, strict or fused.
         #[arg(long, default_value = "strict")]
         mode: EagerMode,
+        /// Persist the compilation cache in this directory: kernels compiled
+        /// by earlier runs are found there (corrupt entries are rebuilt).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
     },
     /// Strict against Fused on the same backend: an MLP training step and a
     /// transformer block, measured on this machine (wall time, not simulated).
@@ -82,13 +88,22 @@ fn main() -> ExitCode {
             backend,
             report,
             mode,
+            cache_dir,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
             let worker = std::thread::Builder::new()
                 .name("tpu-run".into())
                 .stack_size(tpu_lang::NATIVE_STACK_BYTES)
-                .spawn(move || run(&file, backend, mode, report.as_deref()));
+                .spawn(move || {
+                    run(
+                        &file,
+                        backend,
+                        mode,
+                        report.as_deref(),
+                        cache_dir.as_deref(),
+                    )
+                });
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
                 _ => {
@@ -105,6 +120,7 @@ fn run(
     backend: BackendChoice,
     mode: EagerMode,
     report_path: Option<&std::path::Path>,
+    cache_dir: Option<&std::path::Path>,
 ) -> ExitCode {
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
@@ -130,7 +146,21 @@ fn run(
     };
     let mut runtime = Runtime::new(selected.backend);
     runtime.set_clock(wall_clock());
+    let cache = match cache_dir.map(cache_dir::CacheDir::open).transpose() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tpu: cannot use the cache directory: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(cache) = &cache {
+        cache.load_into(&mut runtime);
+    }
     let report = pollster::block_on(tpu_lang::run(&source, &mut runtime, &options));
+    if let Some(Err(e)) = cache.as_ref().map(|c| c.save_from(&mut runtime)) {
+        // The run's results stand; only the cache is not updated.
+        eprintln!("tpu: cannot write the cache directory: {e}");
+    }
     print!("{}", report.stdout);
     for diagnostic in &report.diagnostics {
         eprintln!("{}", diagnostic.traceback);

@@ -175,3 +175,62 @@ fn bench_prints_one_json_object_per_workload() {
         assert!(l["cache_hits"].as_u64().unwrap() > 0, "{l}");
     }
 }
+
+/// `--cache-dir`: a second run finds every kernel the first compiled; a
+/// damaged entry is counted as corrupt, rebuilt and written again.
+#[test]
+fn the_compilation_cache_persists_in_a_directory_and_survives_corruption() {
+    let dir = std::env::temp_dir().join(format!("tpu-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = dir.join("report.json");
+    let cache_dir = dir.join("cache");
+    let run = || {
+        let out = tpu(&[
+            "run",
+            "--backend",
+            "cpu",
+            "--mode",
+            "fused",
+            "--cache-dir",
+            cache_dir.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+            program("optim_adam_adamw.py").to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        (stdout(&out), r["cache"].clone())
+    };
+    let (first_out, first) = run();
+    let misses = first["misses"].as_u64().unwrap();
+    assert!(misses > 0, "{first}");
+    assert_eq!(first["persisted_hits"], 0);
+    let (second_out, second) = run();
+    assert_eq!(second_out, first_out);
+    assert_eq!(second["misses"], 0, "{second}");
+    assert_eq!(second["persisted_hits"].as_u64().unwrap(), misses);
+    // Damage two entries: one is not JSON any more, one has a wrong key.
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&cache_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    entries.sort();
+    std::fs::write(&entries[0], b"{ not json").unwrap();
+    let text = std::fs::read_to_string(&entries[1]).unwrap();
+    std::fs::write(
+        &entries[1],
+        text.replacen("\"code_key\": \"", "\"code_key\": \"x", 1),
+    )
+    .unwrap();
+    let (third_out, third) = run();
+    assert_eq!(third_out, first_out);
+    assert_eq!(third["corrupt"], 2, "{third}");
+    assert_eq!(third["misses"], 2, "{third}");
+    // Rebuilt and written again: the next run is clean.
+    let (_, fourth) = run();
+    assert_eq!(fourth["corrupt"], 0, "{fourth}");
+    assert_eq!(fourth["misses"], 0, "{fourth}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

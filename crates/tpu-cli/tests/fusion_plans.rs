@@ -47,7 +47,7 @@ fn plan(report: &Report) -> String {
                 .iter()
                 .map(|&i| format!("{}{:?}", report.ops[i].name, report.ops[i].output_shape))
                 .collect();
-            let name = if k.fingerprint.is_some() {
+            let name = if k.source.is_some() {
                 "fused"
             } else {
                 k.name.as_str()
@@ -61,7 +61,7 @@ fn largest_wgsl(report: &Report) -> String {
     report
         .kernels
         .iter()
-        .filter(|k| k.fingerprint.is_some())
+        .filter(|k| k.source.is_some())
         .max_by_key(|k| k.ops.len())
         .and_then(|k| k.source.clone())
         .unwrap_or_default()

@@ -14,6 +14,22 @@
 use crate::{BinaryOp, DType, Op, ReduceOp, Shape, UnaryOp};
 use serde::{Deserialize, Serialize};
 
+/// A 64-bit FNV-1a hash of `key`, as 16 hex digits: the compilation cache's
+/// fingerprint function.
+pub fn fingerprint(key: &str) -> String {
+    format!("{:016x}", fnv1a(key.as_bytes()))
+}
+
+/// The 64-bit FNV-1a hash of `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
 /// One value of the SSA program; operands are indices of earlier nodes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -50,14 +66,28 @@ pub enum FusedNode {
         x: usize,
     },
     /// The product of kernel inputs `a` and `b` (read whole, as `Op::MatMul`
-    /// reads its operands, never broadcast) at this element of the kernel's
-    /// shape, which is the product's `[batch?, m, n]`.
+    /// reads its operands, never broadcast) at this element: the kernel's
+    /// shape has the product's elements in its row-major order (`[batch?, m,
+    /// n]`, or a reshape of it).
     MatMul {
         a: usize,
         b: usize,
         transpose_a: bool,
         transpose_b: bool,
     },
+}
+
+/// A matmul node's operands (kernel input indices) and sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatMulSpec {
+    pub a: usize,
+    pub b: usize,
+    pub transpose_a: bool,
+    pub transpose_b: bool,
+    pub batch: usize,
+    pub m: usize,
+    pub k: usize,
+    pub n: usize,
 }
 
 /// A kernel input: its shape (broadcast to the kernel's) and dtype.
@@ -153,14 +183,9 @@ impl FusedKernel {
         )
     }
 
-    /// A 64-bit FNV-1a hash of `code_key`, as 16 hex digits.
+    /// The compilation cache's key: `fingerprint(code_key)`.
     pub fn fingerprint(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.code_key().bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        fingerprint(&self.code_key())
     }
 
     /// Per node, whether it is one value per row (see `per_row`); all false
@@ -197,26 +222,32 @@ impl FusedKernel {
         }
     }
 
-    /// The matmul node's operands and `(batch, m, k, n)`, if there is one.
-    pub fn matmul(&self) -> Option<(usize, usize, bool, bool, (usize, usize, usize, usize))> {
-        self.nodes.iter().find_map(|n| match n {
+    /// The matmul node's operands and sizes, if there is one.
+    pub fn matmul(&self) -> Option<MatMulSpec> {
+        self.nodes.iter().find_map(|n| match *n {
             FusedNode::MatMul {
                 a,
                 b,
                 transpose_a,
                 transpose_b,
-            } => Some((
-                *a,
-                *b,
-                *transpose_a,
-                *transpose_b,
-                Op::matmul_dims(
-                    self.inputs[*a].shape.dims(),
-                    self.inputs[*b].shape.dims(),
-                    *transpose_a,
-                    *transpose_b,
-                ),
-            )),
+            } => {
+                let (batch, m, k, n) = Op::matmul_dims(
+                    self.inputs[a].shape.dims(),
+                    self.inputs[b].shape.dims(),
+                    transpose_a,
+                    transpose_b,
+                );
+                Some(MatMulSpec {
+                    a,
+                    b,
+                    transpose_a,
+                    transpose_b,
+                    batch,
+                    m,
+                    k,
+                    n,
+                })
+            }
             _ => None,
         })
     }
@@ -225,6 +256,6 @@ impl FusedKernel {
     /// than broadcast over the iteration shape.
     pub fn is_matmul_operand(&self, index: usize) -> bool {
         self.matmul()
-            .is_some_and(|(a, b, ..)| a == index || b == index)
+            .is_some_and(|mm| mm.a == index || mm.b == index)
     }
 }

@@ -41,6 +41,9 @@ impl Interpreter<'_> {
                     ("hits", stats.hits as i64),
                     ("misses", stats.misses as i64),
                     ("entries", stats.entries as i64),
+                    ("persisted_hits", stats.persisted_hits as i64),
+                    ("loaded", stats.loaded as i64),
+                    ("corrupt", stats.corrupt as i64),
                 ] {
                     dict.insert(HashKey::Str(k.into()), Value::str(k), Value::Int(v));
                 }

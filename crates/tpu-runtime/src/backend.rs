@@ -168,4 +168,19 @@ pub trait Backend {
 
     /// How many buffers are alive: lets tests prove that dropped tensors free memory.
     fn live_buffers(&self) -> usize;
+
+    /// The name under which this backend's driver-level pipeline cache is
+    /// persisted, where the driver has one (Vulkan natively); none otherwise.
+    fn driver_cache_key(&self) -> Option<String> {
+        None
+    }
+
+    /// Starts the driver's pipeline cache from persisted bytes (before any
+    /// kernel is compiled). The embedder checks the bytes' integrity first.
+    fn load_driver_cache(&mut self, _data: &[u8]) {}
+
+    /// The driver's pipeline cache, to persist after a run.
+    fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        None
+    }
 }

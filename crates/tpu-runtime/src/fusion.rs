@@ -10,11 +10,12 @@
 use crate::backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, Operand, ReadFuture,
 };
+use crate::cache::{CacheEntry, CompilationCache, Lookup};
 use crate::data::HostData;
-use crate::report::{CacheStats, KernelRecord};
+use crate::report::KernelRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use tpu_ir::{DType, FusedKernel, Op, Shape};
+use tpu_ir::{DType, Op, Shape};
 
 mod plan;
 use plan::{Group, MAX_FUSED_BUFFERS, Role};
@@ -81,6 +82,16 @@ struct Pending {
     op_index: usize,
 }
 
+/// A launch as the compilation cache and the Report see it.
+struct Launch {
+    name: String,
+    language: &'static str,
+    fingerprint: String,
+    code_key: String,
+    lookup: Lookup,
+    source: Option<String>,
+}
+
 pub struct FusingBackend {
     inner: Box<dyn Backend>,
     deferring: bool,
@@ -91,9 +102,8 @@ pub struct FusingBackend {
     doomed: Vec<u64>,
     /// Kernels launched since the runtime last took them.
     pub(crate) kernels: Vec<KernelRecord>,
-    /// Fingerprints compiled so far in this session (the compilation cache).
-    compiled: HashSet<String>,
-    pub(crate) cache: CacheStats,
+    /// The compilation cache shared by all modes.
+    pub(crate) cache: CompilationCache,
     /// The op-stream index the next `execute` belongs to.
     pub(crate) op_index: usize,
     /// Milliseconds from some fixed origin, for compile times (the host's
@@ -111,8 +121,7 @@ impl FusingBackend {
             pending: Vec::new(),
             doomed: Vec::new(),
             kernels: Vec::new(),
-            compiled: HashSet::new(),
-            cache: CacheStats::default(),
+            cache: CompilationCache::default(),
             op_index: 0,
             clock: None,
         }
@@ -143,27 +152,68 @@ impl FusingBackend {
         }
     }
 
-    fn record(
-        &mut self,
-        name: String,
-        ops: Vec<usize>,
-        language: &str,
-        fused: Option<(&FusedKernel, String, bool)>,
-    ) {
-        let (fingerprint, source, cache_hit) = match fused {
-            Some((k, source, hit)) => (Some(k.fingerprint()), Some(source), Some(hit)),
-            None => (None, None, None),
+    /// The clock's reading, if there is a clock and `wanted`.
+    fn now(&self, wanted: bool) -> Option<f64> {
+        wanted.then(|| self.clock.as_ref().map(|c| c())).flatten()
+    }
+
+    /// Logs a launch and, for a miss, makes its cache entry.
+    fn record(&mut self, launch: Launch, ops: Vec<usize>, started: Option<f64>) {
+        let compile_ms = match (started, self.clock.as_ref()) {
+            (Some(t0), Some(clock)) => Some(clock() - t0),
+            _ => None,
         };
+        let backend = self.inner.kind();
+        if let (Some(ms), true) = (compile_ms, launch.lookup != Lookup::Hit) {
+            self.cache.stats.compile_ms += ms;
+        }
+        if launch.lookup == Lookup::Miss {
+            self.cache.made(CacheEntry {
+                fingerprint: launch.fingerprint.clone(),
+                code_key: launch.code_key,
+                backend: backend.name().to_string(),
+                name: launch.name.clone(),
+                source: launch.source.clone(),
+                compile_ms,
+            });
+        }
         self.kernels.push(KernelRecord {
-            name,
+            name: launch.name,
             ops,
-            backend: self.inner.kind(),
-            kernel_language: language.to_string(),
-            fingerprint,
-            cache_hit,
-            source,
-            compile_ms: None,
+            backend,
+            kernel_language: launch.language.to_string(),
+            fingerprint: Some(launch.fingerprint),
+            cache_hit: Some(launch.lookup != Lookup::Miss),
+            cache_persisted: launch.lookup == Lookup::Persisted,
+            source: launch.source,
+            compile_ms,
         });
+    }
+
+    /// Runs one op as a kernel of its own, through the compilation cache
+    /// (its code depends on the op alone: the kernel name is its key).
+    fn launch_op(
+        &mut self,
+        op: &Op,
+        operands: &[Operand<'_>],
+        out_shape: &Shape,
+        out_dtype: DType,
+        op_index: usize,
+    ) -> Result<Dispatched, BackendError> {
+        let code_key = format!("op:{}", op.kernel_name());
+        let (fingerprint, lookup) = self.cache.launch(self.inner.kind(), &code_key);
+        let started = self.now(lookup != Lookup::Hit);
+        let done = self.inner.execute(op, operands, out_shape, out_dtype)?;
+        let launch = Launch {
+            name: done.kernel.clone(),
+            language: done.kernel_language,
+            fingerprint,
+            code_key,
+            lookup,
+            source: None,
+        };
+        self.record(launch, vec![op_index], started);
+        Ok(done)
     }
 
     /// Runs every pending op: cuts the pending graph into groups, launches one
@@ -205,6 +255,27 @@ impl FusingBackend {
         let mut temporaries = Vec::new();
         let mut queue: std::collections::VecDeque<Group> = groups.into();
         while let Some(group) = queue.pop_front() {
+            if let [mm] = group.members[..] {
+                // A matmul takes the group that reads its product as its
+                // epilogue, when the two fit in one kernel; it then runs in
+                // that group's place (the groups between do not read it).
+                if let Some(k) = plan::epilogue_for(&pending, mm, queue.iter(), fuses) {
+                    let mut merged = queue[k].clone();
+                    merged.members.insert(0, mm);
+                    let inside: HashSet<usize> = merged.members.iter().copied().collect();
+                    let (_, external, outputs) = plan::build_kernel(&pending, &merged, &|i| {
+                        let id = pending[i].out;
+                        alive(id, &self.slots)
+                            || consumers
+                                .get(&id)
+                                .is_some_and(|c| c.iter().any(|j| !inside.contains(j)))
+                    });
+                    if external.len() + outputs.len() <= MAX_FUSED_BUFFERS {
+                        queue[k] = merged;
+                        continue;
+                    }
+                }
+            }
             let members: HashSet<usize> = group.members.iter().copied().collect();
             let needed = |i: usize, slots: &HashMap<u64, Slot>| {
                 let id = pending[i].out;
@@ -234,15 +305,13 @@ impl FusingBackend {
                         dtype: i.dtype,
                     })
                     .collect();
-                let done = self
-                    .inner
-                    .execute(&p.op, &operands, &p.out_shape, p.out_dtype)?;
+                let done =
+                    self.launch_op(&p.op, &operands, &p.out_shape, p.out_dtype, p.op_index)?;
                 let was_alive = alive(p.out, &self.slots);
                 self.slots.insert(p.out, Slot::Real(done.buffer));
                 if !was_alive {
                     temporaries.push(p.out);
                 }
-                self.record(done.kernel, vec![p.op_index], done.kernel_language, None);
                 continue;
             }
             let (kernel, external, outputs) =
@@ -272,23 +341,10 @@ impl FusingBackend {
             for &id in &external {
                 reals.push(self.real(BufferId(id))?);
             }
-            let fingerprint = kernel.fingerprint();
-            let hit = self.compiled.contains(&fingerprint);
-            let started = (!hit).then(|| self.clock.as_ref().map(|c| c())).flatten();
+            let code_key = kernel.code_key();
+            let (fingerprint, lookup) = self.cache.launch(self.inner.kind(), &code_key);
+            let started = self.now(lookup != Lookup::Hit);
             let done = self.inner.execute_fused(&kernel, &reals)?;
-            let mut compile_ms = None;
-            if hit {
-                self.cache.hits += 1;
-            } else {
-                self.cache.misses += 1;
-                self.compiled.insert(fingerprint.clone());
-                self.cache.entries = self.compiled.len();
-                if let (Some(t0), Some(clock)) = (started, self.clock.as_ref()) {
-                    let ms = clock() - t0;
-                    self.cache.compile_ms += ms;
-                    compile_ms = Some(ms);
-                }
-            }
             for (&i, &buffer) in outputs.iter().zip(&done.buffers) {
                 let id = pending[i].out;
                 let was_alive = alive(id, &self.slots);
@@ -304,15 +360,15 @@ impl FusingBackend {
                 }
             }
             let ops = group.members.iter().map(|&i| pending[i].op_index).collect();
-            self.record(
-                format!("fused_{fingerprint}"),
-                ops,
-                done.kernel_language,
-                Some((&kernel, done.source, hit)),
-            );
-            if let Some(last) = self.kernels.last_mut() {
-                last.compile_ms = compile_ms;
-            }
+            let launch = Launch {
+                name: format!("fused_{fingerprint}"),
+                language: done.kernel_language,
+                fingerprint,
+                code_key,
+                lookup,
+                source: Some(done.source),
+            };
+            self.record(launch, ops, started);
         }
         temporaries.append(&mut self.doomed);
         for id in temporaries {
@@ -384,14 +440,8 @@ impl Backend for FusingBackend {
                 dtype: i.dtype,
             })
             .collect();
-        let done = self.inner.execute(op, &operands, out_shape, out_dtype)?;
+        let done = self.launch_op(op, &operands, out_shape, out_dtype, self.op_index)?;
         let id = self.fresh(Slot::Real(done.buffer));
-        self.record(
-            done.kernel.clone(),
-            vec![self.op_index],
-            done.kernel_language,
-            None,
-        );
         Ok(Dispatched {
             buffer: id,
             kernel: done.kernel,
@@ -427,6 +477,18 @@ impl Backend for FusingBackend {
             Some(Slot::Pending { freed }) => *freed = true,
             None => {}
         }
+    }
+
+    fn driver_cache_key(&self) -> Option<String> {
+        self.inner.driver_cache_key()
+    }
+
+    fn load_driver_cache(&mut self, data: &[u8]) {
+        self.inner.load_driver_cache(data)
+    }
+
+    fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        self.inner.driver_cache_data()
     }
 
     fn live_buffers(&self) -> usize {

@@ -8,6 +8,7 @@
 
 mod autograd;
 mod backend;
+mod cache;
 pub mod data;
 pub mod format;
 mod fusion;
@@ -24,6 +25,7 @@ pub use backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
     run_op,
 };
+pub use cache::CacheEntry;
 pub use data::{HostData, Scalar};
 pub use fusion::EagerMode;
 pub use reference::ReferenceBackend;

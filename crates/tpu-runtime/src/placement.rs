@@ -129,6 +129,7 @@ impl Runtime {
                 kernel_language: done.kernel_language.to_string(),
                 fingerprint: None,
                 cache_hit: None,
+                cache_persisted: false,
                 source: None,
                 compile_ms: None,
             });

@@ -44,11 +44,16 @@ pub struct KernelRecord {
     pub ops: Vec<usize>,
     pub backend: BackendKind,
     pub kernel_language: String,
-    /// For fused kernels: the compilation cache key.
+    /// The compilation cache key (see `cache.rs`).
     pub fingerprint: Option<String>,
-    /// For fused kernels: whether the cache already held this kernel.
+    /// Whether the cache already held this kernel (from this session or a
+    /// persisted one).
     pub cache_hit: Option<bool>,
-    /// For a cache miss: milliseconds to compile and first run it (wall time).
+    /// Whether the hit was an entry persisted by an earlier session.
+    #[serde(default)]
+    pub cache_persisted: bool,
+    /// For the first launch in this session (a miss or a persisted hit):
+    /// milliseconds to compile and run it once (wall time on this machine).
     #[serde(default)]
     pub compile_ms: Option<f64>,
     /// For fused kernels: the generated source.
@@ -63,15 +68,28 @@ pub struct SyncRecord {
     pub line: Option<u32>,
 }
 
-/// Hits and misses of the compilation cache (fused kernels).
+/// Hits and misses of the compilation cache (every kernel of every mode).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct CacheStats {
+    /// Launches of a kernel compiled earlier in this session.
     pub hits: u64,
+    /// First launches of a kernel no session had compiled.
     pub misses: u64,
+    /// Kernels compiled in this session.
     pub entries: usize,
-    /// Milliseconds spent in launches that missed the cache (compiling the
-    /// kernel, then running it once), measured on this machine; 0 where no
-    /// clock was given to the runtime.
+    /// First launches of a kernel an earlier session persisted.
+    #[serde(default)]
+    pub persisted_hits: u64,
+    /// Entries loaded from the persisted cache.
+    #[serde(default)]
+    pub loaded: usize,
+    /// Persisted entries that could not be read or did not match their
+    /// fingerprint (ignored; their kernels are rebuilt).
+    #[serde(default)]
+    pub corrupt: u64,
+    /// Milliseconds spent in first launches (compiling a kernel, then running
+    /// it once), measured on this machine; 0 where no clock was given to the
+    /// runtime.
     #[serde(default)]
     pub compile_ms: f64,
 }

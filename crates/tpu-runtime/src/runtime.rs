@@ -273,7 +273,7 @@ impl Runtime {
         report.ops = std::mem::take(&mut self.ops);
         report.kernels = std::mem::take(&mut self.tpu.kernels);
         report.syncs = std::mem::take(&mut self.syncs);
-        report.cache = self.tpu.cache;
+        report.cache = self.tpu.cache.stats;
         report.mode = self.mode;
         report.first_nonfinite = self.first_nonfinite.take();
         Ok(())
@@ -300,7 +300,37 @@ impl Runtime {
 
     /// The compilation cache's counters (`torch_tpu.cache_stats()`).
     pub fn cache_stats(&self) -> CacheStats {
-        self.tpu.cache
+        self.tpu.cache.stats
+    }
+
+    /// Loads the compilation cache entries persisted by earlier sessions;
+    /// each `Err` names one that could not be read (it is counted, and its
+    /// kernel rebuilt).
+    pub fn load_cache(&mut self, entries: Vec<Result<crate::CacheEntry, String>>) {
+        self.tpu.cache.load(entries);
+    }
+
+    /// The compilation cache entries made since the last call, for the
+    /// embedder to persist.
+    pub fn take_cache_entries(&mut self) -> Vec<crate::CacheEntry> {
+        self.tpu.cache.take_fresh()
+    }
+
+    /// The `tpu` backend's driver-level pipeline cache: the name it persists
+    /// under, where the driver has one (see `Backend::driver_cache_key`).
+    pub fn driver_cache_key(&self) -> Option<String> {
+        self.tpu.driver_cache_key()
+    }
+
+    /// Starts the driver's pipeline cache from persisted bytes (before a run;
+    /// empty bytes start an empty cache).
+    pub fn load_driver_cache(&mut self, data: &[u8]) {
+        self.tpu.load_driver_cache(data)
+    }
+
+    /// The driver's pipeline cache, to persist after a run.
+    pub fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        self.tpu.driver_cache_data()
     }
 
     /// Names why the next read waits for the device (`item()`, `print`, ...).

@@ -84,6 +84,48 @@ impl Playground {
     }
 }
 
+#[wasm_bindgen]
+impl Playground {
+    /// Loads compilation cache entries persisted by earlier sessions (the
+    /// page keeps them in IndexedDB). A record that is not an entry is
+    /// counted as corrupt, and its kernel is rebuilt.
+    #[wasm_bindgen(js_name = loadCache)]
+    pub fn load_cache(&self, records: Vec<JsValue>) -> Result<(), JsError> {
+        let entries = records
+            .into_iter()
+            .map(|r| {
+                serde_wasm_bindgen::from_value::<tpu_runtime::CacheEntry>(r.clone()).map_err(|_| {
+                    js_sys::Reflect::get(&r, &"fingerprint".into())
+                        .ok()
+                        .and_then(|f| f.as_string())
+                        .unwrap_or_else(|| "an unreadable record".into())
+                })
+            })
+            .collect();
+        let mut slot = self.runtime.borrow_mut();
+        let runtime = slot
+            .as_mut()
+            .ok_or_else(|| JsError::new("a run is in progress"))?;
+        runtime.load_cache(entries);
+        Ok(())
+    }
+
+    /// The compilation cache entries made since the last call, for the page
+    /// to persist.
+    #[wasm_bindgen(js_name = takeCacheEntries)]
+    pub fn take_cache_entries(&self) -> Result<JsValue, JsError> {
+        let mut slot = self.runtime.borrow_mut();
+        let runtime = slot
+            .as_mut()
+            .ok_or_else(|| JsError::new("a run is in progress"))?;
+        use serde::Serialize;
+        runtime
+            .take_cache_entries()
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
 impl Playground {
     fn with_runtime<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
         self.runtime.borrow().as_ref().map(f)

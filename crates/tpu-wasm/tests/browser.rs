@@ -13,7 +13,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 const HELLO: &str = include_str!("../../../tests/programs/hello_tensor.py");
 
 async fn run(playground: &Playground, source: &str) -> Report {
-    let value = JsFuture::from(playground.run(source.to_string(), None))
+    run_in(playground, source, None).await
+}
+
+async fn run_in(playground: &Playground, source: &str, mode: Option<&str>) -> Report {
+    let value = JsFuture::from(playground.run(source.to_string(), mode.map(String::from)))
         .await
         .expect("the run resolves");
     serde_wasm_bindgen::from_value(value).expect("a Report")
@@ -125,14 +129,15 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Runs every corpus program on `backend` and checks it with the corpus rule.
-async fn corpus_agrees_on(backend: &str) {
+/// Runs every corpus program on `backend` in `mode` and checks it with the
+/// corpus rule.
+async fn corpus_agrees_on(backend: &str, mode: Option<&str>) {
     let playground = Playground::create(Some(backend.into()))
         .await
         .expect("the backend starts");
     let mut failures = Vec::new();
     for (name, source, expected) in CORPUS {
-        let report = run(&playground, source).await;
+        let report = run_in(&playground, source, mode).await;
         if !report.ok() {
             failures.push(format!("{name}: {:?}", report.diagnostics));
         } else if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
@@ -141,19 +146,49 @@ async fn corpus_agrees_on(backend: &str) {
     }
     assert!(
         failures.is_empty(),
-        "on {backend}:\n{}",
+        "on {backend} in {mode:?}:\n{}",
         failures.join("\n")
     );
 }
 
 #[wasm_bindgen_test]
 async fn the_conformance_corpus_agrees_with_pytorch_on_the_reference_backend() {
-    corpus_agrees_on("cpu").await;
+    corpus_agrees_on("cpu", None).await;
 }
 
 #[wasm_bindgen_test]
 async fn the_conformance_corpus_agrees_with_pytorch_on_webgpu() {
-    corpus_agrees_on("wgpu").await;
+    corpus_agrees_on("wgpu", None).await;
+}
+
+/// Fused mode's generated kernels (row kernels, matmul epilogues) compiled by
+/// the browser's WebGPU.
+#[wasm_bindgen_test]
+async fn the_conformance_corpus_agrees_with_pytorch_fused_on_webgpu() {
+    corpus_agrees_on("wgpu", Some("fused")).await;
+}
+
+/// What the page keeps in IndexedDB: entries taken after a run and loaded
+/// into a fresh playground make every kernel a persisted hit; a record that
+/// is not an entry is counted as corrupt and does no harm.
+#[wasm_bindgen_test]
+async fn compilation_cache_entries_survive_into_a_new_session() {
+    let source = "import torch\nx = torch.ones(8, 16, device='tpu')\nw = torch.ones(16, 4, device='tpu')\ny = torch.relu(x @ w - 3.0).softmax(dim=1)\nprint(y.sum().item())\n";
+    let first = Playground::create(Some("wgpu".into())).await.unwrap();
+    let report = run_in(&first, source, Some("fused")).await;
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    let records = js_sys::Array::from(&first.take_cache_entries().unwrap()).to_vec();
+    assert_eq!(records.len() as u64, report.cache.misses);
+    assert!(report.kernels.iter().any(|k| k.source.is_some()));
+    let second = Playground::create(Some("wgpu".into())).await.unwrap();
+    let mut loaded = records.clone();
+    loaded.push(wasm_bindgen::JsValue::from_str("not an entry"));
+    second.load_cache(loaded).unwrap();
+    let again = run_in(&second, source, Some("fused")).await;
+    assert_eq!(again.stdout, report.stdout);
+    assert_eq!(again.cache.misses, 0);
+    assert_eq!(again.cache.persisted_hits, records.len() as u64);
+    assert_eq!(again.cache.corrupt, 1);
 }
 
 /// In the browser the engine's call stack bounds recursion; the interpreter's wasm

@@ -39,6 +39,8 @@ pub struct WgpuBackend {
     /// kernel that needs one that size (at most `POOL_BYTES` in all).
     pool: HashMap<u64, Vec<wgpu::Buffer>>,
     pooled_bytes: u64,
+    /// The driver's pipeline cache (Vulkan natively), once started.
+    pipeline_cache: Option<wgpu::PipelineCache>,
 }
 
 /// The most bytes of released buffers kept for reuse.
@@ -62,10 +64,14 @@ impl WgpuBackend {
             .await
             .map_err(|e| WgpuInitError::NoAdapter(e.to_string()))?;
         let info = adapter.get_info();
+        // A driver-level pipeline cache where there is one: compiled pipelines
+        // can then be persisted between runs (`tpu run --cache-dir`).
+        let required_features = adapter.features() & wgpu::Features::PIPELINE_CACHE;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("tpu-playground"),
                 required_limits: adapter.limits(),
+                required_features,
                 ..Default::default()
             })
             .await
@@ -86,6 +92,7 @@ impl WgpuBackend {
             device_error,
             pool: HashMap::new(),
             pooled_bytes: 0,
+            pipeline_cache: None,
         })
     }
 
@@ -191,7 +198,7 @@ impl WgpuBackend {
                 module: &module,
                 entry_point: Some("main"),
                 compilation_options: Default::default(),
-                cache: None,
+                cache: self.pipeline_cache.as_ref(),
             });
         self.pipelines.insert(name.to_string(), pipeline.clone());
         pipeline
@@ -523,5 +530,39 @@ impl Backend for WgpuBackend {
 
     fn live_buffers(&self) -> usize {
         self.buffers.len()
+    }
+
+    fn driver_cache_key(&self) -> Option<String> {
+        if !self
+            .device
+            .features()
+            .contains(wgpu::Features::PIPELINE_CACHE)
+        {
+            return None;
+        }
+        wgpu::util::pipeline_cache_key(&self.info)
+    }
+
+    fn load_driver_cache(&mut self, data: &[u8]) {
+        if self.driver_cache_key().is_none() || self.pipeline_cache.is_some() {
+            return;
+        }
+        // SAFETY: wgpu checks the header it wrote (adapter, driver, version,
+        // length) and falls back to an empty cache when it does not match; the
+        // embedder passes only bytes whose checksum matches what
+        // `driver_cache_data` returned.
+        let cache = unsafe {
+            self.device
+                .create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                    label: Some("tpu-playground"),
+                    data: (!data.is_empty()).then_some(data),
+                    fallback: true,
+                })
+        };
+        self.pipeline_cache = Some(cache);
+    }
+
+    fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        self.pipeline_cache.as_ref()?.get_data()
     }
 }

@@ -65,8 +65,8 @@ pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
     if let Some((_, n, inner)) = kernel.row_dims() {
         let axis = kernel.reduce_axis.unwrap_or(0);
         params.extend([n as u32, inner as u32, axis as u32]);
-    } else if let Some((.., (_, m, k, n))) = kernel.matmul() {
-        params.extend([m as u32, k as u32, n as u32]);
+    } else if let Some(mm) = kernel.matmul() {
+        params.extend([mm.m as u32, mm.k as u32, mm.n as u32]);
     }
     params.extend(kernel.scalars().iter().map(|&s| (s as f32).to_bits()));
     // A uniform array of vec4s: pad to whole vectors.
@@ -234,12 +234,21 @@ impl<'k> Gen<'k> {
 
     /// The dot product of this thread's element of the product, in `acc`.
     fn matmul_prologue(&self, body: &mut String) {
-        let Some((a, b, ta, tb, _)) = self.kernel.matmul() else {
+        let Some(mm) = self.kernel.matmul() else {
             return;
         };
+        let (a, b) = (mm.a, mm.b);
         let (base, _) = extra(self.kernel);
-        let a_index = if ta { "p * m + row" } else { "row * k + p" };
-        let b_index = if tb { "col * k + p" } else { "p * n + col" };
+        let a_index = if mm.transpose_a {
+            "p * m + row"
+        } else {
+            "row * k + p"
+        };
+        let b_index = if mm.transpose_b {
+            "col * k + p"
+        } else {
+            "p * n + col"
+        };
         body.push_str(&format!(
             "    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let col = i % n;\n    let row = (i / n) % m;\n    let batch = i / (m * n);\n    let ao = batch * m * k;\n    let bo = batch * k * n;\n    var acc = 0.0;\n    for (var p = 0u; p < k; p = p + 1u) {{\n        acc = acc + in{a}[ao + {a_index}] * in{b}[bo + {b_index}];\n    }}\n",
             base + 1,

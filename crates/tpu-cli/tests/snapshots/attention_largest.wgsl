@@ -1,10 +1,7 @@
-fn unary_8(x: f32) -> f32 {
+fn unary_16(x: f32) -> f32 {
     return -x;
 }
-fn unary_9(x: f32) -> f32 {
-    return exp(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 16>;
 fn param(i: u32) -> u32 {
     return params[i / 4u][i % 4u];
 }
@@ -12,7 +9,10 @@ fn param(i: u32) -> u32 {
 @group(0) @binding(2) var<storage, read> in1: array<f32>;
 @group(0) @binding(3) var<storage, read> in2: array<f32>;
 @group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read> in5: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out1: array<f32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
@@ -20,12 +20,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if (i >= param(0u)) {
         return;
     }
+    let rn = param(58u);
+    let inner = param(59u);
+    let along = param(60u);
+    let base = (i / inner) * rn * inner + i % inner;
     let rank = param(1u);
-    var rest = i;
+    var rest = base;
     var o0 = 0u;
     var o1 = 0u;
     var o2 = 0u;
     var o3 = 0u;
+    var o4 = 0u;
+    var o5 = 0u;
     for (var d = 0u; d < rank; d = d + 1u) {
         let axis = rank - 1u - d;
         let size = param(2u + axis);
@@ -35,20 +41,62 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         o1 = o1 + c * param(18u + axis);
         o2 = o2 + c * param(26u + axis);
         o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+        o5 = o5 + c * param(50u + axis);
     }
-    let v0 = in0[o0];
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let s3 = param(34u + along);
+    let s4 = param(42u + along);
+    let s5 = param(50u + along);
     let v1 = in1[o1];
-    let v2 = (v0 * v1);
-    let v3 = in2[o2];
-    let v4 = (v0 * v3);
-    let v5 = (v2 * bitcast<f32>(param(42u)));
+    var v5 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v3 = in2[o2 + e * s2];
+        let v4 = (v0 * v3);
+        let x = v4;
+        if (e == 0u) {
+            v5 = x;
+        } else {
+            v5 = v5 + x;
+        }
+    }
     let v6 = in3[o3];
-    let v7 = (v6 * v6);
-    let v8 = unary_8(v7);
-    let v9 = unary_9(v8);
-    let v10 = (v9 * bitcast<f32>(param(43u)));
-    let v11 = (v4 * v10);
-    let v12 = (v11 * bitcast<f32>(param(44u)));
-    let v13 = (v5 + v12);
-    out0[i] = v13;
+    let v7 = (v5 * v6);
+    let v8 = in4[o4];
+    let v9 = (v7 / v8);
+    let v10 = (v9 / bitcast<f32>(param(61u)));
+    var v15 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 * v1);
+        let v3 = in2[o2 + e * s2];
+        let v11 = (v10 * v3);
+        let v12 = (v10 * v3);
+        let v13 = (v2 + v11);
+        let v14 = (v13 + v12);
+        let x = v14;
+        if (e == 0u) {
+            v15 = x;
+        } else {
+            v15 = v15 + x;
+        }
+    }
+    let v16 = unary_16(v15);
+    let v19 = (v16 / bitcast<f32>(param(62u)));
+    out1[i] = v19;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 * v1);
+        let v3 = in2[o2 + e * s2];
+        let v11 = (v10 * v3);
+        let v12 = (v10 * v3);
+        let v13 = (v2 + v11);
+        let v14 = (v13 + v12);
+        let v17 = in5[o5 + e * s5];
+        let v18 = (v17 + v14);
+        out0[base + e * inner] = v18;
+    }
 }

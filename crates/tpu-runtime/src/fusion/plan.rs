@@ -3,6 +3,11 @@
 //! elementwise ops over that shape, plus either reductions along one axis (a
 //! row kernel: the reductions' prologue and epilogue, softmax, layer norm) or
 //! one matmul whose product the others read (its epilogue).
+//!
+//! Matmuls are planned alone and then given the group that first reads their
+//! product as an epilogue, if the two fit in one kernel (`epilogue_for`): a
+//! greedy epilogue would take the first few ops of an optimiser step and leave
+//! the rest in fragments.
 
 use super::Pending;
 use std::collections::{HashMap, HashSet};
@@ -23,7 +28,7 @@ pub(super) enum Role {
     Reduce {
         axis: usize,
     },
-    /// A matmul; its epilogue may join it.
+    /// A matmul; the group that reads its product may become its epilogue.
     MatMul,
     /// Runs as a kernel of its own.
     Alone,
@@ -124,7 +129,6 @@ fn frame_of(p: &Pending, shape: &Shape, axis: Option<usize>) -> Option<Frame> {
 /// A group being filled by the planner.
 struct Open {
     group: Group,
-    matmul: bool,
     /// Values made in the group, and whether each is one value per row.
     produced: HashMap<u64, bool>,
     /// External operands by buffer and aligned dims.
@@ -133,14 +137,13 @@ struct Open {
 }
 
 impl Open {
-    fn new(shape: Shape, axis: Option<usize>, matmul: bool) -> Open {
+    fn new(shape: Shape, axis: Option<usize>) -> Open {
         Open {
             group: Group {
                 members: Vec::new(),
                 shape,
                 axis,
             },
-            matmul,
             produced: HashMap::new(),
             external: HashSet::new(),
             outputs: 0,
@@ -194,8 +197,7 @@ impl Open {
                 let x = &p.inputs[0];
                 let fits_axis = self.group.axis.is_none_or(|a| a == axis);
                 let reads_full = self.produced.get(&x.id).is_none_or(|&per_row| !per_row);
-                (!self.matmul && fits_axis && reads_full && x.shape == *shape)
-                    .then_some(Frame::Keep)
+                (fits_axis && reads_full && x.shape == *shape).then_some(Frame::Keep)
             }
             Role::MatMul | Role::Alone => None,
         }
@@ -209,14 +211,8 @@ impl Open {
             }
             _ => frame,
         };
-        if role == Role::MatMul {
-            for x in &p.inputs {
-                self.external.insert((x.id, x.shape.dims().to_vec()));
-            }
-        } else {
-            for key in self.new_external(p, operand_frame) {
-                self.external.insert(key);
-            }
+        for key in self.new_external(p, operand_frame) {
+            self.external.insert(key);
         }
         self.produced.insert(p.out, frame != Frame::Full);
         self.outputs += usize::from(output);
@@ -227,8 +223,8 @@ impl Open {
 /// Cuts `members` (pending ops in program order) into groups, in an order that
 /// respects their data dependencies (pending values are immutable, so
 /// independent ops may move): an op joins the first open group that can take
-/// it within the buffer limit, a matmul or a reduction may start a group, any
-/// other op is a group of its own, emitted at once; a group is closed (emitted)
+/// it within the buffer limit, a reduction may start a group, any other op is a
+/// group of its own, emitted at once; a group is closed (emitted)
 /// as soon as an op outside it reads one of its values.
 pub(super) fn plan(
     pending: &[Pending],
@@ -284,10 +280,9 @@ pub(super) fn plan(
             groups.push(open.remove(k).group);
         }
         let mut fresh = match role {
-            Role::Elementwise => Open::new(p.out_shape.clone(), None, false),
-            Role::Reduce { axis } => Open::new(p.inputs[0].shape.clone(), Some(axis), false),
-            Role::MatMul => Open::new(p.out_shape.clone(), None, true),
-            Role::Alone => {
+            Role::Elementwise => Open::new(p.out_shape.clone(), None),
+            Role::Reduce { axis } => Open::new(p.inputs[0].shape.clone(), Some(axis)),
+            Role::MatMul | Role::Alone => {
                 groups.push(Group {
                     members: vec![i],
                     shape: p.out_shape.clone(),
@@ -306,6 +301,43 @@ pub(super) fn plan(
     }
     groups.extend(open.into_iter().map(|g| g.group));
     groups
+}
+
+/// Of `later` groups (in the order they run), the one that can become matmul
+/// `mm`'s epilogue: the first to read its product, if it is an elementwise
+/// group over the product's shape reading it element for element. The caller
+/// checks the merged kernel's buffers.
+pub(super) fn epilogue_for<'g>(
+    pending: &[Pending],
+    mm: usize,
+    later: impl Iterator<Item = &'g Group>,
+    backend_fuses: bool,
+) -> Option<usize> {
+    let p = &pending[mm];
+    if role(p, backend_fuses) != Role::MatMul {
+        return None;
+    }
+    for (k, g) in later.enumerate() {
+        let reads = |i: &usize| pending[*i].inputs.iter().any(|x| x.id == p.out);
+        if !g.members.iter().any(reads) {
+            continue;
+        }
+        // The product may be read reshaped (a batch folded into rows comes
+        // back as `[batch, rows, n]`): a flat index finds the same element.
+        let elementwise = g.axis.is_none()
+            && g.shape.numel() == p.out_shape.numel()
+            && g.members.iter().all(|&i| {
+                let q = &pending[i];
+                role(q, backend_fuses) == Role::Elementwise
+                    && q.out_shape == g.shape
+                    && q.inputs
+                        .iter()
+                        .filter(|x| x.id == p.out)
+                        .all(|x| x.shape == g.shape)
+            });
+        return elementwise.then_some(k);
+    }
+    None
 }
 
 /// The SSA program of a group, its external inputs (ids) and the members

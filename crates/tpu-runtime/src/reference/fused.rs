@@ -20,8 +20,10 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f3
         return run_rows(kernel, values);
     }
     // A matmul node's product, computed whole as the unfused op computes it.
-    let product = kernel.matmul().map(|(a, b, ta, tb, (batch, m, k, n))| {
-        batched(&values[a], &values[b], batch, m, k, n, ta, tb)
+    let product = kernel.matmul().map(|mm| {
+        let (a, b) = (&values[mm.a], &values[mm.b]);
+        let (ta, tb) = (mm.transpose_a, mm.transpose_b);
+        batched(a, b, mm.batch, mm.m, mm.k, mm.n, ta, tb)
     });
     let n = kernel.shape.numel();
     let strides: Vec<Vec<usize>> = kernel
