@@ -6,6 +6,7 @@
 
 mod bench;
 mod cache_dir;
+mod device;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -41,6 +42,17 @@ enum Command {
         #[arg(long)]
         cache_dir: Option<PathBuf>,
     },
+    /// List the TPU generations the device model knows, with their figures.
+    Chips {
+        /// One JSON object per chip, with every figure's source.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Simulate on the device model (simulated time, not measured).
+    Sim {
+        #[command(subcommand)]
+        what: Sim,
+    },
     /// Strict against Fused on the same backend: an MLP training step and a
     /// transformer block, measured on this machine (wall time, not simulated).
     Bench {
@@ -59,8 +71,52 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum Sim {
+    /// One collective on a slice, simulated link by link.
+    Collective {
+        /// The generation: v4, v5e, v5p, v6e, tpu7x, tpu8t (see `tpu chips`).
+        #[arg(long)]
+        chip: String,
+        /// The slice's shape, like 4x4 or 4x4x4.
+        #[arg(long)]
+        slice: String,
+        /// Axis indices of the slice shape, like 0,1.
+        #[arg(long, default_value = "0")]
+        axes: String,
+        /// all-gather, reduce-scatter, all-reduce, all-to-all or send-recv.
+        #[arg(long)]
+        kind: String,
+        /// Bytes of the whole (gathered) array: 1e9, 64MiB, ...
+        #[arg(long)]
+        bytes: String,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Include the step-by-step schedule.
+        #[arg(long)]
+        schedule: bool,
+    },
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
+        Command::Chips { json } => finish("chips", device::chips(json)),
+        Command::Sim {
+            what:
+                Sim::Collective {
+                    chip,
+                    slice,
+                    axes,
+                    kind,
+                    bytes,
+                    json,
+                    schedule,
+                },
+        } => finish(
+            "sim collective",
+            device::sim_collective(&chip, &slice, &axes, &kind, &bytes, json, schedule),
+        ),
         Command::Bench {
             backend,
             steps,
@@ -176,6 +232,17 @@ fn run(
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Exit status for a subcommand's outcome: errors go to stderr, status 2.
+fn finish(what: &str, outcome: Result<(), String>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tpu {what}: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -1,0 +1,228 @@
+//! Slices: chips arranged on 1 to 3 axes (`4`, `2x2`, `8x16`, `4x4x4`), with
+//! the generation's wraparound rules deciding which axes are rings. Chips are
+//! numbered row-major (the last axis varies fastest). A link joins a chip to
+//! its next neighbour along an axis; it carries `ici_link_bandwidth` in each
+//! direction.
+
+use crate::chip::{Chip, Topology, Wrap};
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SliceError {
+    #[error(
+        "cannot read slice shape '{0}': expected axis lengths joined by 'x', like 4x4 or 2x2x4"
+    )]
+    Syntax(String),
+    #[error("a slice axis cannot have length 0")]
+    Empty,
+    #[error("{chip} slices have at most {max} axes; '{shape}' has {got}")]
+    TooManyAxes {
+        chip: &'static str,
+        shape: String,
+        max: usize,
+        got: usize,
+    },
+    #[error("{chip} slices have at most {max} chips; '{shape}' has {got}")]
+    TooManyChips {
+        chip: &'static str,
+        shape: String,
+        max: usize,
+        got: usize,
+    },
+    #[error("{chip} slice axes are at most {max:?} chips long; '{shape}' does not fit")]
+    AxisTooLong {
+        chip: &'static str,
+        shape: String,
+        max: Vec<usize>,
+    },
+    #[error("{chip} chips are connected by {topology}, which this model does not simulate")]
+    Unmodelled {
+        chip: &'static str,
+        topology: &'static str,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Slice {
+    /// Axis lengths.
+    pub dims: Vec<usize>,
+    /// Per axis, whether it has wraparound links (a ring, not a line).
+    pub wrap: Vec<bool>,
+}
+
+impl Slice {
+    /// The slice `shape` of `chip`'s generation, or why it cannot exist.
+    pub fn new(chip: &Chip, shape: &str) -> Result<Slice, SliceError> {
+        let dims: Vec<usize> = shape
+            .trim()
+            .split(['x', 'X'])
+            .map(|d| d.trim().parse::<usize>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| SliceError::Syntax(shape.to_string()))?;
+        if dims.is_empty() || dims.len() > 3 {
+            return Err(SliceError::Syntax(shape.to_string()));
+        }
+        if dims.contains(&0) {
+            return Err(SliceError::Empty);
+        }
+        let (max_dims, max_axis, max_chips, wrap) = match chip.topology {
+            Topology::Torus {
+                dims,
+                max_axis,
+                max_chips,
+                wrap,
+            } => (dims, max_axis, max_chips, wrap),
+            Topology::Unmodelled { name } => {
+                return Err(SliceError::Unmodelled {
+                    chip: chip.name,
+                    topology: name,
+                });
+            }
+        };
+        if dims.len() > max_dims {
+            return Err(SliceError::TooManyAxes {
+                chip: chip.name,
+                shape: shape.to_string(),
+                max: max_dims,
+                got: dims.len(),
+            });
+        }
+        let chips: usize = dims.iter().product();
+        if chips > max_chips {
+            return Err(SliceError::TooManyChips {
+                chip: chip.name,
+                shape: shape.to_string(),
+                max: max_chips,
+                got: chips,
+            });
+        }
+        // The longest axis against the longest allowed, and so on down.
+        let mut sorted = dims.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let mut limits: Vec<usize> = max_axis[..max_dims].to_vec();
+        limits.sort_unstable_by(|a, b| b.cmp(a));
+        if sorted.iter().zip(&limits).any(|(d, m)| d > m) {
+            return Err(SliceError::AxisTooLong {
+                chip: chip.name,
+                shape: shape.to_string(),
+                max: max_axis[..max_dims].to_vec(),
+            });
+        }
+        let wrap = match wrap {
+            Wrap::EachAxis(m) => dims.iter().map(|&d| d >= m && d % m == 0).collect(),
+            Wrap::WholeCubes(m) => {
+                let cubes = dims.len() == max_dims && dims.iter().all(|&d| d >= m && d % m == 0);
+                vec![cubes; dims.len()]
+            }
+        };
+        Ok(Slice { dims, wrap })
+    }
+
+    /// A slice with the given axes and wraparound, for tests and custom chips.
+    pub fn with_dims(dims: Vec<usize>, wrap: Vec<bool>) -> Slice {
+        assert_eq!(dims.len(), wrap.len());
+        Slice { dims, wrap }
+    }
+
+    pub fn chips(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    pub fn axes(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// The stride of `axis` in chip numbering.
+    pub fn stride(&self, axis: usize) -> usize {
+        self.dims[axis + 1..].iter().product()
+    }
+
+    /// The coordinate of chip `c` along `axis`.
+    pub fn coord(&self, c: usize, axis: usize) -> usize {
+        (c / self.stride(axis)) % self.dims[axis]
+    }
+
+    /// Whether chip `c` has a link to its next neighbour along `axis`.
+    pub fn has_link(&self, c: usize, axis: usize) -> bool {
+        let n = self.dims[axis];
+        n > 1 && (self.wrap[axis] || self.coord(c, axis) + 1 < n)
+    }
+
+    /// Links on each axis (each joins two chips and carries both directions).
+    pub fn links_per_axis(&self) -> Vec<usize> {
+        (0..self.axes())
+            .map(|a| {
+                let n = self.dims[a];
+                let per_line = match n {
+                    1 => 0,
+                    _ if self.wrap[a] => n,
+                    _ => n - 1,
+                };
+                per_line * self.chips() / n
+            })
+            .collect()
+    }
+
+    /// The shape as written: `4x4x4`.
+    pub fn name(&self) -> String {
+        self.dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip::preset;
+
+    #[test]
+    fn wraparound_follows_each_generation() {
+        let v5e = preset("v5e").unwrap();
+        assert_eq!(Slice::new(&v5e, "16x16").unwrap().wrap, [true, true]);
+        assert_eq!(Slice::new(&v5e, "8x16").unwrap().wrap, [false, true]);
+        assert_eq!(Slice::new(&v5e, "4").unwrap().wrap, [false]);
+        let v4 = preset("v4").unwrap();
+        assert_eq!(Slice::new(&v4, "4x4x8").unwrap().wrap, [true, true, true]);
+        assert_eq!(Slice::new(&v4, "2x2x4").unwrap().wrap, [false, false, true]);
+        let v5p = preset("v5p").unwrap();
+        assert_eq!(Slice::new(&v5p, "4x4x4").unwrap().wrap, [true; 3]);
+        assert_eq!(Slice::new(&v5p, "2x4x4").unwrap().wrap, [false; 3]);
+        assert_eq!(Slice::new(&v5p, "16x20x28").unwrap().chips(), 8960);
+        let ironwood = preset("tpu7x").unwrap();
+        assert_eq!(Slice::new(&ironwood, "16x24x24").unwrap().chips(), 9216);
+    }
+
+    #[test]
+    fn impossible_shapes_are_refused_with_a_reason() {
+        let v5e = preset("v5e").unwrap();
+        let err = |chip: &Chip, s: &str| Slice::new(chip, s).unwrap_err().to_string();
+        assert_eq!(
+            err(&v5e, "4x4x4"),
+            "TPU v5e slices have at most 2 axes; '4x4x4' has 3"
+        );
+        assert_eq!(
+            err(&v5e, "32x16"),
+            "TPU v5e slices have at most 256 chips; '32x16' has 512"
+        );
+        assert!(err(&v5e, "32x2").contains("at most [16, 16] chips long"));
+        assert!(err(&v5e, "4by4").contains("cannot read slice shape"));
+        assert_eq!(err(&v5e, "0x4"), "a slice axis cannot have length 0");
+        let v8i = preset("tpu8i").unwrap();
+        assert!(err(&v8i, "4x4").contains("Boardfly"));
+    }
+
+    #[test]
+    fn links_count_rings_and_lines() {
+        let v5e = preset("v5e").unwrap();
+        // 16x16 torus: 16 rings of 16 links on each axis.
+        assert_eq!(
+            Slice::new(&v5e, "16x16").unwrap().links_per_axis(),
+            [256, 256]
+        );
+        // 4x4 mesh: 4 lines of 3 links on each axis.
+        assert_eq!(Slice::new(&v5e, "4x4").unwrap().links_per_axis(), [12, 12]);
+    }
+}
