@@ -46,11 +46,65 @@ export interface KernelRecord {
   source: string | null;
   /** For a first launch in this session: ms to compile and run it once (wall time). */
   compile_ms: number | null;
+  /** What the kernel does, for the device model. */
+  work: Work;
+  /** What the chosen TPU would take for it (simulated, not measured). */
+  cost: Cost | null;
+}
+
+export interface Work {
+  /** [batch, m, k, n] of a matmul in the kernel. */
+  matmul: [number, number, number, number] | null;
+  vector_flops: number;
+  hbm_bytes: number;
+  sparse: boolean;
+}
+
+export interface Cost {
+  unit: "mxu" | "vpu" | "sparse_core";
+  /** Simulated microseconds, launch overhead included. */
+  simulated_us: number;
+  compute_us: number;
+  memory_us: number;
+  bound: "compute" | "memory" | "launch";
+  launch_us: number;
+  mxu_utilization: number | null;
+  hints: string[];
+}
+
+export interface DeviceSummary {
+  chip: string;
+  chip_name: string;
+  slice: string;
+  /** When the simulated timeline ends, microseconds. */
+  simulated_us: number;
+}
+
+export interface TimelineEvent {
+  name: string;
+  start_us: number;
+  duration_us: number;
+}
+
+export interface TimelineLane {
+  chip: number | null;
+  name: string;
+  events: TimelineEvent[];
+}
+
+/** Simulated time, lane by lane. */
+export interface Timeline {
+  lanes: TimelineLane[];
+  total_us: number;
 }
 
 export interface SyncRecord {
   reason: string;
   line: number | null;
+  /** Kernels launched when the host had its value. */
+  after_kernels: number;
+  /** Bytes the host read. */
+  bytes: number;
 }
 
 export interface CacheStats {
@@ -81,4 +135,8 @@ export interface Report {
   syncs: SyncRecord[];
   cache: CacheStats;
   first_nonfinite: NonFinite | null;
+  /** The simulated TPU the run was costed on. */
+  device: DeviceSummary | null;
+  /** What that TPU would do with the run's kernels (simulated). */
+  timeline: Timeline | null;
 }

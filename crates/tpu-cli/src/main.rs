@@ -41,6 +41,17 @@ enum Command {
         /// by earlier runs are found there (corrupt entries are rebuilt).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
+        /// The simulated TPU generation the Report's costs and timeline are
+        /// for: v4, v5e, v5p, v6e, tpu7x, tpu8t, tpu8i (see `tpu chips`).
+        #[arg(long, default_value = "v5e")]
+        chip: String,
+        /// The simulated slice's shape, like 1, 2x2 or 4x4x4.
+        #[arg(long, default_value = "1")]
+        slice: String,
+        /// Write the simulated timeline as Chrome Trace Event JSON (open it
+        /// in Perfetto or chrome://tracing).
+        #[arg(long)]
+        trace: Option<PathBuf>,
     },
     /// List the TPU generations the device model knows, with their figures.
     Chips {
@@ -145,6 +156,9 @@ fn main() -> ExitCode {
             report,
             mode,
             cache_dir,
+            chip,
+            slice,
+            trace,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
@@ -152,13 +166,12 @@ fn main() -> ExitCode {
                 .name("tpu-run".into())
                 .stack_size(tpu_lang::NATIVE_STACK_BYTES)
                 .spawn(move || {
-                    run(
-                        &file,
-                        backend,
-                        mode,
-                        report.as_deref(),
-                        cache_dir.as_deref(),
-                    )
+                    let outputs = Outputs {
+                        report: report.as_deref(),
+                        cache_dir: cache_dir.as_deref(),
+                        trace: trace.as_deref(),
+                    };
+                    run(&file, backend, mode, (&chip, &slice), outputs)
                 });
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
@@ -171,13 +184,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// Where `tpu run` writes what it was asked for besides the program's output.
+struct Outputs<'a> {
+    report: Option<&'a std::path::Path>,
+    cache_dir: Option<&'a std::path::Path>,
+    trace: Option<&'a std::path::Path>,
+}
+
 fn run(
     file: &std::path::Path,
     backend: BackendChoice,
     mode: EagerMode,
-    report_path: Option<&std::path::Path>,
-    cache_dir: Option<&std::path::Path>,
+    (chip, slice): (&str, &str),
+    outputs: Outputs<'_>,
 ) -> ExitCode {
+    let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
+    let device = tpu_device::chip::preset(chip).and_then(|chip| {
+        let slice = tpu_device::Slice::new(&chip, slice).map_err(|e| e.to_string())?;
+        Ok((chip, slice))
+    });
+    let (chip, slice) = match device {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("tpu: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
@@ -202,6 +234,8 @@ fn run(
     };
     let mut runtime = Runtime::new(selected.backend);
     runtime.set_clock(wall_clock());
+    let chip_name = chip.name;
+    runtime.set_device(chip, slice);
     let cache = match cache_dir.map(cache_dir::CacheDir::open).transpose() {
         Ok(c) => c,
         Err(e) => {
@@ -220,6 +254,14 @@ fn run(
     print!("{}", report.stdout);
     for diagnostic in &report.diagnostics {
         eprintln!("{}", diagnostic.traceback);
+    }
+    if let (Some(path), Some(timeline)) = (outputs.trace, &report.timeline) {
+        let trace = tpu_device::timeline::chrome_trace(timeline, chip_name);
+        let json = serde_json::to_string(&trace).expect("a trace is plain data");
+        if let Err(e) = std::fs::write(path, json) {
+            eprintln!("tpu: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
     }
     if let Some(path) = report_path {
         let json = serde_json::to_string_pretty(&report).expect("a Report is plain data");

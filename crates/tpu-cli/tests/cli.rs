@@ -234,3 +234,91 @@ fn the_compilation_cache_persists_in_a_directory_and_survives_corruption() {
     assert_eq!(fourth["misses"], 0, "{fourth}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--chip`, `--slice` and `--trace`: every kernel gets a simulated cost on
+/// the chosen chip, the attention's head dimension of 64 is named as half an
+/// MXU, and the timeline is written as Chrome Trace Event JSON.
+#[test]
+fn runs_are_costed_on_the_chosen_chip_and_trace_to_perfetto_json() {
+    let dir = std::env::temp_dir().join(format!("tpu-trace-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (report, trace) = (dir.join("report.json"), dir.join("trace.json"));
+    let out = tpu(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--chip",
+        "v6e",
+        "--slice",
+        "2x2",
+        "--report",
+        report.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        program("nn_sdpa.py").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["device"]["chip"], "v6e");
+    assert_eq!(r["device"]["slice"], "2x2");
+    let kernels = r["kernels"].as_array().unwrap();
+    assert!(
+        kernels
+            .iter()
+            .all(|k| k["cost"]["simulated_us"].as_f64().unwrap() > 0.0)
+    );
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = t["traceEvents"].as_array().unwrap();
+    let complete = events.iter().filter(|e| e["ph"] == "X").count();
+    // One dispatch and one device event per kernel, plus the reads.
+    assert!(
+        complete >= 2 * kernels.len(),
+        "{complete} events for {} kernels",
+        kernels.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // An impossible slice is refused before the program runs.
+    let out = tpu(&[
+        "run",
+        "--chip",
+        "v5e",
+        "--slice",
+        "4x4x4",
+        program("hello_tensor.py").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("TPU v5e slices have at most 2 axes"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn sim_collective_prints_one_json_object() {
+    let out = tpu(&[
+        "sim",
+        "collective",
+        "--chip",
+        "v5e",
+        "--slice",
+        "4x4",
+        "--axes",
+        "0,1",
+        "--kind",
+        "all-gather",
+        "--bytes",
+        "64MiB",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    for key in ["simulated_us", "latency_bound", "max_link_bytes"] {
+        assert!(!v[key].is_null(), "{key} missing: {v}");
+    }
+    assert_eq!(v["bytes"].as_f64().unwrap(), 64.0 * 1024.0 * 1024.0);
+    let out = tpu(&["chips"]);
+    assert!(stdout(&out).contains("tpu7x"), "{}", stdout(&out));
+}

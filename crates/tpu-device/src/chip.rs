@@ -87,12 +87,16 @@ pub struct Chip {
     pub vmem_bytes: Figure,
     /// Host overhead of one kernel launch, seconds.
     pub launch_overhead: Figure,
+    /// Host to chip bandwidth (PCIe), bytes per second.
+    pub host_bandwidth: Figure,
 }
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 const MIB: f64 = 1024.0 * 1024.0;
 
 const HOP: Figure = official(1e-6, "[SB] about 1 us per ICI hop");
+const PCIE: Figure = official(1.6e10, "[SB] host to chip about 1.6e10 B/s (PCIe)");
+
 const LAUNCH: Figure = uncertain(
     5e-6,
     "assumed: a few microseconds of host dispatch per kernel (no published figure)",
@@ -122,6 +126,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 0,
             vmem_bytes: official(16.0 * MIB, "[O] 16 MiB VMEM (+128 MiB CMEM)"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
         Chip {
             id: "v5e",
@@ -147,6 +152,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 0,
             vmem_bytes: official(128.0 * MIB, "[O] 128 MiB VMEM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
         Chip {
             id: "v5p",
@@ -169,6 +175,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 4,
             vmem_bytes: official(64.0 * MIB, "[O] 64 MiB VMEM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
         Chip {
             id: "v6e",
@@ -192,6 +199,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 2,
             vmem_bytes: official(128.0 * MIB, "[O] 128 MiB VMEM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: official(3.2e10, "[SB] host to chip about 3.2e10 B/s on v6e"),
         },
         Chip {
             id: "tpu7x",
@@ -216,6 +224,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 4,
             vmem_bytes: official(64.0 * MIB, "[O] 64 MiB VMEM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
         Chip {
             id: "tpu8t",
@@ -246,6 +255,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 4,
             vmem_bytes: uncertain(128.0 * MIB, "[T] 128 MB SRAM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
         Chip {
             id: "tpu8i",
@@ -268,6 +278,7 @@ pub fn presets() -> Vec<Chip> {
             sparse_cores: 4,
             vmem_bytes: official(384.0 * MIB, "[O] 384 MB on-chip SRAM"),
             launch_overhead: LAUNCH,
+            host_bandwidth: PCIE,
         },
     ]
 }

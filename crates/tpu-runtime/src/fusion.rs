@@ -90,6 +90,7 @@ struct Launch {
     code_key: String,
     lookup: Lookup,
     source: Option<String>,
+    work: tpu_device::cost::Work,
 }
 
 pub struct FusingBackend {
@@ -187,6 +188,8 @@ impl FusingBackend {
             cache_persisted: launch.lookup == Lookup::Persisted,
             source: launch.source,
             compile_ms,
+            work: launch.work,
+            cost: None,
         });
     }
 
@@ -211,6 +214,7 @@ impl FusingBackend {
             code_key,
             lookup,
             source: None,
+            work: crate::work::op_work(op, operands, out_shape, out_dtype),
         };
         self.record(launch, vec![op_index], started);
         Ok(done)
@@ -367,6 +371,7 @@ impl FusingBackend {
                 code_key,
                 lookup,
                 source: Some(done.source),
+                work: crate::work::fused_work(&kernel),
             };
             self.record(launch, ops, started);
         }

@@ -20,6 +20,7 @@ pub mod rng;
 mod runtime;
 mod tensor;
 mod views;
+mod work;
 
 pub use backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,

@@ -112,6 +112,7 @@ impl Runtime {
         let backend = self.backend(home);
         let kind = backend.kind();
         let done = backend.execute(op, &operands, &out_shape, out_dtype);
+        let work = crate::work::op_work(op, &operands, &out_shape, out_dtype);
         self.free_temporaries(home, &placed);
         let done = done?;
         self.track(
@@ -132,6 +133,8 @@ impl Runtime {
                 cache_persisted: false,
                 source: None,
                 compile_ms: None,
+                work,
+                cost: None,
             });
         }
         self.ops.push(OpRecord {

@@ -34,6 +34,24 @@ pub struct Report {
     /// Debug mode: the first op whose result held a NaN or an infinity.
     #[serde(default)]
     pub first_nonfinite: Option<NonFinite>,
+    /// The simulated TPU the run was costed on.
+    #[serde(default)]
+    pub device: Option<DeviceSummary>,
+    /// What that TPU would do with the run's kernels, lane by lane (simulated).
+    #[serde(default)]
+    pub timeline: Option<tpu_device::timeline::Timeline>,
+}
+
+/// The simulated TPU of a run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct DeviceSummary {
+    /// The preset's id (`v5e`) and name (`TPU v5e`).
+    pub chip: String,
+    pub chip_name: String,
+    /// The slice's shape (`1`, `4x4`).
+    pub slice: String,
+    /// When the simulated timeline ends, microseconds.
+    pub simulated_us: f64,
 }
 
 /// One kernel launch.
@@ -58,6 +76,12 @@ pub struct KernelRecord {
     pub compile_ms: Option<f64>,
     /// For fused kernels: the generated source.
     pub source: Option<String>,
+    /// What the kernel does, for the device model.
+    #[serde(default)]
+    pub work: tpu_device::cost::Work,
+    /// What the chosen TPU would take for it (simulated, not measured).
+    #[serde(default)]
+    pub cost: Option<tpu_device::cost::Cost>,
 }
 
 /// A materialisation point: the host waited for a device value.
@@ -66,6 +90,12 @@ pub struct SyncRecord {
     /// `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
     pub reason: String,
     pub line: Option<u32>,
+    /// Kernels launched when the host had its value (those it waited for).
+    #[serde(default)]
+    pub after_kernels: usize,
+    /// Bytes the host read.
+    #[serde(default)]
+    pub bytes: usize,
 }
 
 /// Hits and misses of the compilation cache (every kernel of every mode).

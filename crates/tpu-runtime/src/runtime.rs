@@ -168,9 +168,12 @@ pub const MAX_LIVE_BYTES: usize = 4 << 30;
 #[cfg(target_arch = "wasm32")]
 pub const MAX_LIVE_BYTES: usize = 3 << 29;
 
-/// The chip whose HBM Debug mode enforces: a v5e's 16 GB (TPU_SPECS.md, [O]),
-/// until the device model lets a program choose its chip.
-const CHIP_HBM: (&str, u64) = ("v5e", 16_000_000_000);
+/// The simulated TPU a run starts with: one v5e chip.
+fn default_device() -> (tpu_device::Chip, tpu_device::Slice) {
+    let chip = tpu_device::chip::preset("v5e").expect("v5e is a preset");
+    let slice = tpu_device::Slice::new(&chip, "1").expect("one chip is a slice");
+    (chip, slice)
+}
 
 /// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
 pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
@@ -205,6 +208,8 @@ pub struct Runtime {
     live_bytes: usize,
     pub(crate) line: Option<u32>,
     print_options: PrintOptions,
+    /// The simulated TPU: its chip and slice.
+    device: (tpu_device::Chip, tpu_device::Slice),
     grad_enabled: bool,
     /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
     /// tensors so that seeded programs draw PyTorch's CPU stream on either device.
@@ -226,6 +231,7 @@ impl Runtime {
             live_bytes: 0,
             line: None,
             print_options: PrintOptions::default(),
+            device: default_device(),
             grad_enabled: true,
             generator: crate::rng::Generator::default(),
         }
@@ -276,7 +282,51 @@ impl Runtime {
         report.cache = self.tpu.cache.stats;
         report.mode = self.mode;
         report.first_nonfinite = self.first_nonfinite.take();
+        self.simulate(report);
         Ok(())
+    }
+
+    /// Costs every kernel on the chosen TPU and lays the run out on its
+    /// simulated timeline (see `tpu_device::cost` and `timeline`).
+    fn simulate(&self, report: &mut crate::Report) {
+        use tpu_device::timeline::{Item, build};
+        let chip = &self.device.0;
+        let mut items = Vec::new();
+        let mut syncs = report.syncs.iter().peekable();
+        for (i, k) in report.kernels.iter_mut().enumerate() {
+            while let Some(s) = syncs.next_if(|s| s.after_kernels <= i) {
+                items.push(Item::Sync {
+                    reason: s.reason.clone(),
+                    bytes: s.bytes as f64,
+                });
+            }
+            let cost = tpu_device::cost::kernel_cost(chip, &k.work);
+            items.push(Item::Launch {
+                name: k.name.clone(),
+                cost: cost.clone(),
+            });
+            k.cost = Some(cost);
+        }
+        for s in syncs {
+            items.push(Item::Sync {
+                reason: s.reason.clone(),
+                bytes: s.bytes as f64,
+            });
+        }
+        let timeline = build(chip, &items, self.mode == EagerMode::Debug);
+        report.device = Some(crate::report::DeviceSummary {
+            chip: chip.id.to_string(),
+            chip_name: chip.name.to_string(),
+            slice: self.device.1.name(),
+            simulated_us: timeline.total_us,
+        });
+        report.timeline = Some(timeline);
+    }
+
+    /// Chooses the simulated TPU: the chip the Report's costs and timeline
+    /// are for, and whose HBM Debug mode checks allocations against.
+    pub fn set_device(&mut self, chip: tpu_device::Chip, slice: tpu_device::Slice) {
+        self.device = (chip, slice);
     }
 
     pub fn mode(&self) -> EagerMode {
@@ -340,11 +390,14 @@ impl Runtime {
 
     /// `torch_tpu.sync()`: runs everything pending now.
     pub fn sync(&mut self) -> Result<(), RuntimeError> {
+        self.tpu.flush()?;
         self.syncs.push(SyncRecord {
             reason: "torch_tpu.sync()".into(),
             line: self.line,
+            after_kernels: self.tpu.kernels.len(),
+            bytes: 0,
         });
-        Ok(self.tpu.flush()?)
+        Ok(())
     }
 
     /// Buffers alive on the `tpu` backend, after freeing those already dropped.
@@ -416,12 +469,14 @@ impl Runtime {
             .filter(|((home, _), _)| *home == Home::Accelerator)
             .map(|(_, &b)| b)
             .sum();
-        let (chip, hbm) = CHIP_HBM;
-        if in_use as u128 + bytes > hbm as u128 {
+        let chip = &self.device.0;
+        let hbm = chip.hbm_bytes.value as u128;
+        if in_use as u128 + bytes > hbm {
             return Err(RuntimeError::Message(format!(
-                "out of memory on {device}: a tensor of shape {:?} needs {bytes} bytes with {in_use} in use, past the {} GB of HBM of a {chip} chip",
+                "out of memory on {device}: a tensor of shape {:?} needs {bytes} bytes with {in_use} in use, past the {:.0} GB of HBM of a {} chip",
                 shape.dims(),
-                hbm / 1_000_000_000
+                chip.hbm_bytes.value / 1e9,
+                chip.id
             )));
         }
         Ok(())
@@ -958,11 +1013,20 @@ impl Runtime {
             self.syncs.push(SyncRecord {
                 reason: reason.to_string(),
                 line: self.line,
+                after_kernels: 0,
+                bytes: t.numel() * t.dtype().size_in_bytes(),
             });
         }
         let buffer = t.buffer();
         let (dtype, n) = (t.dtype(), t.numel());
-        Ok(self.backend(t.home()).read(buffer, dtype, n).await?)
+        let data = self.backend(t.home()).read(buffer, dtype, n).await?;
+        if t.home() == Home::Accelerator
+            && let Some(sync) = self.syncs.last_mut()
+        {
+            // The read ran what was pending: the host waited for all of it.
+            sync.after_kernels = self.tpu.kernels.len();
+        }
+        Ok(data)
     }
 
     /// `tensor.item()`.

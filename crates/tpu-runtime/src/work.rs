@@ -1,0 +1,83 @@
+//! What each kernel does, in the terms of the device model's cost model
+//! (`tpu_device::cost::Work`): matmul sizes, other arithmetic, HBM traffic,
+//! and whether it is SparseCore work.
+
+use crate::backend::Operand;
+use tpu_device::cost::Work;
+use tpu_ir::{DType, FusedKernel, FusedNode, Op, Shape};
+
+/// The work of one op run as its own kernel.
+pub(crate) fn op_work(
+    op: &Op,
+    inputs: &[Operand<'_>],
+    out_shape: &Shape,
+    out_dtype: DType,
+) -> Work {
+    let bytes = |shape: &Shape, dtype: DType| (shape.numel() * dtype.size_in_bytes()) as f64;
+    let hbm_bytes =
+        inputs.iter().map(|i| bytes(i.shape, i.dtype)).sum::<f64>() + bytes(out_shape, out_dtype);
+    let largest = inputs
+        .iter()
+        .map(|i| i.shape.numel())
+        .chain([out_shape.numel()])
+        .max()
+        .unwrap_or(0) as f64;
+    match op {
+        Op::MatMul {
+            transpose_a,
+            transpose_b,
+        } => {
+            let (batch, m, k, n) = Op::matmul_dims(
+                inputs[0].shape.dims(),
+                inputs[1].shape.dims(),
+                *transpose_a,
+                *transpose_b,
+            );
+            Work {
+                matmul: Some([batch, m, k, n]),
+                hbm_bytes,
+                ..Work::default()
+            }
+        }
+        Op::Gather | Op::Scatter { .. } => Work {
+            hbm_bytes,
+            sparse: true,
+            ..Work::default()
+        },
+        // Copies move bytes and compute nothing.
+        Op::Strided { .. } | Op::Cast { .. } | Op::Fill { .. } => Work {
+            hbm_bytes,
+            ..Work::default()
+        },
+        _ => Work {
+            vector_flops: largest,
+            hbm_bytes,
+            ..Work::default()
+        },
+    }
+}
+
+/// The work of a fusion group: its inputs and outputs cross HBM once; every
+/// computed node is one operation per element.
+pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
+    let size = kernel.dtype.size_in_bytes() as f64;
+    let inputs: f64 = kernel
+        .inputs
+        .iter()
+        .map(|i| i.shape.numel() as f64 * i.dtype.size_in_bytes() as f64)
+        .sum();
+    let outputs: f64 = (0..kernel.outputs.len())
+        .map(|j| kernel.output_shape(j).numel() as f64 * size)
+        .sum();
+    let computed = kernel
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n, FusedNode::Input { .. } | FusedNode::MatMul { .. }))
+        .count();
+    Work {
+        matmul: kernel.matmul().map(|mm| [mm.batch, mm.m, mm.k, mm.n]),
+        vector_flops: (computed * kernel.shape.numel()) as f64,
+        hbm_bytes: inputs + outputs,
+        sparse: false,
+    }
+}
