@@ -124,3 +124,65 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
     }
     Ok(())
 }
+
+/// One line of `tpu bench --collectives --json`.
+#[derive(Serialize)]
+pub struct CollectiveLine {
+    pub name: String,
+    pub chip: String,
+    pub slice: String,
+    pub chips: usize,
+    pub directed_links: usize,
+    pub steps: usize,
+    /// Link updates the simulation made (its cost grows as links x steps).
+    pub work: u64,
+    /// Simulated duration of the collective (not measured).
+    pub simulated_us: f64,
+    /// Wall time to simulate it on this machine (the median of 5 runs).
+    pub measured_ms: f64,
+}
+
+/// `tpu bench --collectives`: how long the device model takes to simulate
+/// whole-pod all-reduces link by link, measured on this machine.
+pub fn collectives(json: bool) -> Result<(), String> {
+    for (chip, shape, c) in tpu_device::collective::pod_benchmarks() {
+        let chip = tpu_device::chip::preset(chip)?;
+        let slice = tpu_device::Slice::new(&chip, shape).map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        let mut last = None;
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            let sim =
+                tpu_device::collective::simulate(&chip, &slice, &c).map_err(|e| e.to_string())?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+            last = Some(sim);
+        }
+        times.sort_by(f64::total_cmp);
+        let sim = last.expect("five runs");
+        let line = CollectiveLine {
+            name: format!("{}_pod_all_reduce", chip.id),
+            chip: chip.id.to_string(),
+            slice: slice.name(),
+            chips: slice.chips(),
+            directed_links: 2 * slice.links_per_axis().iter().sum::<usize>(),
+            steps: sim.steps.len(),
+            work: sim.work,
+            simulated_us: sim.simulated_us,
+            measured_ms: times[2],
+        };
+        if json {
+            println!("{}", serde_json::to_string(&line).expect("plain data"));
+        } else {
+            println!(
+                "{:<24} {:>6} chips {:>7} links {:>5} steps  simulated {:>10.1} us  took {:>7.2} ms to simulate (measured here)",
+                line.name,
+                line.chips,
+                line.directed_links,
+                line.steps,
+                line.simulated_us,
+                line.measured_ms
+            );
+        }
+    }
+    Ok(())
+}

@@ -87,7 +87,7 @@ pub fn sim_collective(
     json: bool,
     schedule: bool,
 ) -> Result<(), String> {
-    let chip: Chip = chip::preset(chip_id)?;
+    let chip: Chip = chip::describe(chip_id)?;
     let slice = Slice::new(&chip, shape).map_err(|e| e.to_string())?;
     let axes: Vec<usize> = axes
         .split(',')

@@ -41,8 +41,9 @@ enum Command {
         /// by earlier runs are found there (corrupt entries are rebuilt).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
-        /// The simulated TPU generation the Report's costs and timeline are
-        /// for: v4, v5e, v5p, v6e, tpu7x, tpu8t, tpu8i (see `tpu chips`).
+        /// The simulated TPU the Report's costs and timeline are for: v4,
+        /// v5e, v5p, v6e, tpu7x, tpu8t, tpu8i (see `tpu chips`), or a custom
+        /// chip as a preset with figures replaced: `v5e:mxu_width=256`.
         #[arg(long, default_value = "v5e")]
         chip: String,
         /// The simulated slice's shape, like 1, 2x2 or 4x4x4.
@@ -79,6 +80,9 @@ enum Command {
         /// One JSON object per line.
         #[arg(long)]
         json: bool,
+        /// Instead: time the device model simulating whole-pod all-reduces.
+        #[arg(long)]
+        collectives: bool,
     },
 }
 
@@ -86,7 +90,8 @@ enum Command {
 enum Sim {
     /// One collective on a slice, simulated link by link.
     Collective {
-        /// The generation: v4, v5e, v5p, v6e, tpu7x, tpu8t (see `tpu chips`).
+        /// The generation: v4, v5e, v5p, v6e, tpu7x, tpu8t (see `tpu chips`),
+        /// or a custom chip: `v5e:ici_link_bandwidth=1e11`.
         #[arg(long)]
         chip: String,
         /// The slice's shape, like 4x4 or 4x4x4.
@@ -129,10 +134,16 @@ fn main() -> ExitCode {
             device::sim_collective(&chip, &slice, &axes, &kind, &bytes, json, schedule),
         ),
         Command::Bench {
+            collectives: true,
+            json,
+            ..
+        } => finish("bench --collectives", bench::collectives(json)),
+        Command::Bench {
             backend,
             steps,
             small,
             json,
+            collectives: false,
         } => {
             let worker = std::thread::Builder::new()
                 .name("tpu-bench".into())
@@ -199,7 +210,7 @@ fn run(
     outputs: Outputs<'_>,
 ) -> ExitCode {
     let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
-    let device = tpu_device::chip::preset(chip).and_then(|chip| {
+    let device = tpu_device::chip::describe(chip).and_then(|chip| {
         let slice = tpu_device::Slice::new(&chip, slice).map_err(|e| e.to_string())?;
         Ok((chip, slice))
     });

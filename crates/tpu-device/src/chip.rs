@@ -89,6 +89,8 @@ pub struct Chip {
     pub launch_overhead: Figure,
     /// Host to chip bandwidth (PCIe), bytes per second.
     pub host_bandwidth: Figure,
+    /// Figures changed from the preset (`mxu_width=256`): a custom chip.
+    pub overrides: Vec<String>,
 }
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -127,6 +129,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(16.0 * MIB, "[O] 16 MiB VMEM (+128 MiB CMEM)"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
         Chip {
             id: "v5e",
@@ -153,6 +156,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(128.0 * MIB, "[O] 128 MiB VMEM"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
         Chip {
             id: "v5p",
@@ -176,6 +180,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(64.0 * MIB, "[O] 64 MiB VMEM"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
         Chip {
             id: "v6e",
@@ -200,6 +205,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(128.0 * MIB, "[O] 128 MiB VMEM"),
             launch_overhead: LAUNCH,
             host_bandwidth: official(3.2e10, "[SB] host to chip about 3.2e10 B/s on v6e"),
+            overrides: Vec::new(),
         },
         Chip {
             id: "tpu7x",
@@ -225,6 +231,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(64.0 * MIB, "[O] 64 MiB VMEM"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
         Chip {
             id: "tpu8t",
@@ -256,6 +263,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: uncertain(128.0 * MIB, "[T] 128 MB SRAM"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
         Chip {
             id: "tpu8i",
@@ -279,6 +287,7 @@ pub fn presets() -> Vec<Chip> {
             vmem_bytes: official(384.0 * MIB, "[O] 384 MB on-chip SRAM"),
             launch_overhead: LAUNCH,
             host_bandwidth: PCIE,
+            overrides: Vec::new(),
         },
     ]
 }
@@ -300,6 +309,64 @@ pub fn preset(id: &str) -> Result<Chip, String> {
             let names: Vec<&str> = presets().iter().map(|c| c.id).collect();
             format!("unknown chip '{id}': expected one of {}", names.join(", "))
         })
+}
+
+/// A chip from a description: a preset's id, optionally followed by figures
+/// that replace the preset's, as `v5e:mxu_width=256,hbm_bandwidth=1.6e12`.
+/// The keys are the `Chip` fields that are numbers: `bf16_flops`,
+/// `hbm_bytes`, `hbm_bandwidth`, `ici_link_bandwidth`, `ici_hop_latency`,
+/// `launch_overhead`, `host_bandwidth`, `vmem_bytes` (SI units: FLOP/s,
+/// bytes, bytes/s, seconds), and `mxu_width`, `mxus_per_core`,
+/// `tensor_cores`, `sparse_cores`, `ici_ports`.
+pub fn describe(spec: &str) -> Result<Chip, String> {
+    let (base, changes) = match spec.split_once(':') {
+        Some((base, changes)) => (base, changes),
+        None => (spec, ""),
+    };
+    let mut chip = preset(base.trim())?;
+    for change in changes.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        let (key, value) = change.split_once('=').ok_or_else(|| {
+            format!("cannot read '{change}': expected key=value, like mxu_width=256")
+        })?;
+        let (key, value) = (key.trim(), value.trim());
+        let number: f64 = value
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| format!("{key} must be a positive number, not '{value}'"))?;
+        let custom = Figure {
+            value: number,
+            source: "custom: given in the chip's description",
+            uncertain: false,
+        };
+        let count = || {
+            (number.fract() == 0.0 && number <= 4096.0)
+                .then_some(number as usize)
+                .ok_or_else(|| format!("{key} must be a whole number up to 4096, not '{value}'"))
+        };
+        match key {
+            "bf16_flops" => chip.bf16_flops = custom,
+            "hbm_bytes" => chip.hbm_bytes = custom,
+            "hbm_bandwidth" => chip.hbm_bandwidth = custom,
+            "ici_link_bandwidth" => chip.ici_link_bandwidth = custom,
+            "ici_hop_latency" => chip.ici_hop_latency = custom,
+            "launch_overhead" => chip.launch_overhead = custom,
+            "host_bandwidth" => chip.host_bandwidth = custom,
+            "vmem_bytes" => chip.vmem_bytes = custom,
+            "mxu_width" => chip.mxu_width = count()?,
+            "mxus_per_core" => chip.mxus_per_core = count()?,
+            "tensor_cores" => chip.tensor_cores = count()?,
+            "sparse_cores" => chip.sparse_cores = count()?,
+            "ici_ports" => chip.ici_ports = count()?,
+            other => {
+                return Err(format!(
+                    "unknown chip figure '{other}': expected bf16_flops, hbm_bytes, hbm_bandwidth, ici_link_bandwidth, ici_hop_latency, launch_overhead, host_bandwidth, vmem_bytes, mxu_width, mxus_per_core, tensor_cores, sparse_cores or ici_ports"
+                ));
+            }
+        }
+        chip.overrides.push(format!("{key}={value}"));
+    }
+    Ok(chip)
 }
 
 #[cfg(test)]
@@ -325,5 +392,35 @@ mod tests {
                 .contains("expected one of v4, v5e")
         );
         assert_eq!(preset("Ironwood").unwrap().id, "tpu7x");
+    }
+
+    #[test]
+    fn a_custom_chip_is_a_preset_with_figures_replaced() {
+        let c = describe("v5e: mxu_width=256, hbm_bandwidth=1.6e12").unwrap();
+        assert_eq!(c.mxu_width, 256);
+        assert_eq!(c.hbm_bandwidth.value, 1.6e12);
+        assert!(c.hbm_bandwidth.source.starts_with("custom"));
+        assert_eq!(c.overrides, ["mxu_width=256", "hbm_bandwidth=1.6e12"]);
+        assert_eq!(describe("v4").unwrap(), preset("v4").unwrap());
+        assert!(
+            describe("v5e:mxu_width")
+                .unwrap_err()
+                .contains("expected key=value")
+        );
+        assert!(
+            describe("v5e:mxu_width=-1")
+                .unwrap_err()
+                .contains("positive number")
+        );
+        assert!(
+            describe("v5e:mxu_width=1.5")
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(
+            describe("v5e:warp=9")
+                .unwrap_err()
+                .contains("unknown chip figure 'warp'")
+        );
     }
 }

@@ -196,6 +196,22 @@ fn part_order(axes: &[usize], j: usize) -> Vec<usize> {
     (0..n).map(|i| axes[(i + j) % n]).collect()
 }
 
+/// The collectives `tpu bench --collectives` and the browser benchmark time:
+/// an all-reduce over a full 9,216-chip TPU7x pod (every axis), and over a v5e
+/// and a v4 pod. `(chip, slice shape, collective)`.
+pub fn pod_benchmarks() -> Vec<(&'static str, &'static str, Collective)> {
+    let all_reduce = |axes: Vec<usize>| Collective {
+        kind: CollectiveKind::AllReduce,
+        axes,
+        bytes: 1e10,
+    };
+    vec![
+        ("tpu7x", "16x24x24", all_reduce(vec![0, 1, 2])),
+        ("v5e", "16x16", all_reduce(vec![0, 1])),
+        ("v4", "16x16x16", all_reduce(vec![0, 1, 2])),
+    ]
+}
+
 /// The phases of each part of a ring collective.
 fn ring_parts(slice: &Slice, kind: CollectiveKind, axes: &[usize], v: f64) -> Vec<Vec<Phase>> {
     let n = axes.len();

@@ -1,6 +1,6 @@
-//! The `torch_tpu` module: the device controls TorchTPU gives programs. Today
-//! the eager mode, an explicit sync and the compilation cache's counters; the
-//! TPU generation and slice shape arrive with the device model.
+//! The `torch_tpu` module: the device controls TorchTPU gives programs: the
+//! eager mode, an explicit sync, the compilation cache's counters, and the
+//! simulated TPU (generation, or a custom chip, and slice shape).
 
 use crate::error::PyErr;
 use crate::interp::{Interpreter, PyResult};
@@ -14,6 +14,8 @@ pub const TORCH_TPU_FUNCTIONS: &[&str] = &[
     "torch_tpu.get_eager_mode",
     "torch_tpu.sync",
     "torch_tpu.cache_stats",
+    "torch_tpu.set_chip",
+    "torch_tpu.get_chip",
 ];
 
 impl Interpreter<'_> {
@@ -30,6 +32,25 @@ impl Interpreter<'_> {
                 Ok(Value::None)
             }
             "get_eager_mode" => Ok(Value::str(self.runtime.mode().name())),
+            "set_chip" => {
+                let text = |v: Option<&Value>, default: &str| match v {
+                    None => Ok(default.to_string()),
+                    Some(Value::Str(s)) => Ok(s.to_string()),
+                    Some(_) => Err(PyErr::type_error(
+                        "set_chip() takes a chip (\"v5e\", or \"v5e:mxu_width=256\") and a slice shape (\"2x2\")",
+                    )),
+                };
+                let (spec, shape) = (text(args.first(), "")?, text(args.get(1), "1")?);
+                let chip = tpu_device::chip::describe(&spec).map_err(PyErr::value_error)?;
+                let slice = tpu_device::Slice::new(&chip, &shape)
+                    .map_err(|e| PyErr::value_error(e.to_string()))?;
+                self.runtime.set_run_device(chip, slice);
+                Ok(Value::None)
+            }
+            "get_chip" => {
+                let (chip, slice) = self.runtime.device();
+                Ok(Value::str(&format!("{} {}", chip.id, slice.name())))
+            }
             "sync" => {
                 self.runtime.sync()?;
                 Ok(Value::None)

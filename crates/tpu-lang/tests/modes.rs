@@ -150,3 +150,35 @@ fn debug_mode_refuses_allocations_past_the_chips_hbm_naming_the_line() {
             .starts_with("out of memory: a tensor")
     );
 }
+
+#[test]
+fn a_program_chooses_its_simulated_chip_for_that_run_only() {
+    let source = "import torch\nimport torch_tpu\ntorch_tpu.set_chip('v6e:mxu_width=128', '2x2')\nprint(torch_tpu.get_chip())\nq = torch.ones(128, 64, device='tpu')\nprint((q @ q.t()).sum().item())\n";
+    let report = run_in(source, EagerMode::Strict);
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    assert_eq!(report.stdout, "v6e 2x2\n1048576.0\n");
+    let device = report.device.expect("a costed run");
+    assert_eq!(
+        (device.chip.as_str(), device.slice.as_str()),
+        ("v6e", "2x2")
+    );
+    let mm = report
+        .kernels
+        .iter()
+        .find(|k| k.work.matmul.is_some())
+        .expect("a matmul kernel");
+    let cost = mm.cost.as_ref().expect("costed");
+    // k = 64 on a 128-wide MXU (the description narrowed v6e's 256).
+    assert_eq!(cost.mxu_utilization, Some(0.5));
+    let bad = run_in(
+        "import torch_tpu\ntorch_tpu.set_chip('v5e', '4x4x4')\n",
+        EagerMode::Strict,
+    );
+    assert!(
+        bad.diagnostics[0]
+            .message
+            .contains("TPU v5e slices have at most 2 axes"),
+        "{:?}",
+        bad.diagnostics
+    );
+}

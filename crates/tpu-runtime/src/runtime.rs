@@ -210,6 +210,8 @@ pub struct Runtime {
     print_options: PrintOptions,
     /// The simulated TPU: its chip and slice.
     device: (tpu_device::Chip, tpu_device::Slice),
+    /// The one the embedder chose, which every run starts with.
+    chosen_device: (tpu_device::Chip, tpu_device::Slice),
     grad_enabled: bool,
     /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
     /// tensors so that seeded programs draw PyTorch's CPU stream on either device.
@@ -232,6 +234,7 @@ impl Runtime {
             line: None,
             print_options: PrintOptions::default(),
             device: default_device(),
+            chosen_device: default_device(),
             grad_enabled: true,
             generator: crate::rng::Generator::default(),
         }
@@ -258,6 +261,7 @@ impl Runtime {
     /// gradients enabled. Called at the start of every run.
     pub fn reset_session_state(&mut self) {
         self.generator = crate::rng::Generator::default();
+        self.device = self.chosen_device.clone();
         self.grad_enabled = true;
         self.syncs.clear();
         self.first_nonfinite = None;
@@ -326,7 +330,18 @@ impl Runtime {
     /// Chooses the simulated TPU: the chip the Report's costs and timeline
     /// are for, and whose HBM Debug mode checks allocations against.
     pub fn set_device(&mut self, chip: tpu_device::Chip, slice: tpu_device::Slice) {
+        self.chosen_device = (chip.clone(), slice.clone());
         self.device = (chip, slice);
+    }
+
+    /// `torch_tpu.set_chip`: the simulated TPU for the rest of this run.
+    pub fn set_run_device(&mut self, chip: tpu_device::Chip, slice: tpu_device::Slice) {
+        self.device = (chip, slice);
+    }
+
+    /// The simulated TPU: its chip and slice.
+    pub fn device(&self) -> (&tpu_device::Chip, &tpu_device::Slice) {
+        (&self.device.0, &self.device.1)
     }
 
     pub fn mode(&self) -> EagerMode {

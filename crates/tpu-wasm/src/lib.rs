@@ -133,6 +133,29 @@ impl Playground {
 }
 
 /// Reports cross to JavaScript as plain objects (maps become objects).
+/// Simulates one collective link by link on the device model (simulated time,
+/// not measured): `chip` as `tpu run --chip` takes it, `slice` like `4x4`,
+/// `axes` indices of the slice's shape, `kind` like `all-reduce`, `bytes` the
+/// whole array. Resolves to the simulation with its step-by-step schedule.
+#[wasm_bindgen(js_name = simulateCollective)]
+pub fn simulate_collective(
+    chip: &str,
+    slice: &str,
+    axes: Vec<usize>,
+    kind: &str,
+    bytes: f64,
+) -> Result<JsValue, JsError> {
+    use serde::Serialize;
+    let chip = tpu_device::chip::describe(chip).map_err(|e| JsError::new(&e))?;
+    let slice = tpu_device::Slice::new(&chip, slice).map_err(|e| JsError::new(&e.to_string()))?;
+    let kind = kind.parse().map_err(|e: String| JsError::new(&e))?;
+    let request = tpu_device::Collective { kind, axes, bytes };
+    let sim = tpu_device::collective::simulate(&chip, &slice, &request)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    sim.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
 fn report_to_js(report: &Report) -> Result<JsValue, JsValue> {
     use serde::Serialize;
     report

@@ -228,3 +228,33 @@ async fn recursion_at_and_past_the_limits_leaves_the_module_working() {
     let report = run(&playground, "print(6 * 7)\n").await;
     assert_eq!(report.stdout, "42\n");
 }
+
+/// The device model in the browser: the whole-pod all-reduces of `tpu bench
+/// --collectives`, simulated link by link in wasm. Their wall time here is
+/// printed (a measurement for the README, not a pass/fail bound); the test
+/// checks each against the scaling book's formula.
+#[wasm_bindgen_test]
+async fn whole_pod_all_reduces_simulate_in_the_browser() {
+    for (chip, shape, c) in tpu_device::collective::pod_benchmarks() {
+        let kind = "all-reduce";
+        let started = js_sys::Date::now();
+        let sim = tpu_wasm::simulate_collective(chip, shape, c.axes.clone(), kind, c.bytes)
+            .expect("the simulation runs");
+        let took = js_sys::Date::now() - started;
+        let simulated = js_sys::Reflect::get(&sim, &"simulated_us".into())
+            .unwrap()
+            .as_f64()
+            .unwrap();
+        let formula = js_sys::Reflect::get(&sim, &"formula_us".into())
+            .unwrap()
+            .as_f64()
+            .unwrap();
+        console_log!(
+            "{chip} {shape} all-reduce: simulated {simulated:.1} us; took {took:.0} ms to simulate in this browser (measured)"
+        );
+        assert!(
+            (simulated / formula - 1.0).abs() < 0.10,
+            "{simulated} against {formula}"
+        );
+    }
+}
