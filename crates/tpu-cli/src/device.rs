@@ -103,6 +103,7 @@ pub fn sim_collective(
     let mut sim = collective::simulate(&chip, &slice, &request).map_err(|e| e.to_string())?;
     if !schedule {
         sim.steps.clear();
+        sim.link_bytes.clear();
     }
     if json {
         let mut value = serde_json::to_value(&sim).map_err(|e| e.to_string())?;

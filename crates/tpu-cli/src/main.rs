@@ -109,7 +109,7 @@ enum Sim {
         /// One JSON object.
         #[arg(long)]
         json: bool,
-        /// Include the step-by-step schedule.
+        /// Include the step-by-step schedule and the bytes on every link.
         #[arg(long)]
         schedule: bool,
     },

@@ -114,8 +114,8 @@ pub struct Simulation {
     /// Link updates the simulation performed (its cost, for the scale test).
     pub work: u64,
     /// Bytes each directed link carried, indexed `(chip * axes + axis) * 2 +
-    /// direction` (0: towards the next chip, 1: back).
-    #[serde(skip)]
+    /// direction` (0: towards the next chip, 1: back; 0 where there is no
+    /// link).
     pub link_bytes: Vec<f64>,
 }
 

@@ -86,6 +86,23 @@ impl Playground {
 
 #[wasm_bindgen]
 impl Playground {
+    /// Chooses the simulated TPU every later run is costed on: `chip` as
+    /// `tpu run --chip` takes it (`v5e`, `v5e:mxu_width=256`), `slice` like
+    /// `2x2`. A program can still choose another for itself
+    /// (`torch_tpu.set_chip`).
+    #[wasm_bindgen(js_name = setDevice)]
+    pub fn set_device(&self, chip: &str, slice: &str) -> Result<(), JsError> {
+        let chip = tpu_device::chip::describe(chip).map_err(|e| JsError::new(&e))?;
+        let slice =
+            tpu_device::Slice::new(&chip, slice).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut slot = self.runtime.borrow_mut();
+        let runtime = slot
+            .as_mut()
+            .ok_or_else(|| JsError::new("a run is in progress"))?;
+        runtime.set_device(chip, slice);
+        Ok(())
+    }
+
     /// Loads compilation cache entries persisted by earlier sessions (the
     /// page keeps them in IndexedDB). A record that is not an entry is
     /// counted as corrupt, and its kernel is rebuilt.

@@ -181,6 +181,9 @@ async fn compilation_cache_entries_survive_into_a_new_session() {
     assert_eq!(records.len() as u64, report.cache.misses);
     assert!(report.kernels.iter().any(|k| k.source.is_some()));
     let second = Playground::create(Some("wgpu".into())).await.unwrap();
+    // The device model's choice does not touch the cache: kernels are the
+    // same whichever TPU they are costed on.
+    second.set_device("v6e", "2x2").unwrap();
     let mut loaded = records.clone();
     loaded.push(wasm_bindgen::JsValue::from_str("not an entry"));
     second.load_cache(loaded).unwrap();
@@ -189,6 +192,12 @@ async fn compilation_cache_entries_survive_into_a_new_session() {
     assert_eq!(again.cache.misses, 0);
     assert_eq!(again.cache.persisted_hits, records.len() as u64);
     assert_eq!(again.cache.corrupt, 1);
+    let device = again.device.expect("a costed run");
+    assert_eq!(
+        (device.chip.as_str(), device.slice.as_str()),
+        ("v6e", "2x2")
+    );
+    assert!(again.kernels.iter().all(|k| k.cost.is_some()));
 }
 
 /// In the browser the engine's call stack bounds recursion; the interpreter's wasm
