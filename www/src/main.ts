@@ -1,43 +1,109 @@
-// The page: a CodeMirror editor, a Run button (and Ctrl/Cmd+Enter), and panes that
-// render the Report returned by the wasm runtime. The page computes nothing itself;
-// everything it shows comes from the Report.
+// The page: a CodeMirror editor, Run (and Ctrl/Cmd+Enter) and Stop, and panes
+// that render the Report returned by the runtime. The runtime lives in a Web
+// Worker (worker.ts); Stop terminates it and starts a fresh one. The page
+// computes nothing itself; everything it shows comes from the Report.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { python } from "@codemirror/lang-python";
-import init, { Playground } from "../pkg/tpu_wasm.js";
-import { loadEntries, saveEntries } from "./cache";
+import type { FromWorker, ToWorker } from "./protocol";
 import type { Report } from "./report";
+import { MAX_ROWS, renderChip, renderKernels, renderTimeline } from "./panels";
+import { renderTorus } from "./torus";
+import { EXAMPLES } from "./examples";
+import { loadDraft, saveDraft, shareUrl, sharedProgram } from "./share";
 
-const HELLO = `import torch
-x = torch.ones(2, 3, device="tpu")
-y = (x * 2 + 1) @ torch.ones(3, 2, device="tpu")
-print(y)
-print(y.sum().item())
-`;
 
 const runButton = document.querySelector<HTMLButtonElement>("#run")!;
+const stopButton = document.querySelector<HTMLButtonElement>("#stop")!;
 const status = document.querySelector<HTMLElement>("#status")!;
 const output = document.querySelector<HTMLElement>("#output")!;
 const opsBody = document.querySelector<HTMLTableSectionElement>("#ops tbody")!;
 const backendBadge = document.querySelector<HTMLElement>("#backend")!;
 
-let playground: Playground | null = null;
-let running = false;
+let worker: Worker | null = null;
+let ready = false;
+/** The run in flight: its id and how to finish it. */
+let current: { id: number; resolve: (m: FromWorker) => void } | null = null;
+let nextId = 1;
 
 const editor = new EditorView({
-  doc: HELLO,
+  doc: loadDraft() ?? EXAMPLES[0].source,
   parent: document.querySelector<HTMLElement>("#editor")!,
   extensions: [
     Prec.highest(
       keymap.of([
         { key: "Mod-Enter", run: () => { void run(); return true; } },
+        { key: "Escape", run: () => { if (!current) return false; stop(); return true; } },
       ]),
     ),
     basicSetup,
     python(),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) saveDraft(update.state.doc.toString());
+    }),
   ],
 });
+
+function setProgram(source: string) {
+  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: source } });
+}
+
+const examples = document.querySelector<HTMLSelectElement>("#examples")!;
+examples.append(
+  ...EXAMPLES.map((e) => {
+    const option = document.createElement("option");
+    option.value = e.id;
+    option.textContent = e.title;
+    return option;
+  }),
+);
+examples.addEventListener("change", () => {
+  const example = EXAMPLES.find((e) => e.id === examples.value);
+  if (example) setProgram(example.source);
+  examples.value = "";
+});
+
+const shareButton = document.querySelector<HTMLButtonElement>("#share")!;
+shareButton.addEventListener("click", async () => {
+  const url = await shareUrl(editor.state.doc.toString());
+  history.replaceState(null, "", url);
+  try {
+    await navigator.clipboard.writeText(url);
+    status.textContent = "link copied";
+  } catch {
+    status.textContent = "link in the address bar";
+  }
+});
+
+void sharedProgram().then((shared) => {
+  if (shared !== null) setProgram(shared);
+});
+
+const themeButton = document.querySelector<HTMLButtonElement>("#theme")!;
+const THEMES = ["system", "light", "dark"] as const;
+function applyTheme(theme: (typeof THEMES)[number]) {
+  if (theme === "system") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  themeButton.textContent = `theme: ${theme}`;
+  try {
+    localStorage.setItem("tpu-playground:theme", theme);
+  } catch {
+    // The choice lasts for this visit only.
+  }
+}
+themeButton.addEventListener("click", () => {
+  const now = (document.documentElement.dataset.theme ?? "system") as (typeof THEMES)[number];
+  applyTheme(THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
+});
+applyTheme(((): (typeof THEMES)[number] => {
+  try {
+    const saved = localStorage.getItem("tpu-playground:theme");
+    return (THEMES as readonly string[]).includes(saved ?? "") ? (saved as (typeof THEMES)[number]) : "system";
+  } catch {
+    return "system";
+  }
+})());
 
 function jumpTo(line: number, column: number) {
   const doc = editor.state.doc;
@@ -65,7 +131,7 @@ function renderReport(report: Report, elapsedMs: number) {
     }
   }
   opsBody.replaceChildren(
-    ...report.ops.map((op, i) => {
+    ...report.ops.slice(0, MAX_ROWS).map((op, i) => {
       const row = document.createElement("tr");
       const cells = [
         String(i + 1),
@@ -85,6 +151,10 @@ function renderReport(report: Report, elapsedMs: number) {
       return row;
     }),
   );
+  renderKernels(document.querySelector<HTMLElement>("#panel-kernels")!, report);
+  renderTimeline(document.querySelector<HTMLElement>("#panel-timeline")!, report);
+  renderChip(document.querySelector<HTMLElement>("#panel-chip")!, report);
+  renderTorus(document.querySelector<HTMLElement>("#panel-torus")!, report);
   const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
   const c = report.cache;
   const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
@@ -92,39 +162,81 @@ function renderReport(report: Report, elapsedMs: number) {
 }
 
 async function run() {
-  if (!playground || running) return;
-  running = true;
+  if (!worker || !ready || current) return;
   runButton.disabled = true;
+  stopButton.disabled = false;
   status.textContent = "running…";
-  const started = performance.now();
-  try {
-    const report = (await playground.run(editor.state.doc.toString())) as Report;
-    renderReport(report, performance.now() - started);
-    await saveEntries(playground.takeCacheEntries() as unknown[]);
-  } catch (e) {
-    output.textContent = `The playground failed: ${e}`;
+  const id = nextId++;
+  const done = new Promise<FromWorker>((resolve) => {
+    current = { id, resolve };
+  });
+  const message: ToWorker = { type: "run", id, source: editor.state.doc.toString(), mode: "strict" };
+  worker.postMessage(message);
+  const answer = await done;
+  current = null;
+  stopButton.disabled = true;
+  runButton.disabled = !ready;
+  if (answer.type === "report") {
+    renderReport(answer.report, answer.elapsedMs);
+  } else if (answer.type === "error") {
+    output.textContent = `The playground failed: ${answer.message}`;
     status.textContent = "failed";
-  } finally {
-    running = false;
-    runButton.disabled = false;
+  } else if (answer.type === "failed") {
+    status.textContent = "stopped";
   }
+}
+
+/** Ends the run in flight: the worker is terminated and a fresh one started. */
+function stop() {
+  if (!current) return;
+  const finish = current.resolve;
+  current = null;
+  startWorker();
+  output.textContent = "Stopped.";
+  finish({ type: "failed", message: "stopped" });
 }
 
 runButton.addEventListener("click", () => void run());
+stopButton.addEventListener("click", stop);
 
-async function start() {
-  try {
-    await init();
-    playground = await Playground.create("auto");
-    playground.loadCache(await loadEntries());
-    const reason = playground.fallbackReason;
-    backendBadge.textContent = playground.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
-    backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
-    runButton.disabled = false;
-    status.textContent = "ready";
-  } catch (e) {
-    status.textContent = `could not start: ${e}`;
-  }
+function startWorker() {
+  worker?.terminate();
+  ready = false;
+  runButton.disabled = true;
+  const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  worker = w;
+  w.onmessage = (event: MessageEvent<FromWorker>) => {
+    if (w !== worker) return;
+    const message = event.data;
+    switch (message.type) {
+      case "ready": {
+        ready = true;
+        const reason = message.fallbackReason;
+        backendBadge.textContent = message.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
+        backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
+        runButton.disabled = current !== null;
+        if (!current && status.textContent !== "stopped") status.textContent = "ready";
+        break;
+      }
+      case "failed":
+        status.textContent = `could not start: ${message.message}`;
+        break;
+      case "report":
+      case "error":
+        if (current && current.id === message.id) current.resolve(message);
+        break;
+    }
+  };
 }
 
-void start();
+startWorker();
+
+for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
+      const on = other === tab;
+      other.setAttribute("aria-selected", String(on));
+      document.querySelector<HTMLElement>(`#panel-${other.dataset.panel}`)!.hidden = !on;
+    }
+  });
+}

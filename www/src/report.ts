@@ -139,4 +139,46 @@ export interface Report {
   device: DeviceSummary | null;
   /** What that TPU would do with the run's kernels (simulated). */
   timeline: Timeline | null;
+  /** Collectives the program simulated, with their schedules. */
+  collectives: CollectiveRecord[];
+}
+
+export interface AxisTraffic {
+  axis: number;
+  forward_bytes: number;
+  backward_bytes: number;
+  busy_links: number;
+}
+
+export interface CollectiveStep {
+  start_us: number;
+  duration_us: number;
+  axes: AxisTraffic[];
+}
+
+export interface Simulation {
+  kind: "all-gather" | "reduce-scatter" | "all-reduce" | "all-to-all" | "send-recv";
+  axes: number[];
+  bytes: number;
+  group_chips: number;
+  groups: number;
+  /** Simulated duration (not measured). */
+  simulated_us: number;
+  latency_bound: boolean;
+  max_link_bytes: number;
+  total_link_bytes: number;
+  steps: CollectiveStep[];
+  formula_us: number | null;
+  work: number;
+  /** Bytes per directed link, indexed (chip * axes + axis) * 2 + direction. */
+  link_bytes: number[];
+}
+
+export interface CollectiveRecord {
+  line: number | null;
+  after_kernels: number;
+  slice: string;
+  dims: number[];
+  wrap: boolean[];
+  simulation: Simulation;
 }

@@ -31,9 +31,9 @@
 
 use crate::chip::Chip;
 use crate::slice::Slice;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CollectiveKind {
     AllGather,
@@ -43,22 +43,39 @@ pub enum CollectiveKind {
     SendRecv,
 }
 
+impl CollectiveKind {
+    pub const ALL: [CollectiveKind; 5] = [
+        CollectiveKind::AllGather,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::AllReduce,
+        CollectiveKind::AllToAll,
+        CollectiveKind::SendRecv,
+    ];
+
+    /// The name as written: `all-reduce`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveKind::AllGather => "all-gather",
+            CollectiveKind::ReduceScatter => "reduce-scatter",
+            CollectiveKind::AllReduce => "all-reduce",
+            CollectiveKind::AllToAll => "all-to-all",
+            CollectiveKind::SendRecv => "send-recv",
+        }
+    }
+}
+
 impl std::str::FromStr for CollectiveKind {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "all-gather" => CollectiveKind::AllGather,
-            "reduce-scatter" => CollectiveKind::ReduceScatter,
-            "all-reduce" => CollectiveKind::AllReduce,
-            "all-to-all" => CollectiveKind::AllToAll,
-            "send-recv" => CollectiveKind::SendRecv,
-            other => {
-                return Err(format!(
-                    "unknown collective '{other}': expected all-gather, reduce-scatter, all-reduce, all-to-all or send-recv"
-                ));
-            }
-        })
+        CollectiveKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown collective '{s}': expected all-gather, reduce-scatter, all-reduce, all-to-all or send-recv"
+                )
+            })
     }
 }
 
@@ -73,7 +90,7 @@ pub struct Collective {
 }
 
 /// What crossed the links of one axis in one step.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AxisTraffic {
     pub axis: usize,
     /// Bytes on the busiest link in the increasing and decreasing direction.
@@ -85,14 +102,14 @@ pub struct AxisTraffic {
 
 /// One step of the schedule: its transfers start at `start_us`. Steps of
 /// different parts may overlap in time.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub start_us: f64,
     pub duration_us: f64,
     pub axes: Vec<AxisTraffic>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Simulation {
     pub kind: CollectiveKind,
     pub axes: Vec<usize>,

@@ -8,8 +8,9 @@
 //! been dispatched and the previous kernel has finished, on the TensorCore
 //! (MXU or VPU work) or a SparseCore. At a materialisation point the host
 //! waits for every kernel launched so far, then the value crosses to the host
-//! over PCIe (the transfers lane). Debug mode waits after every kernel. The
-//! ICI lane is empty until programs run on several chips.
+//! over PCIe (the transfers lane). Debug mode waits after every kernel. A
+//! collective the program simulates (`torch_tpu.simulate_collective`) takes
+//! the ICI lane for its simulated duration, after the kernels before it.
 
 use crate::chip::Chip;
 use crate::cost::{Cost, Unit};
@@ -22,6 +23,8 @@ pub enum Item {
     Launch { name: String, cost: Cost },
     /// The host waits for the device, then reads `bytes`.
     Sync { reason: String, bytes: f64 },
+    /// A collective over the ICI, after the kernels before it.
+    Collective { name: String, duration_us: f64 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,6 +54,7 @@ const HOST: usize = 0;
 const TENSOR_CORE: usize = 1;
 const SPARSE_CORE: usize = 2;
 const TRANSFERS: usize = 3;
+const ICI: usize = 4;
 
 /// The timeline of one chip running `items`; `wait_each` makes the host wait
 /// for every kernel (Debug mode).
@@ -93,6 +97,11 @@ pub fn build(chip: &Chip, items: &[Item], wait_each: bool) -> Timeline {
                 if wait_each {
                     host = host.max(device);
                 }
+            }
+            Item::Collective { name, duration_us } => {
+                let start = host.max(device);
+                push(&mut lanes, ICI, name, start, *duration_us);
+                device = start + duration_us;
             }
             Item::Sync { reason, bytes } => {
                 let start = host.max(device);

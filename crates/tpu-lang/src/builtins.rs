@@ -156,7 +156,7 @@ impl Interpreter<'_> {
             return Box::pin(self.call_native(native, args)).await;
         }
         if let Some(tpu_name) = name.strip_prefix("torch_tpu.") {
-            return self.call_torch_tpu(tpu_name, &args);
+            return self.call_torch_tpu(tpu_name, &args, &kwargs);
         }
         if let Some(torch_name) = name.strip_prefix("torch.") {
             return Box::pin(self.call_torch(torch_name, args, kwargs)).await;

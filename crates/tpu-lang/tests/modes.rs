@@ -182,3 +182,37 @@ fn a_program_chooses_its_simulated_chip_for_that_run_only() {
         bad.diagnostics
     );
 }
+
+#[test]
+fn collectives_the_program_simulates_are_in_the_report_and_on_the_ici_lane() {
+    let source = include_str!("../../../www/src/examples/collective.py");
+    let report = run_in(source, EagerMode::Strict);
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    let lines: Vec<&str> = report.stdout.lines().collect();
+    assert_eq!(lines[0], "v5e 4x4");
+    assert!(lines[1].starts_with("all-gather"), "{}", report.stdout);
+    assert_eq!(lines[4], "a 4 kB all-gather is latency-bound: True");
+    assert_eq!(report.collectives.len(), 4);
+    let c = &report.collectives[2];
+    assert_eq!(c.simulation.kind.name(), "all-reduce");
+    assert_eq!(
+        (c.dims.as_slice(), c.wrap.as_slice()),
+        (&[4, 4][..], &[false, false][..])
+    );
+    let timeline = report.timeline.expect("a timeline");
+    let ici = timeline.lanes.iter().find(|l| l.name == "ICI").unwrap();
+    assert_eq!(ici.events.len(), 4);
+    // The all-reduce takes about twice the all-gather (reduce-scatter, then
+    // all-gather), on the lane as in the simulation.
+    let ratio = ici.events[2].duration_us / ici.events[0].duration_us;
+    assert!((1.9..2.1).contains(&ratio), "{ratio}");
+    let bad = run_in(
+        "import torch_tpu\ntorch_tpu.simulate_collective('all-sum', 10)\n",
+        EagerMode::Strict,
+    );
+    assert!(
+        bad.diagnostics[0]
+            .message
+            .contains("unknown collective 'all-sum'")
+    );
+}

@@ -40,6 +40,23 @@ pub struct Report {
     /// What that TPU would do with the run's kernels, lane by lane (simulated).
     #[serde(default)]
     pub timeline: Option<tpu_device::timeline::Timeline>,
+    /// Collectives the program simulated (`torch_tpu.simulate_collective`),
+    /// with their link-by-link schedules.
+    #[serde(default)]
+    pub collectives: Vec<CollectiveRecord>,
+}
+
+/// A collective the program simulated, where it happened in the run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CollectiveRecord {
+    pub line: Option<u32>,
+    /// Kernels launched before it.
+    pub after_kernels: usize,
+    /// The slice it ran on (`4x4`) and its axes' wraparound.
+    pub slice: String,
+    pub dims: Vec<usize>,
+    pub wrap: Vec<bool>,
+    pub simulation: tpu_device::collective::Simulation,
 }
 
 /// The simulated TPU of a run.

@@ -168,6 +168,20 @@ pub const MAX_LIVE_BYTES: usize = 4 << 30;
 #[cfg(target_arch = "wasm32")]
 pub const MAX_LIVE_BYTES: usize = 3 << 29;
 
+/// A simulated collective as a timeline item on the ICI lane.
+fn collective_item(c: &crate::report::CollectiveRecord) -> tpu_device::timeline::Item {
+    let sim = &c.simulation;
+    tpu_device::timeline::Item::Collective {
+        name: format!(
+            "{} of {} B over axes {:?}",
+            sim.kind.name(),
+            sim.bytes,
+            sim.axes
+        ),
+        duration_us: sim.simulated_us,
+    }
+}
+
 /// The simulated TPU a run starts with: one v5e chip.
 fn default_device() -> (tpu_device::Chip, tpu_device::Slice) {
     let chip = tpu_device::chip::preset("v5e").expect("v5e is a preset");
@@ -212,6 +226,8 @@ pub struct Runtime {
     device: (tpu_device::Chip, tpu_device::Slice),
     /// The one the embedder chose, which every run starts with.
     chosen_device: (tpu_device::Chip, tpu_device::Slice),
+    /// Collectives simulated in this run.
+    collectives: Vec<crate::report::CollectiveRecord>,
     grad_enabled: bool,
     /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
     /// tensors so that seeded programs draw PyTorch's CPU stream on either device.
@@ -235,6 +251,7 @@ impl Runtime {
             print_options: PrintOptions::default(),
             device: default_device(),
             chosen_device: default_device(),
+            collectives: Vec::new(),
             grad_enabled: true,
             generator: crate::rng::Generator::default(),
         }
@@ -262,6 +279,7 @@ impl Runtime {
     pub fn reset_session_state(&mut self) {
         self.generator = crate::rng::Generator::default();
         self.device = self.chosen_device.clone();
+        self.collectives.clear();
         self.grad_enabled = true;
         self.syncs.clear();
         self.first_nonfinite = None;
@@ -286,6 +304,7 @@ impl Runtime {
         report.cache = self.tpu.cache.stats;
         report.mode = self.mode;
         report.first_nonfinite = self.first_nonfinite.take();
+        report.collectives = std::mem::take(&mut self.collectives);
         self.simulate(report);
         Ok(())
     }
@@ -297,7 +316,11 @@ impl Runtime {
         let chip = &self.device.0;
         let mut items = Vec::new();
         let mut syncs = report.syncs.iter().peekable();
+        let mut collectives = report.collectives.iter().peekable();
         for (i, k) in report.kernels.iter_mut().enumerate() {
+            while let Some(c) = collectives.next_if(|c| c.after_kernels <= i) {
+                items.push(collective_item(c));
+            }
             while let Some(s) = syncs.next_if(|s| s.after_kernels <= i) {
                 items.push(Item::Sync {
                     reason: s.reason.clone(),
@@ -310,6 +333,9 @@ impl Runtime {
                 cost: cost.clone(),
             });
             k.cost = Some(cost);
+        }
+        for c in collectives {
+            items.push(collective_item(c));
         }
         for s in syncs {
             items.push(Item::Sync {
@@ -342,6 +368,28 @@ impl Runtime {
     /// The simulated TPU: its chip and slice.
     pub fn device(&self) -> (&tpu_device::Chip, &tpu_device::Slice) {
         (&self.device.0, &self.device.1)
+    }
+
+    /// Simulates `collective` on the current slice, link by link, and keeps
+    /// it for the Report (its schedule) and the timeline (the ICI lane).
+    pub fn simulate_collective(
+        &mut self,
+        collective: &tpu_device::Collective,
+    ) -> Result<tpu_device::Simulation, RuntimeError> {
+        let (chip, slice) = &self.device;
+        let sim = tpu_device::collective::simulate(chip, slice, collective)
+            .map_err(|e| RuntimeError::Message(e.to_string()))?;
+        // Everything launched so far runs before it.
+        self.tpu.flush()?;
+        self.collectives.push(crate::report::CollectiveRecord {
+            line: self.line,
+            after_kernels: self.tpu.kernels.len(),
+            slice: slice.name(),
+            dims: slice.dims.clone(),
+            wrap: slice.wrap.clone(),
+            simulation: sim.clone(),
+        });
+        Ok(sim)
     }
 
     pub fn mode(&self) -> EagerMode {

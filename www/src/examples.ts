@@ -1,0 +1,25 @@
+// The examples menu. Each example is a Python file beside this one; those with
+// an `.expected` file (the ones that use only `torch` and print no tpu tensor,
+// whose repr names its device) are checked against what real PyTorch printed
+// by the project's corpus test (crates/tpu-cli/tests/programs.rs).
+import hello from "./examples/hello.py?raw";
+import mlp from "./examples/mlp.py?raw";
+import attention from "./examples/attention.py?raw";
+import fusion from "./examples/fusion.py?raw";
+import mxu from "./examples/mxu.py?raw";
+import collective from "./examples/collective.py?raw";
+
+export interface Example {
+  id: string;
+  title: string;
+  source: string;
+}
+
+export const EXAMPLES: Example[] = [
+  { id: "hello", title: "Hello, tensor", source: hello },
+  { id: "mlp", title: "MLP training", source: mlp },
+  { id: "attention", title: "Attention block", source: attention },
+  { id: "fusion", title: "Fusion: Strict against Fused", source: fusion },
+  { id: "mxu", title: "MXU alignment: head dimension 64 or 128", source: mxu },
+  { id: "collective", title: "Collectives on a v5e 4x4 slice", source: collective },
+];

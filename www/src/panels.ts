@@ -1,0 +1,200 @@
+// The Report's panels: Kernels (the op stream as launched kernels, with cache
+// status, simulated cost and generated source, and why each sync happened),
+// Timeline (the simulated lanes; download as Perfetto JSON) and Chip (the
+// simulated TPU the run was costed on). Everything shown comes from the
+// Report; simulated time is labelled as such.
+import type { KernelRecord, Report, Timeline } from "./report";
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  node.append(...children);
+  return node;
+}
+
+function us(value: number): string {
+  if (value >= 1000) return `${(value / 1000).toFixed(2)} ms`;
+  return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
+}
+
+function cacheText(k: KernelRecord): string {
+  if (k.cache_hit === null) return "host fallback";
+  if (!k.cache_hit) return "miss (compiled)";
+  return k.cache_persisted ? "hit (persisted)" : "hit";
+}
+
+/** The most rows a table shows; the rest are counted. */
+export const MAX_ROWS = 300;
+
+function more(total: number): (HTMLElement | string)[] {
+  return total > MAX_ROWS ? [el("p", { className: "summary" }, `… and ${total - MAX_ROWS} more`)] : [];
+}
+
+export function renderKernels(target: HTMLElement, report: Report) {
+  const rows = report.kernels.slice(0, MAX_ROWS).map((k, i) => {
+    const ops = k.ops.map((o) => report.ops[o]?.name ?? "?");
+    const cost = k.cost;
+    const source = k.source
+      ? el("details", {}, el("summary", {}, "source"), el("pre", { className: "source" }, k.source))
+      : "";
+    const hints = cost?.hints.length ? el("div", { className: "hint" }, cost.hints.join("; ")) : "";
+    return el(
+      "tr",
+      {},
+      el("td", {}, String(i + 1)),
+      el("td", {}, k.name, source),
+      el("td", {}, `${ops.length}: ${ops.join(" ")}`),
+      el("td", {}, cacheText(k)),
+      el("td", {}, cost ? `${us(cost.simulated_us)} (${cost.unit}, ${cost.bound}-bound)` : ""),
+      el(
+        "td",
+        {},
+        cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : "",
+        hints,
+      ),
+    );
+  });
+  const syncs = report.syncs.map((s) =>
+    el("li", {}, `${s.reason}${s.line !== null ? ` (line ${s.line})` : ""}: waited for ${s.after_kernels} kernels`),
+  );
+  const c = report.cache;
+  target.replaceChildren(
+    el(
+      "p",
+      { className: "summary" },
+      `${report.kernels.length} kernels in ${report.mode} mode for ${report.ops.length} ops · compilation cache: ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`,
+    ),
+    el(
+      "table",
+      { className: "kernels" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          ...["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"].map((h) => el("th", {}, h)),
+        ),
+      ),
+      el("tbody", {}, ...rows),
+    ),
+    ...more(report.kernels.length),
+    el("h3", {}, "Syncs (materialisation points)"),
+    syncs.length ? el("ul", { className: "syncs" }, ...syncs.slice(0, MAX_ROWS)) : el("p", {}, "none"),
+    ...more(syncs.length),
+  );
+}
+
+/** Chrome's Trace Event format, as `tpu run --trace` writes it. */
+export function chromeTrace(timeline: Timeline, chipName: string): object {
+  const events: object[] = [{ name: "process_name", ph: "M", pid: 0, tid: 0, args: { name: "host" } }];
+  const named = new Set<number>();
+  timeline.lanes.forEach((lane, tid) => {
+    const pid = lane.chip === null ? 0 : lane.chip + 1;
+    if (lane.chip !== null && !named.has(lane.chip)) {
+      named.add(lane.chip);
+      events.push({ name: "process_name", ph: "M", pid, tid: 0, args: { name: `chip ${lane.chip} (${chipName}, simulated)` } });
+    }
+    events.push({ name: "thread_name", ph: "M", pid, tid, args: { name: lane.name } });
+    for (const e of lane.events) {
+      events.push({ name: e.name, ph: "X", pid, tid, ts: e.start_us, dur: e.duration_us, cat: "simulated" });
+    }
+  });
+  return { traceEvents: events, displayTimeUnit: "ns" };
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function renderTimeline(target: HTMLElement, report: Report) {
+  const timeline = report.timeline;
+  if (!timeline || !report.device) {
+    target.replaceChildren(el("p", {}, "No timeline: the run launched no kernels."));
+    return;
+  }
+  const total = Math.max(timeline.total_us, 1e-9);
+  const lanes = timeline.lanes;
+  const width = 1000;
+  const row = 28;
+  const label = 170;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${lanes.length * row + 20}`);
+  svg.setAttribute("class", "timeline");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "simulated timeline");
+  lanes.forEach((lane, i) => {
+    const y = i * row;
+    const text = document.createElementNS(SVG, "text");
+    text.setAttribute("x", "4");
+    text.setAttribute("y", String(y + 18));
+    text.textContent = lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`;
+    svg.append(text);
+    for (const e of lane.events) {
+      const rect = document.createElementNS(SVG, "rect");
+      const x = label + ((width - label - 4) * e.start_us) / total;
+      const w = Math.max(((width - label - 4) * e.duration_us) / total, 0.5);
+      rect.setAttribute("x", x.toFixed(2));
+      rect.setAttribute("y", String(y + 4));
+      rect.setAttribute("width", w.toFixed(2));
+      rect.setAttribute("height", String(row - 8));
+      rect.setAttribute("class", `lane-${i}`);
+      const title = document.createElementNS(SVG, "title");
+      title.textContent = `${e.name}: ${us(e.duration_us)} at ${us(e.start_us)} (simulated)`;
+      rect.append(title);
+      svg.append(rect);
+    }
+  });
+  const download = el("button", { type: "button", className: "secondary" }, "Download Perfetto JSON");
+  download.addEventListener("click", () => {
+    const blob = new Blob([JSON.stringify(chromeTrace(timeline, report.device!.chip_name))], {
+      type: "application/json",
+    });
+    const a = el("a", { href: URL.createObjectURL(blob), download: "tpu-playground-trace.json" });
+    a.click();
+    URL.revokeObjectURL(a.href);
+  });
+  target.replaceChildren(
+    el(
+      "p",
+      { className: "summary" },
+      `Simulated on a ${report.device.chip_name} (${report.device.slice}): ${us(total)} in all. Simulated time, not measured.`,
+      " ",
+      download,
+    ),
+    svg,
+  );
+}
+
+export function renderChip(target: HTMLElement, report: Report) {
+  const d = report.device;
+  if (!d) {
+    target.replaceChildren(el("p", {}, "No simulated device for this run."));
+    return;
+  }
+  const hints = new Map<string, number>();
+  for (const k of report.kernels) for (const h of k.cost?.hints ?? []) hints.set(h, (hints.get(h) ?? 0) + 1);
+  const mxu = report.kernels.filter((k) => k.cost?.mxu_utilization != null);
+  const flops = mxu.reduce((sum, k) => {
+    const m = k.work.matmul;
+    return m ? sum + 2 * m[0] * m[1] * m[2] * m[3] : sum;
+  }, 0);
+  target.replaceChildren(
+    el("p", { className: "summary" }, `${d.chip_name}, slice ${d.slice} (chip "${d.chip}"): the run takes ${us(d.simulated_us)} of simulated time.`),
+    el(
+      "p",
+      {},
+      mxu.length
+        ? `${mxu.length} matmul kernels, ${(flops / 1e9).toFixed(3)} GFLOP; mean MXU use ${Math.round(
+            (100 * mxu.reduce((s, k) => s + (k.cost!.mxu_utilization ?? 0), 0)) / mxu.length,
+          )}%.`
+        : "No matmuls ran on the MXUs.",
+    ),
+    el("h3", {}, "Alignment hints"),
+    hints.size
+      ? el("ul", {}, ...[...hints].map(([h, n]) => el("li", {}, `${h} (${n} kernel${n > 1 ? "s" : ""})`)))
+      : el("p", {}, "Every matmul dimension fills the MXU."),
+  );
+}

@@ -1,0 +1,45 @@
+// The runtime's home: a dedicated Web Worker, so that a long program never
+// blocks the page and Stop can end any program at once (the page terminates
+// this worker and starts a fresh one). It owns the wasm Playground and the
+// compilation cache kept in IndexedDB.
+import init, { Playground } from "../pkg/tpu_wasm.js";
+import { loadEntries, saveEntries } from "./cache";
+import type { FromWorker, ToWorker } from "./protocol";
+
+let playground: Playground | null = null;
+
+function post(message: FromWorker) {
+  (self as unknown as Worker).postMessage(message);
+}
+
+async function start() {
+  try {
+    await init();
+    playground = await Playground.create("auto");
+    playground.loadCache(await loadEntries());
+    post({
+      type: "ready",
+      backend: playground.backend,
+      fallbackReason: playground.fallbackReason ?? null,
+    });
+  } catch (e) {
+    post({ type: "failed", message: String(e) });
+  }
+}
+
+self.onmessage = async (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  if (message.type !== "run" || !playground) return;
+  const started = performance.now();
+  try {
+    const report = await playground.run(message.source, message.mode);
+    const elapsedMs = performance.now() - started;
+    // Persist before answering, so that a reload right after sees the entries.
+    await saveEntries(playground.takeCacheEntries() as unknown[]);
+    post({ type: "report", id: message.id, report, elapsedMs });
+  } catch (e) {
+    post({ type: "error", id: message.id, message: String(e) });
+  }
+};
+
+void start();
