@@ -288,3 +288,45 @@ test("a share link restores the program", async () => {
   await other.close();
   await page.close();
 });
+
+test("the Modes panel runs the program in every mode side by side", async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption("#examples", "attention");
+  await page.click(".tabs [data-panel=modes]");
+  await page.click("#compare");
+  await page.waitForFunction(() => document.querySelectorAll("#modes-table tbody tr").length === 3, null, {
+    timeout: 60_000,
+  });
+  const rows = await page.$$eval("#modes-table tbody tr", (trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+  );
+  assert.deepEqual(rows.map((r) => r[0]), ["debug", "strict", "fused"]);
+  assert.deepEqual(rows.map((r) => r[7]), ["same", "same", "same"]);
+  // Fused launches fewer kernels than Strict for the same ops.
+  assert.equal(rows[1][1], rows[2][1]);
+  assert.ok(Number(rows[2][2]) < Number(rows[1][2]), JSON.stringify(rows));
+  await page.screenshot({ path: join(artifacts, "panel-modes.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the Chip panel picks the simulated TPU and refuses impossible slices", async () => {
+  const { page, errors } = await openPage();
+  await page.click(".tabs [data-panel=chip]");
+  // The presets' figures, with their sources.
+  await page.waitForFunction(() => document.querySelectorAll("#chip-select option").length >= 7);
+  await page.selectOption("#chip-select", "v6e");
+  assert.match(await page.textContent("#chip-specs"), /918 TFLOP\/s/);
+  await page.fill("#slice-input", "4x4x4");
+  await page.click("#chip-apply");
+  await page.waitForFunction(() => /at most 2 axes/.test(document.querySelector("#chip-message")?.textContent ?? ""));
+  await page.fill("#slice-input", "2x2");
+  await page.click("#chip-apply");
+  await page.waitForFunction(() => document.querySelector("#chip-message")?.textContent === "next runs: v6e, slice 2x2");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.match(await page.textContent("#chip-run"), /TPU v6e \(Trillium\), slice 2x2/);
+  await page.screenshot({ path: join(artifacts, "panel-chip.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -6,9 +6,17 @@ import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { python } from "@codemirror/lang-python";
-import type { FromWorker, ToWorker } from "./protocol";
-import type { Report } from "./report";
-import { MAX_ROWS, renderChip, renderKernels, renderTimeline } from "./panels";
+import type { ChipPreset, FromWorker, ToWorker } from "./protocol";
+import type { EagerMode, Report } from "./report";
+import {
+  MAX_ROWS,
+  type ModeResult,
+  renderChip,
+  renderChipSpecs,
+  renderKernels,
+  renderModes,
+  renderTimeline,
+} from "./panels";
 import { renderTorus } from "./torus";
 import { EXAMPLES } from "./examples";
 import { loadDraft, saveDraft, shareUrl, sharedProgram } from "./share";
@@ -16,6 +24,8 @@ import { loadDraft, saveDraft, shareUrl, sharedProgram } from "./share";
 
 const runButton = document.querySelector<HTMLButtonElement>("#run")!;
 const stopButton = document.querySelector<HTMLButtonElement>("#stop")!;
+const modeSelect = document.querySelector<HTMLSelectElement>("#mode")!;
+const compareButton = document.querySelector<HTMLButtonElement>("#compare")!;
 const status = document.querySelector<HTMLElement>("#status")!;
 const output = document.querySelector<HTMLElement>("#output")!;
 const opsBody = document.querySelector<HTMLTableSectionElement>("#ops tbody")!;
@@ -153,7 +163,7 @@ function renderReport(report: Report, elapsedMs: number) {
   );
   renderKernels(document.querySelector<HTMLElement>("#panel-kernels")!, report);
   renderTimeline(document.querySelector<HTMLElement>("#panel-timeline")!, report);
-  renderChip(document.querySelector<HTMLElement>("#panel-chip")!, report);
+  renderChip(document.querySelector<HTMLElement>("#chip-run")!, report);
   renderTorus(document.querySelector<HTMLElement>("#panel-torus")!, report);
   const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
   const c = report.cache;
@@ -161,21 +171,31 @@ function renderReport(report: Report, elapsedMs: number) {
   status.textContent = `${outcome} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${elapsedMs.toFixed(0)} ms measured in this browser`;
 }
 
-async function run() {
-  if (!worker || !ready || current) return;
-  runButton.disabled = true;
-  stopButton.disabled = false;
-  status.textContent = "running…";
+/** Runs `source` in `mode` in the worker; resolves when it answers or is stopped. */
+async function execute(source: string, mode: EagerMode): Promise<FromWorker> {
   const id = nextId++;
   const done = new Promise<FromWorker>((resolve) => {
     current = { id, resolve };
   });
-  const message: ToWorker = { type: "run", id, source: editor.state.doc.toString(), mode: "strict" };
-  worker.postMessage(message);
+  const message: ToWorker = { type: "run", id, source, mode };
+  worker!.postMessage(message);
   const answer = await done;
   current = null;
-  stopButton.disabled = true;
-  runButton.disabled = !ready;
+  return answer;
+}
+
+function busy(on: boolean) {
+  runButton.disabled = on || !ready;
+  compareButton.disabled = on || !ready;
+  stopButton.disabled = !on;
+}
+
+async function run() {
+  if (!worker || !ready || current) return;
+  busy(true);
+  status.textContent = "running…";
+  const answer = await execute(editor.state.doc.toString(), modeSelect.value as EagerMode);
+  busy(false);
   if (answer.type === "report") {
     renderReport(answer.report, answer.elapsedMs);
   } else if (answer.type === "error") {
@@ -184,6 +204,27 @@ async function run() {
   } else if (answer.type === "failed") {
     status.textContent = "stopped";
   }
+}
+
+/** The Modes panel: the program in each eager mode, one after another. */
+async function compareModes() {
+  if (!worker || !ready || current) return;
+  busy(true);
+  const source = editor.state.doc.toString();
+  const results: ModeResult[] = [];
+  for (const mode of ["debug", "strict", "fused"] as const) {
+    status.textContent = `running in ${mode} mode…`;
+    const answer = await execute(source, mode);
+    if (answer.type !== "report") {
+      status.textContent = answer.type === "failed" ? "stopped" : "failed";
+      busy(false);
+      return;
+    }
+    results.push({ mode, report: answer.report, elapsedMs: answer.elapsedMs });
+  }
+  busy(false);
+  renderModes(document.querySelector<HTMLElement>("#modes-table")!, results);
+  status.textContent = "ok · compared the three modes";
 }
 
 /** Ends the run in flight: the worker is terminated and a fresh one started. */
@@ -197,12 +238,45 @@ function stop() {
 }
 
 runButton.addEventListener("click", () => void run());
+compareButton.addEventListener("click", () => void compareModes());
 stopButton.addEventListener("click", stop);
+
+let device = { chip: "v5e", slice: "1" };
+let presets: ChipPreset[] = [];
+const chipSelect = document.querySelector<HTMLSelectElement>("#chip-select")!;
+const sliceInput = document.querySelector<HTMLInputElement>("#slice-input")!;
+const chipMessage = document.querySelector<HTMLElement>("#chip-message")!;
+
+function showChips(chips: ChipPreset[]) {
+  presets = chips;
+  if (chipSelect.options.length === 0) {
+    chipSelect.append(
+      ...chips.map((c) => {
+        const o = document.createElement("option");
+        o.value = c.id;
+        o.textContent = c.name;
+        return o;
+      }),
+    );
+    chipSelect.value = device.chip;
+  }
+  renderSpecs();
+}
+
+function renderSpecs() {
+  const chip = presets.find((c) => c.id === chipSelect.value);
+  if (chip) renderChipSpecs(document.querySelector<HTMLElement>("#chip-specs")!, chip);
+}
+
+chipSelect.addEventListener("change", renderSpecs);
+document.querySelector<HTMLButtonElement>("#chip-apply")!.addEventListener("click", () => {
+  worker?.postMessage({ type: "device", chip: chipSelect.value, slice: sliceInput.value.trim() } satisfies ToWorker);
+});
 
 function startWorker() {
   worker?.terminate();
   ready = false;
-  runButton.disabled = true;
+  busy(false);
   const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   worker = w;
   w.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -214,10 +288,19 @@ function startWorker() {
         const reason = message.fallbackReason;
         backendBadge.textContent = message.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
         backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
-        runButton.disabled = current !== null;
+        busy(current !== null);
         if (!current && status.textContent !== "stopped") status.textContent = "ready";
+        showChips(message.chips);
+        // A fresh worker (after Stop) takes the chosen device again.
+        if (device.chip !== "v5e" || device.slice !== "1") w.postMessage({ type: "device", ...device } satisfies ToWorker);
         break;
       }
+      case "device":
+        chipMessage.textContent = message.error
+          ? message.error.replace(/^Error: /, "")
+          : `next runs: ${message.chip}, slice ${message.slice}`;
+        if (!message.error) device = { chip: message.chip, slice: message.slice };
+        break;
       case "failed":
         status.textContent = `could not start: ${message.message}`;
         break;

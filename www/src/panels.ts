@@ -3,7 +3,8 @@
 // Timeline (the simulated lanes; download as Perfetto JSON) and Chip (the
 // simulated TPU the run was costed on). Everything shown comes from the
 // Report; simulated time is labelled as such.
-import type { KernelRecord, Report, Timeline } from "./report";
+import type { ChipPreset, Figure } from "./protocol";
+import type { EagerMode, KernelRecord, Report, Timeline } from "./report";
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -196,5 +197,94 @@ export function renderChip(target: HTMLElement, report: Report) {
     hints.size
       ? el("ul", {}, ...[...hints].map(([h, n]) => el("li", {}, `${h} (${n} kernel${n > 1 ? "s" : ""})`)))
       : el("p", {}, "Every matmul dimension fills the MXU."),
+  );
+}
+
+export interface ModeResult {
+  mode: EagerMode;
+  report: Report;
+  elapsedMs: number;
+}
+
+/** The same program under each eager mode, side by side. */
+export function renderModes(target: HTMLElement, results: ModeResult[]) {
+  const first = results[0]?.report.stdout;
+  const rows = results.map(({ mode, report, elapsedMs }) => {
+    const c = report.cache;
+    return el(
+      "tr",
+      { className: `mode-${mode}` },
+      el("td", {}, mode),
+      el("td", {}, String(report.ops.length)),
+      el("td", {}, String(report.kernels.length)),
+      el("td", {}, `${c.hits} hits, ${c.misses} misses`),
+      el("td", {}, String(report.syncs.length)),
+      el("td", {}, report.device ? us(report.device.simulated_us) : ""),
+      el("td", {}, `${elapsedMs.toFixed(0)} ms`),
+      el("td", {}, report.diagnostics.length ? report.diagnostics[0].kind : report.stdout === first ? "same" : "differs"),
+    );
+  });
+  target.replaceChildren(
+    el(
+      "p",
+      { className: "summary" },
+      "The program run in Debug, Strict and Fused mode, one after another. Simulated time is the chosen TPU's; measured time is this browser's wall clock.",
+    ),
+    el(
+      "table",
+      { className: "modes" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          ...["mode", "ops dispatched", "kernels", "compilation cache", "syncs", "simulated on TPU", "measured here", "output"].map(
+            (h) => el("th", {}, h),
+          ),
+        ),
+      ),
+      el("tbody", {}, ...rows),
+    ),
+  );
+}
+
+/** A preset's figures with their sources; uncertain ones are marked. */
+export function renderChipSpecs(target: HTMLElement, chip: ChipPreset) {
+  const figure = (label: string, f: Figure, unit: string, scale: number) =>
+    el(
+      "tr",
+      {},
+      el("td", {}, label),
+      el("td", {}, `${(f.value / scale).toLocaleString("en-US", { maximumFractionDigits: 2 })} ${unit}${f.uncertain ? " *" : ""}`),
+      el("td", { className: "hint" }, f.source),
+    );
+  const plain = (label: string, value: string) => el("tr", {}, el("td", {}, label), el("td", {}, value), el("td", {}, ""));
+  const topology =
+    chip.topology.kind === "torus"
+      ? `${chip.topology.dims}-D torus, up to ${chip.topology.max_chips} chips`
+      : `${chip.topology.name} (not simulated)`;
+  target.replaceChildren(
+    el(
+      "table",
+      { className: "specs" },
+      el(
+        "tbody",
+        {},
+        figure("peak bf16", chip.bf16_flops, "TFLOP/s", 1e12),
+        figure("HBM", chip.hbm_bytes, "GB", 1e9),
+        figure("HBM bandwidth", chip.hbm_bandwidth, "GB/s", 1e9),
+        figure("ICI link, one way", chip.ici_link_bandwidth, "GB/s", 1e9),
+        plain("ICI ports", String(chip.ici_ports)),
+        figure("ICI hop latency", chip.ici_hop_latency, "µs", 1e-6),
+        plain("MXU", `${chip.mxu_width}×${chip.mxu_width}, ${chip.mxus_per_core} per TensorCore`),
+        plain("TensorCores / SparseCores", `${chip.tensor_cores} / ${chip.sparse_cores}`),
+        figure("VMEM per TensorCore", chip.vmem_bytes, "MiB", 1024 * 1024),
+        figure("launch overhead", chip.launch_overhead, "µs", 1e-6),
+        figure("host link (PCIe)", chip.host_bandwidth, "GB/s", 1e9),
+        plain("topology", topology),
+      ),
+    ),
+    el("p", { className: "hint" }, "* uncertain: sources disagree, or only third parties report it."),
   );
 }

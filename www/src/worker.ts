@@ -2,9 +2,9 @@
 // blocks the page and Stop can end any program at once (the page terminates
 // this worker and starts a fresh one). It owns the wasm Playground and the
 // compilation cache kept in IndexedDB.
-import init, { Playground } from "../pkg/tpu_wasm.js";
+import init, { Playground, chipPresets } from "../pkg/tpu_wasm.js";
 import { loadEntries, saveEntries } from "./cache";
-import type { FromWorker, ToWorker } from "./protocol";
+import type { ChipPreset, FromWorker, ToWorker } from "./protocol";
 
 let playground: Playground | null = null;
 
@@ -21,6 +21,7 @@ async function start() {
       type: "ready",
       backend: playground.backend,
       fallbackReason: playground.fallbackReason ?? null,
+      chips: chipPresets() as ChipPreset[],
     });
   } catch (e) {
     post({ type: "failed", message: String(e) });
@@ -29,7 +30,17 @@ async function start() {
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
-  if (message.type !== "run" || !playground) return;
+  if (!playground) return;
+  if (message.type === "device") {
+    let error: string | null = null;
+    try {
+      playground.setDevice(message.chip, message.slice);
+    } catch (e) {
+      error = String(e);
+    }
+    post({ type: "device", chip: message.chip, slice: message.slice, error });
+    return;
+  }
   const started = performance.now();
   try {
     const report = await playground.run(message.source, message.mode);

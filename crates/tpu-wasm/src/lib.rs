@@ -150,6 +150,16 @@ impl Playground {
 }
 
 /// Reports cross to JavaScript as plain objects (maps become objects).
+/// The device model's chip presets, each figure with its source (as `tpu
+/// chips --json` prints them).
+#[wasm_bindgen(js_name = chipPresets)]
+pub fn chip_presets() -> Result<JsValue, JsError> {
+    use serde::Serialize;
+    tpu_device::chip::presets()
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// Simulates one collective link by link on the device model (simulated time,
 /// not measured): `chip` as `tpu run --chip` takes it, `slice` like `4x4`,
 /// `axes` indices of the slice's shape, `kind` like `all-reduce`, `bytes` the
