@@ -330,3 +330,90 @@ test("the Chip panel picks the simulated TPU and refuses impossible slices", asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** Serves `dir` over HTTP; resolves to its base URL and a closer. */
+function serveDir(dir) {
+  return new Promise((resolve) => {
+    const s = createServer(async (req, res) => {
+      const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^\/+/, "");
+      const file = join(dir, path === "" ? "index.html" : path);
+      if (!file.startsWith(dir)) {
+        res.writeHead(403).end();
+        return;
+      }
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end("not found");
+      }
+    });
+    s.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${s.address().port}/`, close: () => s.close() }));
+  });
+}
+
+test("the packed npm package runs <tpu-playground> widgets in a fixture page", async () => {
+  // `npm pack` (done by the test command) made web/tpu-playground-<version>.tgz;
+  // install it into a fresh fixture, as a user would.
+  const { readdir, writeFile, mkdtemp, rm } = await import("node:fs/promises");
+  const { execFileSync } = await import("node:child_process");
+  const { tmpdir } = await import("node:os");
+  const tarball = (await readdir(join(root, "web"))).find((f) => /^tpu-playground-.*\.tgz$/.test(f));
+  assert.ok(tarball, "web/tpu-playground-*.tgz is missing: run `npm pack --workspace web`");
+  const fixture = await mkdtemp(join(tmpdir(), "tpu-playground-fixture-"));
+  await writeFile(join(fixture, "package.json"), JSON.stringify({ name: "fixture", private: true }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--offline", join(root, "web", tarball)], {
+    cwd: fixture,
+    stdio: "pipe",
+  });
+  await writeFile(
+    join(fixture, "index.html"),
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="importmap">{ "imports": { "tpu-playground/": "./node_modules/tpu-playground/dist/" } }</script>
+<script type="module">import "tpu-playground/element.js";</script></head>
+<body><tpu-playground id="w">
+  import torch
+  x = torch.arange(4.0, device="tpu")
+  print((x * x).sum().item())
+</tpu-playground></body></html>`,
+  );
+  const served = await serveDir(fixture);
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(served.url);
+    await page.waitForFunction(() => customElements.get("tpu-playground") !== undefined);
+    await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector("button").click());
+    await page.waitForFunction(
+      () => document.querySelector("#w").shadowRoot.querySelector(".output").textContent === "14.0\n",
+      null,
+      { timeout: 60_000 },
+    );
+    const status = await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector(".status").textContent);
+    assert.match(status, /^ok · \d+ kernels · [\d.]+ µs simulated on TPU v5e/);
+    await page.screenshot({ path: join(artifacts, "npm-widget.png"), fullPage: true });
+    // The package's own docs example: two widgets on one page, one runtime.
+    await page.goto(`${served.url}node_modules/tpu-playground/example/index.html`);
+    await page.waitForFunction(() => customElements.get("tpu-playground") !== undefined);
+    const outputs = [];
+    for (const id of ["first", "second"]) {
+      await page.evaluate((id) => document.querySelector(`#${id}`).shadowRoot.querySelector("button").click(), id);
+      await page.waitForFunction(
+        (id) => document.querySelector(`#${id}`).shadowRoot.querySelector(".status").textContent.startsWith("ok"),
+        id,
+        { timeout: 60_000 },
+      );
+      outputs.push(await page.evaluate((id) => document.querySelector(`#${id}`).shadowRoot.querySelector(".output").textContent, id));
+    }
+    assert.deepEqual(outputs, ["18.0\n", "21.0\n"]);
+    await page.screenshot({ path: join(artifacts, "npm-docs-example.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    served.close();
+    await rm(fixture, { recursive: true, force: true });
+  }
+});

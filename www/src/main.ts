@@ -1,13 +1,15 @@
-// The page: a CodeMirror editor, Run (and Ctrl/Cmd+Enter) and Stop, and panes
-// that render the Report returned by the runtime. The runtime lives in a Web
-// Worker (worker.ts); Stop terminates it and starts a fresh one. The page
-// computes nothing itself; everything it shows comes from the Report.
+// The page: a CodeMirror editor, Run (and Ctrl/Cmd+Enter) and Stop (Escape),
+// and panels that render the Report the runtime returns. The runtime is the
+// npm package's client (web/src/index.ts): a Web Worker that Stop terminates
+// and replaces. The page computes nothing itself; everything it shows comes
+// from the Report.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { python } from "@codemirror/lang-python";
-import type { ChipPreset, FromWorker, ToWorker } from "./protocol";
-import type { EagerMode, Report } from "./report";
+import { createPlayground, StoppedError, type Playground } from "../../web/src/index";
+import type { ChipPreset } from "../../web/src/protocol";
+import type { EagerMode, Report } from "../../web/src/report";
 import {
   MAX_ROWS,
   type ModeResult,
@@ -21,7 +23,6 @@ import { renderTorus } from "./torus";
 import { EXAMPLES } from "./examples";
 import { loadDraft, saveDraft, shareUrl, sharedProgram } from "./share";
 
-
 const runButton = document.querySelector<HTMLButtonElement>("#run")!;
 const stopButton = document.querySelector<HTMLButtonElement>("#stop")!;
 const modeSelect = document.querySelector<HTMLSelectElement>("#mode")!;
@@ -31,11 +32,9 @@ const output = document.querySelector<HTMLElement>("#output")!;
 const opsBody = document.querySelector<HTMLTableSectionElement>("#ops tbody")!;
 const backendBadge = document.querySelector<HTMLElement>("#backend")!;
 
-let worker: Worker | null = null;
-let ready = false;
-/** The run in flight: its id and how to finish it. */
-let current: { id: number; resolve: (m: FromWorker) => void } | null = null;
-let nextId = 1;
+let playground: Playground | null = null;
+/** Whether a run (or a comparison of modes) is in flight. */
+let running = false;
 
 const editor = new EditorView({
   doc: loadDraft() ?? EXAMPLES[0].source,
@@ -44,7 +43,7 @@ const editor = new EditorView({
     Prec.highest(
       keymap.of([
         { key: "Mod-Enter", run: () => { void run(); return true; } },
-        { key: "Escape", run: () => { if (!current) return false; stop(); return true; } },
+        { key: "Escape", run: () => { if (!running) return false; void stop(); return true; } },
       ]),
     ),
     basicSetup,
@@ -171,95 +170,91 @@ function renderReport(report: Report, elapsedMs: number) {
   status.textContent = `${outcome} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${elapsedMs.toFixed(0)} ms measured in this browser`;
 }
 
-/** Runs `source` in `mode` in the worker; resolves when it answers or is stopped. */
-async function execute(source: string, mode: EagerMode): Promise<FromWorker> {
-  const id = nextId++;
-  const done = new Promise<FromWorker>((resolve) => {
-    current = { id, resolve };
-  });
-  const message: ToWorker = { type: "run", id, source, mode };
-  worker!.postMessage(message);
-  const answer = await done;
-  current = null;
-  return answer;
-}
 
 function busy(on: boolean) {
-  runButton.disabled = on || !ready;
-  compareButton.disabled = on || !ready;
+  running = on;
+  runButton.disabled = on || !playground;
+  compareButton.disabled = on || !playground;
   stopButton.disabled = !on;
 }
 
+/** Runs `source` in `mode`; null if it was stopped or the runtime failed. */
+async function execute(source: string, mode: EagerMode): Promise<Report | null> {
+  try {
+    return await playground!.run(source, { mode });
+  } catch (e) {
+    if (e instanceof StoppedError) {
+      status.textContent = "stopped";
+    } else {
+      output.textContent = `The playground failed: ${e}`;
+      status.textContent = "failed";
+    }
+    return null;
+  }
+}
+
 async function run() {
-  if (!worker || !ready || current) return;
+  if (!playground || running) return;
   busy(true);
   status.textContent = "running…";
-  const answer = await execute(editor.state.doc.toString(), modeSelect.value as EagerMode);
+  const report = await execute(editor.state.doc.toString(), modeSelect.value as EagerMode);
   busy(false);
-  if (answer.type === "report") {
-    renderReport(answer.report, answer.elapsedMs);
-  } else if (answer.type === "error") {
-    output.textContent = `The playground failed: ${answer.message}`;
-    status.textContent = "failed";
-  } else if (answer.type === "failed") {
-    status.textContent = "stopped";
-  }
+  if (report) renderReport(report, report.measured_ms ?? 0);
 }
 
 /** The Modes panel: the program in each eager mode, one after another. */
 async function compareModes() {
-  if (!worker || !ready || current) return;
+  if (!playground || running) return;
   busy(true);
   const source = editor.state.doc.toString();
   const results: ModeResult[] = [];
   for (const mode of ["debug", "strict", "fused"] as const) {
     status.textContent = `running in ${mode} mode…`;
-    const answer = await execute(source, mode);
-    if (answer.type !== "report") {
-      status.textContent = answer.type === "failed" ? "stopped" : "failed";
+    const report = await execute(source, mode);
+    if (!report) {
       busy(false);
       return;
     }
-    results.push({ mode, report: answer.report, elapsedMs: answer.elapsedMs });
+    results.push({ mode, report, elapsedMs: report.measured_ms ?? 0 });
   }
   busy(false);
   renderModes(document.querySelector<HTMLElement>("#modes-table")!, results);
   status.textContent = "ok · compared the three modes";
 }
 
-/** Ends the run in flight: the worker is terminated and a fresh one started. */
-function stop() {
-  if (!current) return;
-  const finish = current.resolve;
-  current = null;
-  startWorker();
+/** Ends the run in flight: the runtime's worker is replaced by a fresh one. */
+async function stop() {
+  if (!playground || !running) return;
+  const p = playground;
+  playground = null;
+  busy(false);
   output.textContent = "Stopped.";
-  finish({ type: "failed", message: "stopped" });
+  status.textContent = "stopped";
+  await p.stop();
+  playground = p;
+  busy(false);
 }
 
 runButton.addEventListener("click", () => void run());
 compareButton.addEventListener("click", () => void compareModes());
-stopButton.addEventListener("click", stop);
+stopButton.addEventListener("click", () => void stop());
 
-let device = { chip: "v5e", slice: "1" };
-let presets: ChipPreset[] = [];
 const chipSelect = document.querySelector<HTMLSelectElement>("#chip-select")!;
 const sliceInput = document.querySelector<HTMLInputElement>("#slice-input")!;
 const chipMessage = document.querySelector<HTMLElement>("#chip-message")!;
+let presets: ChipPreset[] = [];
 
 function showChips(chips: ChipPreset[]) {
   presets = chips;
-  if (chipSelect.options.length === 0) {
-    chipSelect.append(
-      ...chips.map((c) => {
-        const o = document.createElement("option");
-        o.value = c.id;
-        o.textContent = c.name;
-        return o;
-      }),
-    );
-    chipSelect.value = device.chip;
-  }
+  chipSelect.append(
+    ...chips.map((c) => {
+      const o = document.createElement("option");
+      o.value = c.id;
+      o.textContent = c.name;
+      return o;
+    }),
+  );
+  chipSelect.value = "v5e";
   renderSpecs();
 }
 
@@ -269,50 +264,36 @@ function renderSpecs() {
 }
 
 chipSelect.addEventListener("change", renderSpecs);
-document.querySelector<HTMLButtonElement>("#chip-apply")!.addEventListener("click", () => {
-  worker?.postMessage({ type: "device", chip: chipSelect.value, slice: sliceInput.value.trim() } satisfies ToWorker);
+document.querySelector<HTMLButtonElement>("#chip-apply")!.addEventListener("click", async () => {
+  if (!playground) return;
+  const [chip, slice] = [chipSelect.value, sliceInput.value.trim()];
+  try {
+    await playground.setDevice(chip, slice);
+    chipMessage.textContent = `next runs: ${chip}, slice ${slice}`;
+  } catch (e) {
+    chipMessage.textContent = e instanceof Error ? e.message : String(e);
+  }
 });
 
-function startWorker() {
-  worker?.terminate();
-  ready = false;
-  busy(false);
-  const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-  worker = w;
-  w.onmessage = (event: MessageEvent<FromWorker>) => {
-    if (w !== worker) return;
-    const message = event.data;
-    switch (message.type) {
-      case "ready": {
-        ready = true;
-        const reason = message.fallbackReason;
-        backendBadge.textContent = message.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
-        backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
-        busy(current !== null);
-        if (!current && status.textContent !== "stopped") status.textContent = "ready";
-        showChips(message.chips);
-        // A fresh worker (after Stop) takes the chosen device again.
-        if (device.chip !== "v5e" || device.slice !== "1") w.postMessage({ type: "device", ...device } satisfies ToWorker);
-        break;
-      }
-      case "device":
-        chipMessage.textContent = message.error
-          ? message.error.replace(/^Error: /, "")
-          : `next runs: ${message.chip}, slice ${message.slice}`;
-        if (!message.error) device = { chip: message.chip, slice: message.slice };
-        break;
-      case "failed":
-        status.textContent = `could not start: ${message.message}`;
-        break;
-      case "report":
-      case "error":
-        if (current && current.id === message.id) current.resolve(message);
-        break;
-    }
-  };
+async function start() {
+  try {
+    const p = await createPlayground({
+      createWorker: () =>
+        new Worker(new URL("../../web/src/worker.ts", import.meta.url), { type: "module" }),
+    });
+    const reason = p.fallbackReason;
+    backendBadge.textContent = p.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
+    backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
+    showChips(p.chips);
+    playground = p;
+    busy(false);
+    status.textContent = "ready";
+  } catch (e) {
+    status.textContent = `could not start: ${e}`;
+  }
 }
 
-startWorker();
+void start();
 
 for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
   tab.addEventListener("click", () => {

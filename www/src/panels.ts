@@ -3,8 +3,8 @@
 // Timeline (the simulated lanes; download as Perfetto JSON) and Chip (the
 // simulated TPU the run was costed on). Everything shown comes from the
 // Report; simulated time is labelled as such.
-import type { ChipPreset, Figure } from "./protocol";
-import type { EagerMode, KernelRecord, Report, Timeline } from "./report";
+import type { ChipPreset, Figure } from "../../web/src/protocol";
+import type { EagerMode, KernelRecord, Report, Timeline } from "../../web/src/report";
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -119,8 +119,8 @@ export function renderTimeline(target: HTMLElement, report: Report) {
   const total = Math.max(timeline.total_us, 1e-9);
   const lanes = timeline.lanes;
   const width = 1000;
-  const row = 28;
-  const label = 170;
+  const row = 40;
+  const label = 300;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${lanes.length * row + 20}`);
   svg.setAttribute("class", "timeline");
@@ -130,7 +130,7 @@ export function renderTimeline(target: HTMLElement, report: Report) {
     const y = i * row;
     const text = document.createElementNS(SVG, "text");
     text.setAttribute("x", "4");
-    text.setAttribute("y", String(y + 18));
+    text.setAttribute("y", String(y + 26));
     text.textContent = lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`;
     svg.append(text);
     for (const e of lane.events) {

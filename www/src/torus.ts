@@ -2,7 +2,7 @@
 // layers side by side), and for each collective the program simulated, the
 // bytes every link carried (thicker and darker is more), animated step by step
 // from the simulation's schedule. All of it is simulated.
-import type { CollectiveRecord, Report } from "./report";
+import type { CollectiveRecord, Report } from "../../web/src/report";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MAX_CHIPS = 1024;

@@ -90,11 +90,14 @@ fn build_page(root: &Path) -> Result {
             "--target",
             "web",
             "--out-dir",
-            "../../www/pkg",
+            "../../web/pkg",
             "--no-pack",
         ],
         &[("PATH", path)],
     )?;
+    // The npm package (its client, worker and element, compiled by tsc), then
+    // the page, which uses the package's sources.
+    run(root, "npm", &["run", "build", "--workspace", "web"], &[])?;
     run(root, "npm", &["run", "build", "--workspace", "www"], &[])
 }
 
@@ -203,6 +206,14 @@ fn test() -> Result {
             &root,
             "npm",
             &["run", "typecheck", "--workspace", "www"],
+            &[],
+        )
+    })?;
+    step("npm package: pack", &mut || {
+        run(
+            &root,
+            "npm",
+            &["pack", "--workspace", "web", "--pack-destination", "web"],
             &[],
         )
     })?;

@@ -1,10 +1,11 @@
 // The runtime's home: a dedicated Web Worker, so that a long program never
-// blocks the page and Stop can end any program at once (the page terminates
-// this worker and starts a fresh one). It owns the wasm Playground and the
-// compilation cache kept in IndexedDB.
+// blocks the page and a stop can end any program at once (the client
+// terminates this worker and starts a fresh one). It owns the wasm Playground
+// and the compilation cache kept in IndexedDB.
 import init, { Playground, chipPresets } from "../pkg/tpu_wasm.js";
-import { loadEntries, saveEntries } from "./cache";
-import type { ChipPreset, FromWorker, ToWorker } from "./protocol";
+import { loadEntries, saveEntries } from "./cache.js";
+import type { ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+import type { Report } from "./report.js";
 
 let playground: Playground | null = null;
 
@@ -43,11 +44,11 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   }
   const started = performance.now();
   try {
-    const report = await playground.run(message.source, message.mode);
-    const elapsedMs = performance.now() - started;
+    const report = (await playground.run(message.source, message.mode)) as Report;
+    report.measured_ms = performance.now() - started;
     // Persist before answering, so that a reload right after sees the entries.
     await saveEntries(playground.takeCacheEntries() as unknown[]);
-    post({ type: "report", id: message.id, report, elapsedMs });
+    post({ type: "report", id: message.id, report });
   } catch (e) {
     post({ type: "error", id: message.id, message: String(e) });
   }

@@ -1,5 +1,5 @@
 // Messages between the page and the runtime's worker.
-import type { EagerMode, Report } from "./report";
+import type { EagerMode, Report } from "./report.js";
 
 /** A chip preset as the device model describes it. */
 export interface Figure {
@@ -35,5 +35,5 @@ export type FromWorker =
   | { type: "ready"; backend: string; fallbackReason: string | null; chips: ChipPreset[] }
   | { type: "device"; chip: string; slice: string; error: string | null }
   | { type: "failed"; message: string }
-  | { type: "report"; id: number; report: Report; elapsedMs: number }
+  | { type: "report"; id: number; report: Report }
   | { type: "error"; id: number; message: string };

@@ -141,6 +141,8 @@ export interface Report {
   timeline: Timeline | null;
   /** Collectives the program simulated, with their schedules. */
   collectives: CollectiveRecord[];
+  /** Wall time of the run in this browser, measured by the worker (ms). */
+  measured_ms?: number;
 }
 
 export interface AxisTraffic {

@@ -1,0 +1,160 @@
+// tpu-playground as a library: `createPlayground()` starts the runtime in a
+// Web Worker and resolves to a client whose `run(source, options)` resolves
+// to the run's typed Report. `stop()` ends a run in flight at once (the worker
+// is terminated and a fresh one started); its `run` promise rejects with a
+// `StoppedError`.
+import type { ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+import type { EagerMode, Report } from "./report.js";
+
+export type * from "./report.js";
+export type { ChipPreset, Figure } from "./protocol.js";
+
+export interface RunOptions {
+  /** The eager mode the program starts in (default: strict). */
+  mode?: EagerMode;
+}
+
+export interface PlaygroundOptions {
+  /** The simulated TPU runs are costed on (default: v5e, one chip). */
+  chip?: string;
+  slice?: string;
+  /** Starts the runtime's worker; by default the package's own worker.js. */
+  createWorker?: () => Worker;
+}
+
+export interface Playground {
+  /** `wgpu` (WebGPU) or `reference` (the CPU backend, when WebGPU is missing). */
+  readonly backend: string;
+  /** Why WebGPU was not used, if it was not. */
+  readonly fallbackReason: string | null;
+  /** The device model's chip presets, with each figure's source. */
+  readonly chips: ChipPreset[];
+  run(source: string, options?: RunOptions): Promise<Report>;
+  /** Chooses the simulated TPU for the next runs; rejects an impossible slice. */
+  setDevice(chip: string, slice?: string): Promise<void>;
+  /** Ends the run in flight, if any, and readies a fresh runtime. */
+  stop(): Promise<void>;
+  /** Ends the runtime for good. */
+  terminate(): void;
+}
+
+export class StoppedError extends Error {
+  constructor() {
+    super("the run was stopped");
+    this.name = "StoppedError";
+  }
+}
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+class WorkerPlayground implements Playground {
+  backend = "";
+  fallbackReason: string | null = null;
+  chips: ChipPreset[] = [];
+  private worker: Worker | null = null;
+  private ready: Promise<void> = Promise.resolve();
+  private runs = new Map<number, Waiter<Report>>();
+  private devices: Waiter<void>[] = [];
+  private nextId = 1;
+  private device: { chip: string; slice: string };
+
+  constructor(
+    private spawn: () => Worker,
+    chip: string,
+    slice: string,
+  ) {
+    this.device = { chip, slice };
+  }
+
+  start(): Promise<void> {
+    const worker = this.spawn();
+    this.worker = worker;
+    this.ready = new Promise<void>((resolve, reject) => {
+      worker.onerror = (e) => reject(new Error(`the runtime's worker failed: ${e.message}`));
+      worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        if (worker !== this.worker) return;
+        const m = event.data;
+        switch (m.type) {
+          case "ready":
+            this.backend = m.backend;
+            this.fallbackReason = m.fallbackReason;
+            this.chips = m.chips;
+            resolve();
+            break;
+          case "failed":
+            reject(new Error(m.message));
+            break;
+          case "report":
+            this.runs.get(m.id)?.resolve(m.report);
+            this.runs.delete(m.id);
+            break;
+          case "error":
+            this.runs.get(m.id)?.reject(new Error(m.message));
+            this.runs.delete(m.id);
+            break;
+          case "device": {
+            const waiter = this.devices.shift();
+            if (m.error) waiter?.reject(new Error(m.error.replace(/^Error: /, "")));
+            else waiter?.resolve();
+            break;
+          }
+        }
+      };
+    });
+    return this.ready.then(() => {
+      const { chip, slice } = this.device;
+      if (chip !== "v5e" || slice !== "1") return this.setDevice(chip, slice);
+    });
+  }
+
+  private post(message: ToWorker) {
+    this.worker?.postMessage(message);
+  }
+
+  async run(source: string, options: RunOptions = {}): Promise<Report> {
+    await this.ready;
+    const id = this.nextId++;
+    const report = new Promise<Report>((resolve, reject) => this.runs.set(id, { resolve, reject }));
+    this.post({ type: "run", id, source, mode: options.mode ?? "strict" });
+    return report;
+  }
+
+  async setDevice(chip: string, slice = "1"): Promise<void> {
+    await this.ready;
+    const done = new Promise<void>((resolve, reject) => this.devices.push({ resolve, reject }));
+    this.post({ type: "device", chip, slice });
+    await done;
+    this.device = { chip, slice };
+  }
+
+  async stop(): Promise<void> {
+    this.worker?.terminate();
+    this.abandon(new StoppedError());
+    await this.start();
+  }
+
+  terminate() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.abandon(new StoppedError());
+  }
+
+  private abandon(error: Error) {
+    for (const waiter of this.runs.values()) waiter.reject(error);
+    this.runs.clear();
+    for (const waiter of this.devices) waiter.reject(error);
+    this.devices = [];
+  }
+}
+
+/** Starts the runtime in a Web Worker; resolves once it is ready. */
+export async function createPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const spawn =
+    options.createWorker ?? (() => new Worker(new URL("./worker.js", import.meta.url), { type: "module" }));
+  const playground = new WorkerPlayground(spawn, options.chip ?? "v5e", options.slice ?? "1");
+  await playground.start();
+  return playground;
+}
