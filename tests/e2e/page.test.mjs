@@ -264,6 +264,10 @@ test("every example runs from the menu and prints what it should", async () => {
       await page.screenshot({ path: join(artifacts, "panel-torus-collective.png"), fullPage: true });
       await page.click(".tabs [data-panel=kernels]");
     }
+    for (const panel of ["kernels", "timeline", "modes", "chip", "torus", "ops"]) {
+      const text = await page.textContent(`#panel-${panel}`);
+      assert.ok(text.trim().length > 0, `${id}: the ${panel} panel is empty`);
+    }
     await page.screenshot({ path: join(artifacts, `example-${id}.png`) });
   }
   assert.deepEqual(errors, []);
@@ -416,4 +420,69 @@ test("the packed npm package runs <tpu-playground> widgets in a fixture page", a
     served.close();
     await rm(fixture, { recursive: true, force: true });
   }
+});
+
+test("the timeline zooms and pans", async () => {
+  const { page, errors } = await openPage();
+  await page.click("#run");
+  await waitForRun(page);
+  await page.click(".tabs [data-panel=timeline]");
+  const width = async () => Number((await page.getAttribute("#panel-timeline svg", "viewBox")).split(" ")[2]);
+  const full = await width();
+  await page.click("#panel-timeline button:has-text('Zoom in')");
+  assert.ok(Math.abs((await width()) - full / 2) < full * 1e-9);
+  const box = await page.locator("#panel-timeline svg").boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -100);
+  assert.ok((await width()) < full / 2);
+  await page.click("#panel-timeline button:has-text('Reset')");
+  assert.ok(Math.abs((await width()) - full) < full * 1e-9);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("once loaded, the page works offline", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(baseUrl);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // A second load goes through the service worker and fills its cache.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, {
+    timeout: 60_000,
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, {
+    timeout: 60_000,
+  });
+  await page.click("#run");
+  await waitForRun(page);
+  assert.match(await page.textContent("#output"), /36\.0/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on a narrow screen the page fits its width and still runs", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, {
+    timeout: 60_000,
+  });
+  await page.click("#run");
+  await waitForRun(page);
+  for (const panel of ["kernels", "timeline", "modes", "chip", "torus", "ops"]) {
+    await page.click(`.tabs [data-panel=${panel}]`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${panel}: the page is ${overflow}px wider than the screen`);
+  }
+  await page.click(".tabs [data-panel=kernels]");
+  await page.screenshot({ path: join(artifacts, "page-narrow.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -295,6 +295,13 @@ async function start() {
 
 void start();
 
+// Offline once loaded: the service worker keeps what the page fetched.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("./sw.js").catch(() => {
+    // Without it the page still works online.
+  });
+}
+
 for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
   tab.addEventListener("click", () => {
     for (const other of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {

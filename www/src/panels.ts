@@ -118,28 +118,27 @@ export function renderTimeline(target: HTMLElement, report: Report) {
   }
   const total = Math.max(timeline.total_us, 1e-9);
   const lanes = timeline.lanes;
-  const width = 1000;
-  const row = 40;
-  const label = 300;
+  const row = 24;
+  const height = lanes.length * row;
+  // Lane names beside an SVG whose x axis is simulated microseconds: zooming
+  // and panning change its viewBox only.
+  const labels = el(
+    "div",
+    { className: "lanes" },
+    ...lanes.map((lane) => el("div", {}, lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`)),
+  );
   const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${lanes.length * row + 20}`);
   svg.setAttribute("class", "timeline");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("height", String(height));
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "simulated timeline");
   lanes.forEach((lane, i) => {
-    const y = i * row;
-    const text = document.createElementNS(SVG, "text");
-    text.setAttribute("x", "4");
-    text.setAttribute("y", String(y + 26));
-    text.textContent = lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`;
-    svg.append(text);
     for (const e of lane.events) {
       const rect = document.createElementNS(SVG, "rect");
-      const x = label + ((width - label - 4) * e.start_us) / total;
-      const w = Math.max(((width - label - 4) * e.duration_us) / total, 0.5);
-      rect.setAttribute("x", x.toFixed(2));
-      rect.setAttribute("y", String(y + 4));
-      rect.setAttribute("width", w.toFixed(2));
+      rect.setAttribute("x", String(e.start_us));
+      rect.setAttribute("y", String(i * row + 4));
+      rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
       rect.setAttribute("height", String(row - 8));
       rect.setAttribute("class", `lane-${i}`);
       const title = document.createElementNS(SVG, "title");
@@ -148,8 +147,49 @@ export function renderTimeline(target: HTMLElement, report: Report) {
       svg.append(rect);
     }
   });
-  const download = el("button", { type: "button", className: "secondary" }, "Download Perfetto JSON");
-  download.addEventListener("click", () => {
+  let view = { start: 0, width: total };
+  const range = el("span", { className: "hint" });
+  const show = () => {
+    view.width = Math.min(Math.max(view.width, total / 1e6), total);
+    view.start = Math.min(Math.max(view.start, 0), total - view.width);
+    svg.setAttribute("viewBox", `${view.start} 0 ${view.width} ${height}`);
+    range.textContent = `showing ${us(view.start)} to ${us(view.start + view.width)}`;
+  };
+  /** Zooms by `factor` around the fraction `at` of the visible range. */
+  const zoom = (factor: number, at = 0.5) => {
+    const pivot = view.start + at * view.width;
+    view = { start: pivot - at * view.width * factor, width: view.width * factor };
+    show();
+  };
+  svg.addEventListener(
+    "wheel",
+    (event) => {
+      event.preventDefault();
+      const box = svg.getBoundingClientRect();
+      zoom(event.deltaY > 0 ? 1.25 : 0.8, (event.clientX - box.left) / box.width);
+    },
+    { passive: false },
+  );
+  let drag: { x: number; start: number } | null = null;
+  svg.addEventListener("pointerdown", (event) => {
+    drag = { x: event.clientX, start: view.start };
+    svg.setPointerCapture(event.pointerId);
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const box = svg.getBoundingClientRect();
+    view.start = drag.start - ((event.clientX - drag.x) / box.width) * view.width;
+    show();
+  });
+  svg.addEventListener("pointerup", () => {
+    drag = null;
+  });
+  const button = (text: string, action: () => void) => {
+    const b = el("button", { type: "button", className: "secondary" }, text);
+    b.addEventListener("click", action);
+    return b;
+  };
+  const download = button("Download Perfetto JSON", () => {
     const blob = new Blob([JSON.stringify(chromeTrace(timeline, report.device!.chip_name))], {
       type: "application/json",
     });
@@ -157,15 +197,27 @@ export function renderTimeline(target: HTMLElement, report: Report) {
     a.click();
     URL.revokeObjectURL(a.href);
   });
+  show();
   target.replaceChildren(
     el(
       "p",
       { className: "summary" },
-      `Simulated on a ${report.device.chip_name} (${report.device.slice}): ${us(total)} in all. Simulated time, not measured.`,
+      `Simulated on a ${report.device.chip_name} (${report.device.slice}): ${us(total)} in all. Simulated time, not measured. Scroll to zoom, drag to pan.`,
+    ),
+    el(
+      "p",
+      { className: "timeline-tools" },
+      button("Zoom in", () => zoom(0.5)),
+      " ",
+      button("Zoom out", () => zoom(2)),
+      " ",
+      button("Reset", () => zoom(total / view.width)),
       " ",
       download,
+      " ",
+      range,
     ),
-    svg,
+    el("div", { className: "timeline-view" }, labels, svg),
   );
 }
 
