@@ -1,5 +1,5 @@
 //! No input may panic the runtime. Random bytes and random mutations of the
-//! conformance programs and the project's own corpus (lines dropped, duplicated
+//! conformance programs, the project's own corpus and the page's examples (lines dropped, duplicated
 //! and swapped, characters and tokens replaced, and value-level mutations that
 //! keep the syntax: numbers replaced by hostile values such as huge or negative
 //! sizes, NaN and out-of-range indices, and torch calls swapped for others) run
@@ -234,8 +234,10 @@ impl Rng {
 }
 
 fn corpus() -> Vec<String> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
-    let mut programs: Vec<String> = ["conformance", "programs"]
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    // The page's examples bring torch_tpu's device calls (set_chip,
+    // simulate_collective) and the eager modes into the mix.
+    let mut programs: Vec<String> = ["tests/conformance", "tests/programs", "www/src/examples"]
         .iter()
         .flat_map(|d| std::fs::read_dir(format!("{root}{d}")).unwrap())
         .filter_map(|e| e.ok().map(|e| e.path()))
