@@ -28,12 +28,13 @@ let server;
 let browser;
 let baseUrl;
 
-function serveDist() {
+/** Serves `dir` over HTTP; resolves to its base URL and a closer. */
+function serveDir(dir) {
   return new Promise((resolve) => {
-    server = createServer(async (req, res) => {
+    const s = createServer(async (req, res) => {
       const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^\/+/, "");
-      const file = join(dist, path === "" ? "index.html" : path);
-      if (!file.startsWith(dist)) {
+      const file = join(dir, path === "" ? "index.html" : path);
+      if (!file.startsWith(dir)) {
         res.writeHead(403).end();
         return;
       }
@@ -45,12 +46,17 @@ function serveDist() {
         res.writeHead(404).end("not found");
       }
     });
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}/`));
+    s.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${s.address().port}/`, close: () => s.close() }));
   });
 }
 
 before(async () => {
-  baseUrl = process.env.PAGE_URL ?? (await serveDist());
+  if (process.env.PAGE_URL) {
+    baseUrl = process.env.PAGE_URL;
+  } else {
+    server = await serveDir(dist);
+    baseUrl = server.url;
+  }
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: [
@@ -335,28 +341,6 @@ test("the Chip panel picks the simulated TPU and refuses impossible slices", asy
   await page.close();
 });
 
-/** Serves `dir` over HTTP; resolves to its base URL and a closer. */
-function serveDir(dir) {
-  return new Promise((resolve) => {
-    const s = createServer(async (req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^\/+/, "");
-      const file = join(dir, path === "" ? "index.html" : path);
-      if (!file.startsWith(dir)) {
-        res.writeHead(403).end();
-        return;
-      }
-      try {
-        const body = await readFile(file);
-        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-        res.end(body);
-      } catch {
-        res.writeHead(404).end("not found");
-      }
-    });
-    s.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${s.address().port}/`, close: () => s.close() }));
-  });
-}
-
 test("the packed npm package runs <tpu-playground> widgets in a fixture page", async () => {
   // `npm pack` (done by the test command) made web/tpu-playground-<version>.tgz;
   // install it into a fresh fixture, as a user would.
@@ -422,7 +406,7 @@ test("the packed npm package runs <tpu-playground> widgets in a fixture page", a
   }
 });
 
-test("the timeline zooms and pans", async () => {
+test("the timeline zooms, pans and downloads as Perfetto JSON", async () => {
   const { page, errors } = await openPage();
   await page.click("#run");
   await waitForRun(page);
@@ -437,6 +421,15 @@ test("the timeline zooms and pans", async () => {
   assert.ok((await width()) < full / 2);
   await page.click("#panel-timeline button:has-text('Reset')");
   assert.ok(Math.abs((await width()) - full) < full * 1e-9);
+  // The Perfetto download is the runtime's own Chrome Trace export.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click("#panel-timeline button:has-text('Download Perfetto JSON')"),
+  ]);
+  const trace = JSON.parse(await readFile(await download.path(), "utf8"));
+  const complete = trace.traceEvents.filter((e) => e.ph === "X");
+  assert.ok(complete.length > 0 && complete.every((e) => e.ts >= 0 && e.dur >= 0));
+  assert.ok(trace.traceEvents.some((e) => e.ph === "M" && e.args.name.includes("TPU v5e")));
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -485,4 +478,19 @@ test("on a narrow screen the page fits its width and still runs", async () => {
   await page.screenshot({ path: join(artifacts, "page-narrow.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("the theme toggle switches between light and dark", async () => {
+  const { page, errors } = await openPage();
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.evaluate(() => localStorage.removeItem("tpu-playground:theme"));
+  await page.click("#theme"); // system -> light
+  assert.equal(await page.textContent("#theme"), "theme: light");
+  assert.equal(await background(), "rgb(255, 255, 255)");
+  await page.click("#theme"); // light -> dark
+  assert.equal(await page.textContent("#theme"), "theme: dark");
+  assert.equal(await background(), "rgb(13, 17, 23)");
+  await page.screenshot({ path: join(artifacts, "page-dark.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -32,6 +32,8 @@ export interface Playground {
   run(source: string, options?: RunOptions): Promise<Report>;
   /** Chooses the simulated TPU for the next runs; rejects an impossible slice. */
   setDevice(chip: string, slice?: string): Promise<void>;
+  /** A report's simulated timeline as Chrome Trace Event JSON (Perfetto). */
+  chromeTrace(report: Report): Promise<object>;
   /** Ends the run in flight, if any, and readies a fresh runtime. */
   stop(): Promise<void>;
   /** Ends the runtime for good. */
@@ -57,6 +59,7 @@ class WorkerPlayground implements Playground {
   private worker: Worker | null = null;
   private ready: Promise<void> = Promise.resolve();
   private runs = new Map<number, Waiter<Report>>();
+  private traces = new Map<number, Waiter<object>>();
   private devices: Waiter<void>[] = [];
   private nextId = 1;
   private device: { chip: string; slice: string };
@@ -95,6 +98,10 @@ class WorkerPlayground implements Playground {
             this.runs.get(m.id)?.reject(new Error(m.message));
             this.runs.delete(m.id);
             break;
+          case "trace":
+            this.traces.get(m.id)?.resolve(m.trace);
+            this.traces.delete(m.id);
+            break;
           case "device": {
             const waiter = this.devices.shift();
             if (m.error) waiter?.reject(new Error(m.error.replace(/^Error: /, "")));
@@ -122,6 +129,15 @@ class WorkerPlayground implements Playground {
     return report;
   }
 
+  async chromeTrace(report: Report): Promise<object> {
+    if (!report.timeline || !report.device) throw new Error("the report has no simulated timeline");
+    await this.ready;
+    const id = this.nextId++;
+    const trace = new Promise<object>((resolve, reject) => this.traces.set(id, { resolve, reject }));
+    this.post({ type: "trace", id, timeline: report.timeline, chipName: report.device.chip_name });
+    return trace;
+  }
+
   async setDevice(chip: string, slice = "1"): Promise<void> {
     await this.ready;
     const done = new Promise<void>((resolve, reject) => this.devices.push({ resolve, reject }));
@@ -143,8 +159,9 @@ class WorkerPlayground implements Playground {
   }
 
   private abandon(error: Error) {
-    for (const waiter of this.runs.values()) waiter.reject(error);
+    for (const waiter of [...this.runs.values(), ...this.traces.values()]) waiter.reject(error);
     this.runs.clear();
+    this.traces.clear();
     for (const waiter of this.devices) waiter.reject(error);
     this.devices = [];
   }

@@ -1,5 +1,5 @@
 // Messages between the page and the runtime's worker.
-import type { EagerMode, Report } from "./report.js";
+import type { EagerMode, Report, Timeline } from "./report.js";
 
 /** A chip preset as the device model describes it. */
 export interface Figure {
@@ -29,11 +29,13 @@ export interface ChipPreset {
 
 export type ToWorker =
   | { type: "run"; id: number; source: string; mode: EagerMode }
-  | { type: "device"; chip: string; slice: string };
+  | { type: "device"; chip: string; slice: string }
+  | { type: "trace"; id: number; timeline: Timeline; chipName: string };
 
 export type FromWorker =
   | { type: "ready"; backend: string; fallbackReason: string | null; chips: ChipPreset[] }
   | { type: "device"; chip: string; slice: string; error: string | null }
   | { type: "failed"; message: string }
   | { type: "report"; id: number; report: Report }
-  | { type: "error"; id: number; message: string };
+  | { type: "error"; id: number; message: string }
+  | { type: "trace"; id: number; trace: object };

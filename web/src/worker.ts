@@ -2,7 +2,7 @@
 // blocks the page and a stop can end any program at once (the client
 // terminates this worker and starts a fresh one). It owns the wasm Playground
 // and the compilation cache kept in IndexedDB.
-import init, { Playground, chipPresets } from "../pkg/tpu_wasm.js";
+import init, { Playground, chipPresets, chromeTrace } from "../pkg/tpu_wasm.js";
 import { loadEntries, saveEntries } from "./cache.js";
 import type { ChipPreset, FromWorker, ToWorker } from "./protocol.js";
 import type { Report } from "./report.js";
@@ -32,6 +32,10 @@ async function start() {
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (!playground) return;
+  if (message.type === "trace") {
+    post({ type: "trace", id: message.id, trace: chromeTrace(message.timeline, message.chipName) as object });
+    return;
+  }
   if (message.type === "device") {
     let error: string | null = null;
     try {

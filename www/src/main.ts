@@ -161,7 +161,10 @@ function renderReport(report: Report, elapsedMs: number) {
     }),
   );
   renderKernels(document.querySelector<HTMLElement>("#panel-kernels")!, report);
-  renderTimeline(document.querySelector<HTMLElement>("#panel-timeline")!, report);
+  renderTimeline(document.querySelector<HTMLElement>("#panel-timeline")!, report, (r) => {
+    if (!playground) return Promise.reject(new Error("the runtime is restarting"));
+    return playground.chromeTrace(r);
+  });
   renderChip(document.querySelector<HTMLElement>("#chip-run")!, report);
   renderTorus(document.querySelector<HTMLElement>("#panel-torus")!, report);
   const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";

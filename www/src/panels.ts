@@ -4,7 +4,7 @@
 // simulated TPU the run was costed on). Everything shown comes from the
 // Report; simulated time is labelled as such.
 import type { ChipPreset, Figure } from "../../web/src/protocol";
-import type { EagerMode, KernelRecord, Report, Timeline } from "../../web/src/report";
+import type { EagerMode, KernelRecord, Report } from "../../web/src/report";
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -90,27 +90,11 @@ export function renderKernels(target: HTMLElement, report: Report) {
   );
 }
 
-/** Chrome's Trace Event format, as `tpu run --trace` writes it. */
-export function chromeTrace(timeline: Timeline, chipName: string): object {
-  const events: object[] = [{ name: "process_name", ph: "M", pid: 0, tid: 0, args: { name: "host" } }];
-  const named = new Set<number>();
-  timeline.lanes.forEach((lane, tid) => {
-    const pid = lane.chip === null ? 0 : lane.chip + 1;
-    if (lane.chip !== null && !named.has(lane.chip)) {
-      named.add(lane.chip);
-      events.push({ name: "process_name", ph: "M", pid, tid: 0, args: { name: `chip ${lane.chip} (${chipName}, simulated)` } });
-    }
-    events.push({ name: "thread_name", ph: "M", pid, tid, args: { name: lane.name } });
-    for (const e of lane.events) {
-      events.push({ name: e.name, ph: "X", pid, tid, ts: e.start_us, dur: e.duration_us, cat: "simulated" });
-    }
-  });
-  return { traceEvents: events, displayTimeUnit: "ns" };
-}
-
 const SVG = "http://www.w3.org/2000/svg";
 
-export function renderTimeline(target: HTMLElement, report: Report) {
+/** Renders the Timeline panel; `trace` makes the Perfetto JSON of a report
+ * (the runtime's own exporter, as `tpu run --trace` uses). */
+export function renderTimeline(target: HTMLElement, report: Report, trace: (r: Report) => Promise<object>) {
   const timeline = report.timeline;
   if (!timeline || !report.device) {
     target.replaceChildren(el("p", {}, "No timeline: the run launched no kernels."));
@@ -189,10 +173,8 @@ export function renderTimeline(target: HTMLElement, report: Report) {
     b.addEventListener("click", action);
     return b;
   };
-  const download = button("Download Perfetto JSON", () => {
-    const blob = new Blob([JSON.stringify(chromeTrace(timeline, report.device!.chip_name))], {
-      type: "application/json",
-    });
+  const download = button("Download Perfetto JSON", async () => {
+    const blob = new Blob([JSON.stringify(await trace(report))], { type: "application/json" });
     const a = el("a", { href: URL.createObjectURL(blob), download: "tpu-playground-trace.json" });
     a.click();
     URL.revokeObjectURL(a.href);

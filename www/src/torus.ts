@@ -26,12 +26,11 @@ function coords(c: number, dims: number[]): number[] {
 /** Where chip coordinates sit in the drawing: 2-D as a grid, 3-D as layers. */
 function place(xyz: number[], dims: number[]): [number, number] {
   const gap = 46;
-  const [rows, cols] = dims.length === 1 ? [1, dims[0]] : [dims[dims.length === 3 ? 1 : 0], dims[dims.length - 1]];
+  const cols = dims[dims.length - 1];
   const row = dims.length === 1 ? 0 : xyz[dims.length === 3 ? 1 : 0];
   const col = xyz[dims.length - 1];
   const layer = dims.length === 3 ? xyz[0] : 0;
   const layerWidth = cols * gap + gap;
-  void rows;
   return [30 + layer * layerWidth + col * gap, 30 + row * gap];
 }
 

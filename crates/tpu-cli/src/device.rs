@@ -3,7 +3,7 @@
 //! `tpu chips --json` for each figure's source), not measured.
 
 use tpu_device::collective::{self, Collective, CollectiveKind};
-use tpu_device::{Chip, Slice, Topology, chip};
+use tpu_device::{Topology, chip};
 
 /// `tpu chips`: the presets, one line each (or their full records as JSON).
 pub fn chips(json: bool) -> Result<(), String> {
@@ -87,8 +87,7 @@ pub fn sim_collective(
     json: bool,
     schedule: bool,
 ) -> Result<(), String> {
-    let chip: Chip = chip::describe(chip_id)?;
-    let slice = Slice::new(&chip, shape).map_err(|e| e.to_string())?;
+    let (chip, slice) = tpu_device::device(chip_id, shape)?;
     let axes: Vec<usize> = axes
         .split(',')
         .map(|a| a.trim().parse::<usize>())

@@ -210,11 +210,7 @@ fn run(
     outputs: Outputs<'_>,
 ) -> ExitCode {
     let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
-    let device = tpu_device::chip::describe(chip).and_then(|chip| {
-        let slice = tpu_device::Slice::new(&chip, slice).map_err(|e| e.to_string())?;
-        Ok((chip, slice))
-    });
-    let (chip, slice) = match device {
+    let (chip, slice) = match tpu_device::device(chip, slice) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("tpu: {e}");

@@ -20,5 +20,14 @@ pub mod slice;
 pub mod timeline;
 
 pub use chip::{Chip, Figure, Topology, Wrap};
+
+/// The simulated TPU a description names: a chip (a preset's id, or a preset
+/// with figures replaced, see `chip::describe`) and a slice shape of its
+/// generation. The error says why either cannot be.
+pub fn device(chip: &str, slice: &str) -> Result<(Chip, Slice), String> {
+    let chip = chip::describe(chip)?;
+    let slice = Slice::new(&chip, slice).map_err(|e| e.to_string())?;
+    Ok((chip, slice))
+}
 pub use collective::{Collective, CollectiveKind, Simulation};
 pub use slice::{Slice, SliceError};

@@ -211,9 +211,8 @@ impl FusedKernel {
     /// The shape of output `j`: the kernel's, or with the reduced axis at size
     /// 1 for a row-constant node.
     pub fn output_shape(&self, j: usize) -> Shape {
-        let level = self.row_constant();
         match self.reduce_axis {
-            Some(axis) if level[self.outputs[j]] => {
+            Some(axis) if self.per_row[self.outputs[j]] => {
                 let mut dims = self.shape.dims().to_vec();
                 dims[axis] = 1;
                 Shape::new(dims)

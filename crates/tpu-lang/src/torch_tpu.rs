@@ -55,9 +55,8 @@ impl Interpreter<'_> {
                     )),
                 };
                 let (spec, shape) = (text(args.first(), "")?, text(args.get(1), "1")?);
-                let chip = tpu_device::chip::describe(&spec).map_err(PyErr::value_error)?;
-                let slice = tpu_device::Slice::new(&chip, &shape)
-                    .map_err(|e| PyErr::value_error(e.to_string()))?;
+                let (chip, slice) =
+                    tpu_device::device(&spec, &shape).map_err(PyErr::value_error)?;
                 self.runtime.set_run_device(chip, slice);
                 Ok(Value::None)
             }

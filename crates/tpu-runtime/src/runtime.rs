@@ -14,6 +14,9 @@ use crate::report::{CacheStats, NonFinite, OpRecord, SyncRecord};
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
 
+mod device;
+use device::default_device;
+
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum RuntimeError {
     #[error("{0}")]
@@ -168,27 +171,6 @@ pub const MAX_LIVE_BYTES: usize = 4 << 30;
 #[cfg(target_arch = "wasm32")]
 pub const MAX_LIVE_BYTES: usize = 3 << 29;
 
-/// A simulated collective as a timeline item on the ICI lane.
-fn collective_item(c: &crate::report::CollectiveRecord) -> tpu_device::timeline::Item {
-    let sim = &c.simulation;
-    tpu_device::timeline::Item::Collective {
-        name: format!(
-            "{} of {} B over axes {:?}",
-            sim.kind.name(),
-            sim.bytes,
-            sim.axes
-        ),
-        duration_us: sim.simulated_us,
-    }
-}
-
-/// The simulated TPU a run starts with: one v5e chip.
-fn default_device() -> (tpu_device::Chip, tpu_device::Slice) {
-    let chip = tpu_device::chip::preset("v5e").expect("v5e is a preset");
-    let slice = tpu_device::Slice::new(&chip, "1").expect("one chip is a slice");
-    (chip, slice)
-}
-
 /// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
 pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
     let bytes = shape
@@ -307,89 +289,6 @@ impl Runtime {
         report.collectives = std::mem::take(&mut self.collectives);
         self.simulate(report);
         Ok(())
-    }
-
-    /// Costs every kernel on the chosen TPU and lays the run out on its
-    /// simulated timeline (see `tpu_device::cost` and `timeline`).
-    fn simulate(&self, report: &mut crate::Report) {
-        use tpu_device::timeline::{Item, build};
-        let chip = &self.device.0;
-        let mut items = Vec::new();
-        let mut syncs = report.syncs.iter().peekable();
-        let mut collectives = report.collectives.iter().peekable();
-        for (i, k) in report.kernels.iter_mut().enumerate() {
-            while let Some(c) = collectives.next_if(|c| c.after_kernels <= i) {
-                items.push(collective_item(c));
-            }
-            while let Some(s) = syncs.next_if(|s| s.after_kernels <= i) {
-                items.push(Item::Sync {
-                    reason: s.reason.clone(),
-                    bytes: s.bytes as f64,
-                });
-            }
-            let cost = tpu_device::cost::kernel_cost(chip, &k.work);
-            items.push(Item::Launch {
-                name: k.name.clone(),
-                cost: cost.clone(),
-            });
-            k.cost = Some(cost);
-        }
-        for c in collectives {
-            items.push(collective_item(c));
-        }
-        for s in syncs {
-            items.push(Item::Sync {
-                reason: s.reason.clone(),
-                bytes: s.bytes as f64,
-            });
-        }
-        let timeline = build(chip, &items, self.mode == EagerMode::Debug);
-        report.device = Some(crate::report::DeviceSummary {
-            chip: chip.id.to_string(),
-            chip_name: chip.name.to_string(),
-            slice: self.device.1.name(),
-            simulated_us: timeline.total_us,
-        });
-        report.timeline = Some(timeline);
-    }
-
-    /// Chooses the simulated TPU: the chip the Report's costs and timeline
-    /// are for, and whose HBM Debug mode checks allocations against.
-    pub fn set_device(&mut self, chip: tpu_device::Chip, slice: tpu_device::Slice) {
-        self.chosen_device = (chip.clone(), slice.clone());
-        self.device = (chip, slice);
-    }
-
-    /// `torch_tpu.set_chip`: the simulated TPU for the rest of this run.
-    pub fn set_run_device(&mut self, chip: tpu_device::Chip, slice: tpu_device::Slice) {
-        self.device = (chip, slice);
-    }
-
-    /// The simulated TPU: its chip and slice.
-    pub fn device(&self) -> (&tpu_device::Chip, &tpu_device::Slice) {
-        (&self.device.0, &self.device.1)
-    }
-
-    /// Simulates `collective` on the current slice, link by link, and keeps
-    /// it for the Report (its schedule) and the timeline (the ICI lane).
-    pub fn simulate_collective(
-        &mut self,
-        collective: &tpu_device::Collective,
-    ) -> Result<tpu_device::Simulation, RuntimeError> {
-        let (chip, slice) = &self.device;
-        let sim = tpu_device::collective::simulate(chip, slice, collective)
-            .map_err(|e| RuntimeError::Message(e.to_string()))?;
-        // Everything launched so far runs before it.
-        self.tpu.flush()?;
-        self.collectives.push(crate::report::CollectiveRecord {
-            line: self.line,
-            after_kernels: self.tpu.kernels.len(),
-            slice: slice.name(),
-            dims: slice.dims.clone(),
-            wrap: slice.wrap.clone(),
-            simulation: sim.clone(),
-        });
-        Ok(sim)
     }
 
     pub fn mode(&self) -> EagerMode {

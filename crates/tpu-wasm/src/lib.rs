@@ -92,9 +92,7 @@ impl Playground {
     /// (`torch_tpu.set_chip`).
     #[wasm_bindgen(js_name = setDevice)]
     pub fn set_device(&self, chip: &str, slice: &str) -> Result<(), JsError> {
-        let chip = tpu_device::chip::describe(chip).map_err(|e| JsError::new(&e))?;
-        let slice =
-            tpu_device::Slice::new(&chip, slice).map_err(|e| JsError::new(&e.to_string()))?;
+        let (chip, slice) = tpu_device::device(chip, slice).map_err(|e| JsError::new(&e))?;
         let mut slot = self.runtime.borrow_mut();
         let runtime = slot
             .as_mut()
@@ -150,6 +148,18 @@ impl Playground {
 }
 
 /// Reports cross to JavaScript as plain objects (maps become objects).
+/// A run's simulated timeline (`Report.timeline`) as Chrome Trace Event JSON,
+/// as `tpu run --trace` writes it, for Perfetto or chrome://tracing.
+#[wasm_bindgen(js_name = chromeTrace)]
+pub fn chrome_trace(timeline: JsValue, chip_name: &str) -> Result<JsValue, JsError> {
+    use serde::Serialize;
+    let timeline: tpu_device::timeline::Timeline =
+        serde_wasm_bindgen::from_value(timeline).map_err(|e| JsError::new(&e.to_string()))?;
+    tpu_device::timeline::chrome_trace(&timeline, chip_name)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// The device model's chip presets, each figure with its source (as `tpu
 /// chips --json` prints them).
 #[wasm_bindgen(js_name = chipPresets)]
@@ -173,8 +183,7 @@ pub fn simulate_collective(
     bytes: f64,
 ) -> Result<JsValue, JsError> {
     use serde::Serialize;
-    let chip = tpu_device::chip::describe(chip).map_err(|e| JsError::new(&e))?;
-    let slice = tpu_device::Slice::new(&chip, slice).map_err(|e| JsError::new(&e.to_string()))?;
+    let (chip, slice) = tpu_device::device(chip, slice).map_err(|e| JsError::new(&e))?;
     let kind = kind.parse().map_err(|e: String| JsError::new(&e))?;
     let request = tpu_device::Collective { kind, axes, bytes };
     let sim = tpu_device::collective::simulate(&chip, &slice, &request)

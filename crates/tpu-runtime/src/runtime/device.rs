@@ -1,0 +1,110 @@
+//! The runtime's side of the device model: which simulated TPU a run is for,
+//! the collectives a program simulates, and, at the end of a run, each
+//! kernel's simulated cost and the run's simulated timeline.
+
+use super::{Runtime, RuntimeError};
+use crate::fusion::EagerMode;
+use crate::report::{CollectiveRecord, DeviceSummary, SyncRecord};
+use tpu_device::timeline::{Item, build};
+use tpu_device::{Chip, Slice};
+
+/// The simulated TPU a run starts with: one v5e chip.
+pub(super) fn default_device() -> (Chip, Slice) {
+    tpu_device::device("v5e", "1").expect("one v5e chip is a device")
+}
+
+/// A simulated collective as a timeline item on the ICI lane.
+fn collective_item(c: &CollectiveRecord) -> Item {
+    let sim = &c.simulation;
+    Item::Collective {
+        name: format!(
+            "{} of {} B over axes {:?}",
+            sim.kind.name(),
+            sim.bytes,
+            sim.axes
+        ),
+        duration_us: sim.simulated_us,
+    }
+}
+
+fn sync_item(s: &SyncRecord) -> Item {
+    Item::Sync {
+        reason: s.reason.clone(),
+        bytes: s.bytes as f64,
+    }
+}
+
+impl Runtime {
+    /// Costs every kernel on the chosen TPU and lays the run out on its
+    /// simulated timeline (see `tpu_device::cost` and `timeline`).
+    pub(super) fn simulate(&self, report: &mut crate::Report) {
+        let chip = &self.device.0;
+        let mut items = Vec::new();
+        let mut syncs = report.syncs.iter().peekable();
+        let mut collectives = report.collectives.iter().peekable();
+        for (i, k) in report.kernels.iter_mut().enumerate() {
+            // What happened before kernel i: collectives, then reads.
+            while let Some(c) = collectives.next_if(|c| c.after_kernels <= i) {
+                items.push(collective_item(c));
+            }
+            while let Some(s) = syncs.next_if(|s| s.after_kernels <= i) {
+                items.push(sync_item(s));
+            }
+            let cost = tpu_device::cost::kernel_cost(chip, &k.work);
+            items.push(Item::Launch {
+                name: k.name.clone(),
+                cost: cost.clone(),
+            });
+            k.cost = Some(cost);
+        }
+        items.extend(collectives.map(collective_item));
+        items.extend(syncs.map(sync_item));
+        let timeline = build(chip, &items, self.mode == EagerMode::Debug);
+        report.device = Some(DeviceSummary {
+            chip: chip.id.to_string(),
+            chip_name: chip.name.to_string(),
+            slice: self.device.1.name(),
+            simulated_us: timeline.total_us,
+        });
+        report.timeline = Some(timeline);
+    }
+
+    /// Chooses the simulated TPU: the chip the Report's costs and timeline
+    /// are for, and whose HBM Debug mode checks allocations against.
+    pub fn set_device(&mut self, chip: Chip, slice: Slice) {
+        self.chosen_device = (chip.clone(), slice.clone());
+        self.device = (chip, slice);
+    }
+
+    /// `torch_tpu.set_chip`: the simulated TPU for the rest of this run.
+    pub fn set_run_device(&mut self, chip: Chip, slice: Slice) {
+        self.device = (chip, slice);
+    }
+
+    /// The simulated TPU: its chip and slice.
+    pub fn device(&self) -> (&Chip, &Slice) {
+        (&self.device.0, &self.device.1)
+    }
+
+    /// Simulates `collective` on the current slice, link by link, and keeps
+    /// it for the Report (its schedule) and the timeline (the ICI lane).
+    pub fn simulate_collective(
+        &mut self,
+        collective: &tpu_device::Collective,
+    ) -> Result<tpu_device::Simulation, RuntimeError> {
+        let (chip, slice) = &self.device;
+        let sim = tpu_device::collective::simulate(chip, slice, collective)
+            .map_err(|e| RuntimeError::Message(e.to_string()))?;
+        // Everything launched so far runs before it.
+        self.tpu.flush()?;
+        self.collectives.push(CollectiveRecord {
+            line: self.line,
+            after_kernels: self.tpu.kernels.len(),
+            slice: slice.name(),
+            dims: slice.dims.clone(),
+            wrap: slice.wrap.clone(),
+            simulation: sim.clone(),
+        });
+        Ok(sim)
+    }
+}
