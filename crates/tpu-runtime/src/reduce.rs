@@ -171,6 +171,20 @@ impl Runtime {
         self.squeeze(&out, Some(&[axis as i64]))
     }
 
+    /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
+    pub async fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
+        let dtype = match a.dtype() {
+            DType::Bool | DType::Int64 => DType::Int64,
+            d => d,
+        };
+        let a = self.cast(a, dtype).await?;
+        let out = self
+            .dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
+            .await?;
+        self.record(&out, GradFn::SumAll { shape: a.shape() }, &[&a]);
+        Ok(out)
+    }
+
     /// `max()` / `min()` of all elements, as a 0-d tensor.
     pub async fn extremum_all(&mut self, max: bool, t: &Tensor) -> Result<Tensor, RuntimeError> {
         if t.numel() == 0 {

@@ -1,16 +1,28 @@
 //! The reference backend: plain Rust loops over host memory. It is the definition
 //! of what every op means; every other backend and eager mode is tested against it.
 //! Clarity wins over speed here, except where a loop order is free to choose.
+//!
+//! This file holds the backend and each op's arm (elementwise, casts, fills);
+//! the kernels the arms call live beside it: `reference/matmul.rs`,
+//! `reference/reduce.rs` (reductions and running sums), `reference/indexing.rs`
+//! (strided windows, gathers, scatters, `where`'s selection) and
+//! `reference/fused.rs` (fusion groups).
 
 use crate::backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
 };
 use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
-use tpu_ir::{DType, FusedKernel, Op, ReduceOp, Shape};
+use tpu_ir::{DType, FusedKernel, Op, Shape};
 
 mod fused;
+mod indexing;
+mod matmul;
+mod reduce;
 use fused::{FUSED_BLOCK, run_fused};
+use indexing::{pick, scatter, select, strided_positions};
+use matmul::batched;
+use reduce::{cumsum, pairwise_sum, reduce, reduce_lane};
 
 #[derive(Default)]
 pub struct ReferenceBackend {
@@ -252,263 +264,6 @@ fn broadcast<T: Copy, U>(
     result
 }
 
-/// `[m, k] @ [k, n]`. i-k-j order streams rows of `b`; each output still
-/// accumulates its products in increasing k, the order the WGSL kernel uses too.
-/// `ta`: `a` is stored `[k, m]`; `tb`: `b` is stored `[n, k]`.
-fn matmul<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
-    a: &[T],
-    b: &[T],
-    (m, k, n): (usize, usize, usize),
-    ta: bool,
-    tb: bool,
-) -> Vec<T> {
-    // A transposed operand is packed row-major first, as BLAS packs panels,
-    // so the loop below streams both operands; the sums are unchanged.
-    let packed_a;
-    let a = if ta {
-        packed_a = transpose(a, k, m);
-        &packed_a[..]
-    } else {
-        a
-    };
-    let packed_b;
-    let b = if tb {
-        packed_b = transpose(b, n, k);
-        &packed_b[..]
-    } else {
-        b
-    };
-    let mut c = vec![T::default(); m * n];
-    for i in 0..m {
-        for p in 0..k {
-            let aip = a[i * k + p];
-            for j in 0..n {
-                c[i * n + j] = c[i * n + j] + aip * b[p * n + j];
-            }
-        }
-    }
-    c
-}
-
-/// A product per batch entry of `[batch, m, k] @ [batch, k, n]`, each operand
-/// read transposed in place when its flag says it is stored that way.
-#[allow(clippy::too_many_arguments)]
-fn batched<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
-    a: &[T],
-    b: &[T],
-    batch: usize,
-    m: usize,
-    k: usize,
-    n: usize,
-    ta: bool,
-    tb: bool,
-) -> Vec<T> {
-    let mut out = Vec::with_capacity(batch * m * n);
-    for i in 0..batch {
-        out.extend(matmul(
-            &a[i * m * k..(i + 1) * m * k],
-            &b[i * k * n..(i + 1) * k * n],
-            (m, k, n),
-            ta,
-            tb,
-        ));
-    }
-    out
-}
-
-/// The flat positions a strided window reads, in row-major order of `shape`.
-fn strided_positions(shape: &Shape, start: usize, strides: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(shape.numel());
-    for_each_index(shape, |index| out.push(start + offset(index, strides)));
-    out
-}
-
-/// The elements of `data` at `positions`, in that order.
-fn pick(data: &HostData, positions: &[usize]) -> HostData {
-    match data {
-        HostData::F32(v) => HostData::F32(positions.iter().map(|&p| v[p]).collect()),
-        HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
-        HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
-        HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
-    }
-}
-
-/// `a[i]` where `mask[i]`, else `b[i]`, for two vectors of one dtype.
-fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
-    fn sel<T: Copy>(mask: &[bool], a: &[T], b: &[T]) -> Vec<T> {
-        mask.iter()
-            .enumerate()
-            .map(|(i, &m)| if m { a[i] } else { b[i] })
-            .collect()
-    }
-    match (a, b) {
-        (HostData::F32(a), HostData::F32(b)) => HostData::F32(sel(mask, &a, &b)),
-        (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
-        (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
-        (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
-        _ => unreachable!("the dispatcher casts both branches to one dtype"),
-    }
-}
-
-/// `base[index[i]] = values[i]`, or `+=` when accumulating (in order, so that
-/// float sums of duplicates match a sequential `index_add_`).
-fn scatter(base: &mut HostData, index: &[i64], values: &HostData, accumulate: bool) {
-    match (base, values) {
-        (HostData::F32(b), HostData::F32(v)) => {
-            for (&i, &x) in index.iter().zip(v) {
-                let slot = &mut b[i as usize];
-                *slot = if accumulate { *slot + x } else { x };
-            }
-        }
-        (HostData::BF16(b), HostData::BF16(v)) => {
-            for (&i, &x) in index.iter().zip(v) {
-                let slot = &mut b[i as usize];
-                *slot = if accumulate {
-                    f32_to_bf16(bf16_to_f32(*slot) + bf16_to_f32(x))
-                } else {
-                    x
-                };
-            }
-        }
-        (HostData::I64(b), HostData::I64(v)) => {
-            for (&i, &x) in index.iter().zip(v) {
-                let slot = &mut b[i as usize];
-                *slot = if accumulate { slot.wrapping_add(x) } else { x };
-            }
-        }
-        (HostData::Bool(b), HostData::Bool(v)) => {
-            for (&i, &x) in index.iter().zip(v) {
-                let slot = &mut b[i as usize];
-                *slot = if accumulate { *slot || x } else { x };
-            }
-        }
-        _ => unreachable!("the dispatcher casts values to the base's dtype"),
-    }
-}
-
-/// The `(outer, n, inner)` factorisation of a shape around `axis`.
-fn around(shape: &Shape, axis: usize) -> (usize, usize, usize) {
-    let d = shape.dims();
-    (
-        d[..axis].iter().product(),
-        d[axis],
-        d[axis + 1..].iter().product(),
-    )
-}
-
-/// One axis reduced, keeping it with size 1. `None` for unsupported dtypes.
-fn reduce(data: &HostData, shape: &Shape, op: ReduceOp, axis: usize) -> Option<HostData> {
-    let (outer, n, inner) = around(shape, axis);
-    let lanes = (0..outer).flat_map(move |o| (0..inner).map(move |i| (o, i)));
-    let lane = move |o: usize, i: usize| (0..n).map(move |j| (o * n + j) * inner + i);
-    let arg = |better: &dyn Fn(f64, f64) -> bool, values: &[f64]| -> Vec<i64> {
-        lanes
-            .clone()
-            .map(|(o, i)| {
-                let mut best = 0usize;
-                for (j, p) in lane(o, i).enumerate() {
-                    let (v, b) = (values[p], values[lane(o, i).nth(best).unwrap_or(p)]);
-                    if !b.is_nan() && (v.is_nan() || better(v, b)) {
-                        best = j;
-                    }
-                }
-                best as i64
-            })
-            .collect()
-    };
-    Some(match (op, data) {
-        (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
-        (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
-        (_, HostData::I64(v)) => HostData::I64(
-            lanes
-                .map(|(o, i)| {
-                    let mut it = lane(o, i).map(|p| v[p]);
-                    match op {
-                        ReduceOp::Sum => it.fold(0i64, |s, x| s.wrapping_add(x)),
-                        ReduceOp::Prod => it.fold(1i64, |s, x| s.wrapping_mul(x)),
-                        ReduceOp::Max => it.max().unwrap_or(0),
-                        _ => it.next().map(|f| it.fold(f, i64::min)).unwrap_or(0),
-                    }
-                })
-                .collect(),
-        ),
-        (ReduceOp::Max | ReduceOp::Min, HostData::Bool(v)) => HostData::Bool(
-            lanes
-                .map(|(o, i)| {
-                    let mut it = lane(o, i).map(|p| v[p]);
-                    if op == ReduceOp::Max {
-                        it.any(|x| x)
-                    } else {
-                        it.all(|x| x)
-                    }
-                })
-                .collect(),
-        ),
-        (_, d) => {
-            let v = d.as_f32()?;
-            let values = lanes.map(|(o, i)| {
-                let xs: Vec<f32> = lane(o, i).map(|p| v[p]).collect();
-                reduce_lane(op, &xs)
-            });
-            d.with_f32_values(values)
-        }
-    })
-}
-
-/// Running sums along `axis`, accumulated in double for floats as PyTorch's
-/// CPU kernel does.
-fn cumsum(data: &HostData, shape: &Shape, axis: usize, reverse: bool) -> Option<HostData> {
-    let (outer, n, inner) = around(shape, axis);
-    let order = |o: usize, i: usize| {
-        let idx: Vec<usize> = (0..n).map(|j| (o * n + j) * inner + i).collect();
-        if reverse {
-            idx.into_iter().rev().collect()
-        } else {
-            idx
-        }
-    };
-    Some(match data {
-        HostData::I64(v) => {
-            let mut out = v.clone();
-            for o in 0..outer {
-                for i in 0..inner {
-                    let mut acc = 0i64;
-                    for p in order(o, i) {
-                        acc = acc.wrapping_add(v[p]);
-                        out[p] = acc;
-                    }
-                }
-            }
-            HostData::I64(out)
-        }
-        d => {
-            let v = d.as_f32()?;
-            let mut out = v.clone();
-            for o in 0..outer {
-                for i in 0..inner {
-                    let mut acc = 0f64;
-                    for p in order(o, i) {
-                        acc += v[p] as f64;
-                        out[p] = acc as f32;
-                    }
-                }
-            }
-            d.with_f32_values(out.into_iter())
-        }
-    })
-}
-
-/// The `[cols, rows]` transpose of a row-major `[rows, cols]` matrix.
-fn transpose<T: Copy>(x: &[T], rows: usize, cols: usize) -> Vec<T> {
-    let mut out = Vec::with_capacity(rows * cols);
-    for c in 0..cols {
-        for r in 0..rows {
-            out.push(x[r * cols + c]);
-        }
-    }
-    out
-}
-
 /// Visits every multi-index of `shape` in row-major order.
 fn for_each_index(shape: &Shape, mut visit: impl FnMut(&[usize])) {
     let dims = shape.dims();
@@ -535,42 +290,6 @@ fn for_each_index(shape: &Shape, mut visit: impl FnMut(&[usize])) {
 
 fn offset(index: &[usize], strides: &[usize]) -> usize {
     index.iter().zip(strides).map(|(i, s)| i * s).sum()
-}
-
-/// One lane of a float reduction (sum, prod, max or min; a NaN wins max and
-/// min), shared by the unfused op and fused row kernels so they agree exactly.
-fn reduce_lane(op: ReduceOp, xs: &[f32]) -> f32 {
-    let pick = |better: fn(f32, f32) -> f32| {
-        xs.iter()
-            .copied()
-            .reduce(|a, b| {
-                if a.is_nan() || b.is_nan() {
-                    f32::NAN
-                } else {
-                    better(a, b)
-                }
-            })
-            .unwrap_or(f32::NAN)
-    };
-    match op {
-        ReduceOp::Sum => pairwise_sum(xs),
-        ReduceOp::Prod => xs.iter().product(),
-        ReduceOp::Max => pick(f32::max),
-        ReduceOp::Min => pick(f32::min),
-        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
-    }
-}
-
-/// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
-/// accuracy PyTorch users see.
-fn pairwise_sum(values: &[f32]) -> f32 {
-    const BLOCK: usize = 128;
-    if values.len() <= BLOCK {
-        values.iter().sum()
-    } else {
-        let mid = values.len() / 2;
-        pairwise_sum(&values[..mid]) + pairwise_sum(&values[mid..])
-    }
 }
 
 impl Backend for ReferenceBackend {

@@ -3,82 +3,33 @@
 //! the tensor's device, and an `OpRecord` is logged for the Report. `cpu` tensors
 //! always run on the reference backend; `tpu` tensors run on the backend chosen at
 //! start-up (wgpu when an adapter exists, the reference otherwise).
+//!
+//! This file keeps the `Runtime` itself, its construction, session state and
+//! the dispatch core; the ops live beside it by family: `error.rs` (the error
+//! type), `memory.rs` (limits, live-byte bookkeeping, releases),
+//! `elementwise.rs`, `creation.rs` (fills, random tensors), `read.rs` (reads,
+//! `item`, `repr`, device copies), `matmul.rs` and `device.rs` (the simulated
+//! TPU's side).
 
-use crate::autograd::GradFn;
-use crate::backend::{Backend, BackendError, BackendKind, BufferId};
-use crate::data::{HostData, Scalar};
-use crate::format::{self, HostTensor, PrintOptions};
+use crate::backend::{Backend, BackendKind, BufferId};
+use crate::format::PrintOptions;
 use crate::fusion::EagerMode;
 use crate::reference::ReferenceBackend;
 use crate::report::{CacheStats, NonFinite, OpRecord, SyncRecord};
 use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
-use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, ShapeError, UnaryOp};
+use tpu_ir::{DType, Op, Shape};
 
+mod creation;
 mod device;
+mod elementwise;
+mod error;
 mod matmul;
+mod memory;
+mod read;
 use device::default_device;
+pub use error::{RuntimeError, c_type_name, scalar_type_name};
 pub(crate) use matmul::transposed_in_place;
-
-#[derive(Debug, thiserror::Error, Clone, PartialEq)]
-pub enum RuntimeError {
-    #[error("{0}")]
-    Shape(#[from] ShapeError),
-    #[error(
-        "Expected all tensors to be on the same device, but found at least two devices, {0} and {1}!"
-    )]
-    DeviceMismatch(Device, Device),
-    #[error(
-        "out of memory: a tensor of shape {shape:?} needs {bytes} bytes; this runtime allows {limit} bytes per tensor"
-    )]
-    OutOfMemory {
-        shape: Vec<usize>,
-        bytes: u128,
-        limit: usize,
-    },
-    #[error(
-        "out of memory: a tensor of shape {shape:?} needs {bytes} bytes while {live} bytes are in use; this runtime allows {limit} bytes of tensors in all"
-    )]
-    OutOfMemoryTotal {
-        shape: Vec<usize>,
-        bytes: u128,
-        live: usize,
-        limit: usize,
-    },
-    #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", c_type_name(*.0), c_type_name(*.1))]
-    DTypeMismatch(DType, DType),
-    #[error("a Tensor with {0} elements cannot be converted to Scalar")]
-    NotAScalar(usize),
-    #[error("{0}")]
-    Backend(#[from] BackendError),
-    #[error("{0}")]
-    NotImplemented(String),
-    /// Any other `RuntimeError` with PyTorch's message.
-    #[error("{0}")]
-    Message(String),
-    /// An `IndexError` (index out of range).
-    #[error("{0}")]
-    Index(String),
-    /// A `ValueError`.
-    #[error("{0}")]
-    Value(String),
-    /// A `TypeError`.
-    #[error("{0}")]
-    Type(String),
-}
-
-impl RuntimeError {
-    /// The Python exception class a user sees for this error.
-    pub fn python_kind(&self) -> &'static str {
-        match self {
-            RuntimeError::NotImplemented(_)
-            | RuntimeError::Backend(BackendError::Unsupported { .. }) => "NotImplementedError",
-            RuntimeError::Index(_) => "IndexError",
-            RuntimeError::Value(_) => "ValueError",
-            RuntimeError::Type(_) => "TypeError",
-            _ => "RuntimeError",
-        }
-    }
-}
+pub(crate) use memory::check_size;
 
 /// A broadcast view (`expand`: stride 0 where a size-1 dimension was
 /// repeated) of a whole dense storage, as that storage with size 1 in those
@@ -111,58 +62,6 @@ fn unexpanded(t: &Tensor) -> Option<Tensor> {
             ..layout
         })
     })
-}
-
-/// The C++ type name PyTorch's messages use for a dtype (`float`, `long int`).
-pub fn c_type_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Float32 => "float",
-        DType::BFloat16 => "c10::BFloat16",
-        DType::Int64 => "long int",
-        DType::Bool => "bool",
-    }
-}
-
-/// The ScalarType name PyTorch's messages use (`Float`, `Long`).
-pub fn scalar_type_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Float32 => "Float",
-        DType::BFloat16 => "BFloat16",
-        DType::Int64 => "Long",
-        DType::Bool => "Bool",
-    }
-}
-
-/// PyTorch's message for `-` with a bool operand.
-const BOOL_SUBTRACTION: &str = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
-
-/// The largest tensor one allocation may make. Debug Eager will add the chosen
-/// chip's HBM as a further limit; this one protects the host.
-pub const MAX_TENSOR_BYTES: usize = 1 << 30;
-
-/// The most bytes all live tensors together may hold, so that a program cannot
-/// exhaust the host (or the wasm address space) one legal tensor at a time.
-#[cfg(not(target_arch = "wasm32"))]
-pub const MAX_LIVE_BYTES: usize = 4 << 30;
-#[cfg(target_arch = "wasm32")]
-pub const MAX_LIVE_BYTES: usize = 3 << 29;
-
-/// Refuses shapes whose storage would pass `MAX_TENSOR_BYTES`.
-pub(crate) fn check_size(shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
-    let bytes = shape
-        .dims()
-        .iter()
-        .fold(dtype.size_in_bytes() as u128, |n, &d| {
-            n.saturating_mul(d as u128)
-        });
-    if bytes > MAX_TENSOR_BYTES as u128 {
-        return Err(RuntimeError::OutOfMemory {
-            shape: shape.dims().to_vec(),
-            bytes,
-            limit: MAX_TENSOR_BYTES,
-        });
-    }
-    Ok(())
 }
 
 pub struct Runtime {
@@ -321,11 +220,6 @@ impl Runtime {
         self.tpu.driver_cache_data()
     }
 
-    /// Names why the next read waits for the device (`item()`, `print`, ...).
-    pub fn set_sync_reason(&mut self, reason: &'static str) {
-        self.sync_reason = Some(reason);
-    }
-
     /// `torch_tpu.sync()`: runs everything pending now.
     pub fn sync(&mut self) -> Result<(), RuntimeError> {
         self.tpu.flush()?;
@@ -338,104 +232,11 @@ impl Runtime {
         Ok(())
     }
 
-    /// Buffers alive on the `tpu` backend, after freeing those already dropped.
-    pub fn live_tpu_buffers(&mut self) -> usize {
-        self.release_dropped();
-        self.tpu.live_buffers()
-    }
-
     pub(crate) fn backend(&mut self, home: Home) -> &mut dyn Backend {
         match home {
             Home::Host => &mut self.host,
             Home::Accelerator => &mut self.tpu,
         }
-    }
-
-    /// Frees the buffers of every tensor dropped so far.
-    pub fn collect_garbage(&mut self) {
-        self.release_dropped();
-    }
-
-    pub(crate) fn release_dropped(&mut self) {
-        let dropped: Vec<(Home, BufferId)> = self.release.borrow_mut().drain(..).collect();
-        for (home, buffer) in dropped {
-            if let Some(bytes) = self.live.remove(&(home, buffer)) {
-                self.live_bytes -= bytes;
-            }
-            self.backend(home).free(buffer);
-        }
-    }
-
-    /// Checks that a new tensor of `shape` fits both the per-tensor and the
-    /// total limit, before anything is allocated for it.
-    pub fn check_allocation(&mut self, shape: &Shape, dtype: DType) -> Result<(), RuntimeError> {
-        self.release_dropped();
-        check_size(shape, dtype)?;
-        let bytes = shape.numel() * dtype.size_in_bytes();
-        if self.live_bytes + bytes > MAX_LIVE_BYTES {
-            return Err(RuntimeError::OutOfMemoryTotal {
-                shape: shape.dims().to_vec(),
-                bytes: bytes as u128,
-                live: self.live_bytes,
-                limit: MAX_LIVE_BYTES,
-            });
-        }
-        Ok(())
-    }
-
-    /// Debug mode: a `tpu` allocation that would take the device's buffers
-    /// past the chip's HBM fails, naming the chip, before anything is made.
-    pub(crate) fn check_hbm(
-        &mut self,
-        shape: &Shape,
-        dtype: DType,
-        device: Device,
-    ) -> Result<(), RuntimeError> {
-        if self.mode != EagerMode::Debug || device == Device::Cpu {
-            return Ok(());
-        }
-        self.release_dropped();
-        let bytes = shape
-            .dims()
-            .iter()
-            .fold(dtype.size_in_bytes() as u128, |n, &d| {
-                n.saturating_mul(d as u128)
-            });
-        let in_use: usize = self
-            .live
-            .iter()
-            .filter(|((home, _), _)| *home == Home::Accelerator)
-            .map(|(_, &b)| b)
-            .sum();
-        let chip = &self.device.0;
-        let hbm = chip.hbm_bytes.value as u128;
-        if in_use as u128 + bytes > hbm {
-            return Err(RuntimeError::Message(format!(
-                "out of memory on {device}: a tensor of shape {:?} needs {bytes} bytes with {in_use} in use, past the {:.0} GB of HBM of a {} chip",
-                shape.dims(),
-                chip.hbm_bytes.value / 1e9,
-                chip.id
-            )));
-        }
-        Ok(())
-    }
-
-    /// Counts a new buffer against `MAX_LIVE_BYTES` until it is released.
-    pub(crate) fn track(&mut self, home: Home, buffer: BufferId, bytes: usize) {
-        self.live.insert((home, buffer), bytes);
-        self.live_bytes += bytes;
-    }
-
-    /// `torch.full(shape, value, dtype=...)`; `zeros` and `ones` are fills of 0 and 1.
-    pub async fn full(
-        &mut self,
-        shape: Shape,
-        value: f64,
-        dtype: DType,
-        device: Device,
-    ) -> Result<Tensor, RuntimeError> {
-        self.dispatch(Op::Fill { value }, &[], shape, dtype, device)
-            .await
     }
 
     /// Runs `op` on dense copies of any strided views among `inputs`. Ops
@@ -462,368 +263,13 @@ impl Runtime {
         self.dispatch_dense(op, &refs, out_shape, out_dtype, device)
             .await
     }
-
-    /// `tensor.to(dtype)`: the same tensor when the dtype already matches.
-    pub async fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
-        if t.dtype() == to {
-            return Ok(t.clone());
-        }
-        let out = self
-            .dispatch(Op::Cast { to }, &[t], t.shape(), to, t.device())
-            .await?;
-        self.record(&out, GradFn::Cast { from: t.dtype() }, &[t]);
-        Ok(out)
-    }
-
-    /// The dtype an arithmetic op computes in, given the promoted operand dtype:
-    /// true division of integers is floating, and bool arithmetic is not built.
-    fn arithmetic_dtype(op: BinaryOp, promoted: DType) -> Result<DType, RuntimeError> {
-        match (op, promoted) {
-            (BinaryOp::Div, DType::Int64 | DType::Bool) => Ok(DType::Float32),
-            (BinaryOp::Maximum | BinaryOp::Minimum, DType::Bool) => Ok(DType::Bool),
-            (_, DType::Bool) => Err(RuntimeError::NotImplemented(format!(
-                "arithmetic ({}) on two bool tensors is not supported yet",
-                op.name()
-            ))),
-            (_, d) => Ok(d),
-        }
-    }
-
-    pub async fn binary(
-        &mut self,
-        op: BinaryOp,
-        a: &Tensor,
-        b: &Tensor,
-    ) -> Result<Tensor, RuntimeError> {
-        let out = Shape::broadcast(&a.shape(), &b.shape())?;
-        if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
-            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
-        }
-        if a.dtype() == DType::Bool
-            && b.dtype() == DType::Bool
-            && matches!(op, BinaryOp::Add | BinaryOp::Mul)
-        {
-            // On bools `+` is logical or and `*` logical and, as in PyTorch.
-            let ai = self.cast(a, DType::Int64).await?;
-            let bi = self.cast(b, DType::Int64).await?;
-            let sum = self
-                .dispatch(
-                    Op::Binary { op },
-                    &[&ai, &bi],
-                    out,
-                    DType::Int64,
-                    a.device(),
-                )
-                .await?;
-            return self.cast(&sum, DType::Bool).await;
-        }
-        let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
-        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
-        let result = self
-            .dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
-            .await?;
-        if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
-            let grad_fn = match op {
-                BinaryOp::Add | BinaryOp::Sub => Some(GradFn::AddSub {
-                    a: a.shape(),
-                    b: b.shape(),
-                    sub: op == BinaryOp::Sub,
-                }),
-                BinaryOp::Mul => Some(GradFn::Mul {
-                    a: a.clone(),
-                    b: b.clone(),
-                }),
-                BinaryOp::Div => Some(GradFn::Div {
-                    a: a.clone(),
-                    b: b.clone(),
-                }),
-                BinaryOp::Pow => Some(GradFn::Pow {
-                    a: a.clone(),
-                    b: b.clone(),
-                    out: self.detach(&result),
-                }),
-                BinaryOp::Maximum | BinaryOp::Minimum => Some(GradFn::Extremum {
-                    a: a.clone(),
-                    b: b.clone(),
-                    max: op == BinaryOp::Maximum,
-                }),
-                BinaryOp::FloorDiv | BinaryOp::Remainder => None,
-            };
-            if let Some(f) = grad_fn {
-                self.record(&result, f, &[&a, &b]);
-            }
-        }
-        Ok(result)
-    }
-
-    pub async fn binary_scalar(
-        &mut self,
-        op: BinaryOp,
-        a: &Tensor,
-        scalar: f64,
-        kind: ScalarKind,
-        scalar_on_left: bool,
-    ) -> Result<Tensor, RuntimeError> {
-        if op == BinaryOp::Sub && (kind == ScalarKind::Bool || a.dtype() == DType::Bool) {
-            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
-        }
-        let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
-        if op == BinaryOp::Pow && dtype == DType::Int64 && !scalar_on_left && scalar < 0.0 {
-            return Err(RuntimeError::Message(
-                "Integers to negative integer powers are not allowed.".into(),
-            ));
-        }
-        let a = self.cast(a, dtype).await?;
-        let ir = Op::BinaryScalar {
-            op,
-            scalar,
-            scalar_on_left,
-        };
-        let out = self
-            .dispatch(ir, &[&a], a.shape(), dtype, a.device())
-            .await?;
-        if self.grad_enabled() && a.requires_grad() {
-            let grad_fn = GradFn::Scalar {
-                op,
-                scalar,
-                scalar_on_left,
-                x: a.clone(),
-                out: self.detach(&out),
-            };
-            self.record(&out, grad_fn, &[&a]);
-        }
-        Ok(out)
-    }
-
-    /// `torch.exp(t)` and the other elementwise functions: integer inputs become
-    /// float32 except for the functions that keep integers (`abs`, `neg`, `relu`).
-    pub async fn unary(&mut self, op: UnaryOp, t: &Tensor) -> Result<Tensor, RuntimeError> {
-        let dtype = match t.dtype() {
-            DType::Bool if op == UnaryOp::Neg => {
-                return Err(RuntimeError::NotImplemented(
-                    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into(),
-                ));
-            }
-            DType::Int64 if op.keeps_integers() => DType::Int64,
-            DType::Int64 | DType::Bool => DType::Float32,
-            d => d,
-        };
-        let t = self.cast(t, dtype).await?;
-        let out = self
-            .dispatch(Op::Unary { op }, &[&t], t.shape(), dtype, t.device())
-            .await?;
-        if self.grad_enabled() && t.requires_grad() {
-            let grad_fn = GradFn::Unary {
-                op,
-                x: t.clone(),
-                out: self.detach(&out),
-            };
-            self.record(&out, grad_fn, &[&t]);
-        }
-        Ok(out)
-    }
-
-    /// `a < b` and the other comparisons, elementwise with broadcasting.
-    pub async fn compare(
-        &mut self,
-        op: CompareOp,
-        a: &Tensor,
-        b: &Tensor,
-    ) -> Result<Tensor, RuntimeError> {
-        let out = Shape::broadcast(&a.shape(), &b.shape())?;
-        let dtype = DType::promote(a.dtype(), b.dtype());
-        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
-        self.dispatch(Op::Compare { op }, &[&a, &b], out, DType::Bool, a.device())
-            .await
-    }
-
-    /// `x > 0` and the other comparisons with a Python number.
-    pub async fn compare_scalar(
-        &mut self,
-        op: CompareOp,
-        a: &Tensor,
-        scalar: f64,
-    ) -> Result<Tensor, RuntimeError> {
-        let op = Op::CompareScalar { op, scalar };
-        self.dispatch(op, &[a], a.shape(), DType::Bool, a.device())
-            .await
-    }
-
-    /// `torch.where(cond, a, b)` with broadcasting of all three.
-    pub async fn where_(
-        &mut self,
-        cond: &Tensor,
-        a: &Tensor,
-        b: &Tensor,
-    ) -> Result<Tensor, RuntimeError> {
-        if cond.dtype() != DType::Bool {
-            return Err(RuntimeError::Message(format!(
-                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
-                scalar_type_name(cond.dtype())
-            )));
-        }
-        let ab = Shape::broadcast(&a.shape(), &b.shape())?;
-        let out = Shape::broadcast(&cond.shape(), &ab)?;
-        let dtype = DType::promote(a.dtype(), b.dtype());
-        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
-        let result = self
-            .dispatch(Op::Where, &[cond, &a, &b], out, dtype, a.device())
-            .await?;
-        let grad_fn = GradFn::Where {
-            cond: cond.clone(),
-            a: a.shape(),
-            b: b.shape(),
-        };
-        self.record(&result, grad_fn, &[&a, &b]);
-        Ok(result)
-    }
-
-    /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
-    pub async fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
-        let dtype = match a.dtype() {
-            DType::Bool | DType::Int64 => DType::Int64,
-            d => d,
-        };
-        let a = self.cast(a, dtype).await?;
-        let out = self
-            .dispatch(Op::SumAll, &[&a], Shape::scalar(), dtype, a.device())
-            .await?;
-        self.record(&out, GradFn::SumAll { shape: a.shape() }, &[&a]);
-        Ok(out)
-    }
-
-    /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
-    /// host from the default generator, then placed on `device`.
-    pub async fn random(
-        &mut self,
-        shape: Shape,
-        normal: bool,
-        device: Device,
-    ) -> Result<Tensor, RuntimeError> {
-        check_size(&shape, DType::Float32)?;
-        let mut values = vec![0f32; shape.numel()];
-        if normal {
-            self.generator.fill_normal_f32(&mut values, 0.0, 1.0);
-        } else {
-            self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
-        }
-        self.from_data(HostData::F32(values), shape, device).await
-    }
-
-    /// `tensor.uniform_(a, b)` (`normal` false) or `tensor.normal_(mean, std)`:
-    /// the generator's stream written into the tensor in place.
-    pub async fn fill_random(
-        &mut self,
-        t: &Tensor,
-        normal: bool,
-        a: f64,
-        b: f64,
-    ) -> Result<(), RuntimeError> {
-        let mut values = vec![0f32; t.numel()];
-        if normal {
-            self.generator.fill_normal_f32(&mut values, a, b);
-        } else {
-            self.generator.fill_uniform_f32(&mut values, a, b);
-        }
-        let data = HostData::F32(values).cast(t.dtype());
-        let src = self.from_data(data, t.shape(), t.device()).await?;
-        self.write(t, &src).await
-    }
-
-    /// `tensor.cpu()` and `tensor.to(device)`.
-    pub async fn to_device(&mut self, t: &Tensor, device: Device) -> Result<Tensor, RuntimeError> {
-        if t.device() == device {
-            return Ok(t.clone());
-        }
-        let values = self.read(t).await?;
-        let out = self.from_data(values, t.shape(), device).await?;
-        self.record(&out, GradFn::ToDevice { from: t.device() }, &[t]);
-        Ok(out)
-    }
-
-    /// Reads a tensor's values back to the host: a materialisation point.
-    pub async fn read(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
-        let t = self.dense(t).await?;
-        self.read_dense(&t).await
-    }
-
-    /// Reads a dense tensor's buffer without recording a sync (Debug mode's
-    /// per-op wait, which is the mode's own behaviour rather than the program's).
-    pub(crate) async fn read_dense_quiet(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
-        let buffer = t.buffer();
-        let (dtype, n) = (t.dtype(), t.numel());
-        Ok(self.backend(t.home()).read(buffer, dtype, n).await?)
-    }
-
-    /// Reads a dense tensor's buffer.
-    pub(crate) async fn read_dense(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
-        debug_assert!(t.is_dense());
-        self.release_dropped();
-        if t.home() == Home::Accelerator {
-            let reason = self
-                .sync_reason
-                .take()
-                .unwrap_or("a value the host needs (an index, a mask, a host fallback)");
-            self.syncs.push(SyncRecord {
-                reason: reason.to_string(),
-                line: self.line,
-                after_kernels: 0,
-                bytes: t.numel() * t.dtype().size_in_bytes(),
-            });
-        }
-        let buffer = t.buffer();
-        let (dtype, n) = (t.dtype(), t.numel());
-        let data = self.backend(t.home()).read(buffer, dtype, n).await?;
-        if t.home() == Home::Accelerator
-            && let Some(sync) = self.syncs.last_mut()
-        {
-            // The read ran what was pending: the host waited for all of it.
-            sync.after_kernels = self.tpu.kernels.len();
-        }
-        Ok(data)
-    }
-
-    /// `tensor.item()`.
-    pub async fn item(&mut self, t: &Tensor) -> Result<Scalar, RuntimeError> {
-        if t.numel() != 1 {
-            return Err(RuntimeError::NotAScalar(t.numel()));
-        }
-        Ok(self.read(t).await?.scalar(0))
-    }
-
-    /// `repr(tensor)`, exactly as PyTorch prints it, with the autograd suffix
-    /// (`grad_fn=<MulBackward0>` or `requires_grad=True`).
-    pub async fn repr(&mut self, t: &Tensor) -> Result<String, RuntimeError> {
-        let values = self.read(t).await?.to_f64();
-        let dims = t.dims();
-        let host = HostTensor {
-            values: &values,
-            shape: &dims,
-            dtype: t.dtype(),
-        };
-        let device = match t.device() {
-            Device::Cpu => None,
-            d @ Device::Tpu(_) => Some(d.to_string()),
-        };
-        let mut extra = Vec::new();
-        if let Some(name) = t.grad_fn_name() {
-            extra.push(format!("grad_fn=<{name}>"));
-        } else if t.requires_grad() {
-            extra.push("requires_grad=True".to_string());
-        }
-        let text = format::tensor_repr(&host, &extra, device.as_deref(), &self.print_options);
-        Ok(if t.is_parameter() {
-            format!("Parameter containing:\n{text}")
-        } else {
-            text
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use pollster::block_on;
+    use tpu_ir::{BinaryOp, ScalarKind};
 
     fn runtime() -> Runtime {
         Runtime::new(Box::new(ReferenceBackend::new()))

@@ -1,0 +1,78 @@
+//! The reference ops that move elements rather than compute them: the
+//! positions a strided window reads, picking elements by position (strided
+//! copies, gathers, `where`'s branches), the mask selection of `where`, and
+//! scatters that overwrite or accumulate in index order.
+
+use super::{for_each_index, offset};
+use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
+use tpu_ir::Shape;
+
+/// The flat positions a strided window reads, in row-major order of `shape`.
+pub(super) fn strided_positions(shape: &Shape, start: usize, strides: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(shape.numel());
+    for_each_index(shape, |index| out.push(start + offset(index, strides)));
+    out
+}
+
+/// The elements of `data` at `positions`, in that order.
+pub(super) fn pick(data: &HostData, positions: &[usize]) -> HostData {
+    match data {
+        HostData::F32(v) => HostData::F32(positions.iter().map(|&p| v[p]).collect()),
+        HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
+        HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
+        HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
+    }
+}
+
+/// `a[i]` where `mask[i]`, else `b[i]`, for two vectors of one dtype.
+pub(super) fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
+    fn sel<T: Copy>(mask: &[bool], a: &[T], b: &[T]) -> Vec<T> {
+        mask.iter()
+            .enumerate()
+            .map(|(i, &m)| if m { a[i] } else { b[i] })
+            .collect()
+    }
+    match (a, b) {
+        (HostData::F32(a), HostData::F32(b)) => HostData::F32(sel(mask, &a, &b)),
+        (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
+        (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
+        (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
+        _ => unreachable!("the dispatcher casts both branches to one dtype"),
+    }
+}
+
+/// `base[index[i]] = values[i]`, or `+=` when accumulating (in order, so that
+/// float sums of duplicates match a sequential `index_add_`).
+pub(super) fn scatter(base: &mut HostData, index: &[i64], values: &HostData, accumulate: bool) {
+    match (base, values) {
+        (HostData::F32(b), HostData::F32(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { *slot + x } else { x };
+            }
+        }
+        (HostData::BF16(b), HostData::BF16(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate {
+                    f32_to_bf16(bf16_to_f32(*slot) + bf16_to_f32(x))
+                } else {
+                    x
+                };
+            }
+        }
+        (HostData::I64(b), HostData::I64(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { slot.wrapping_add(x) } else { x };
+            }
+        }
+        (HostData::Bool(b), HostData::Bool(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { *slot || x } else { x };
+            }
+        }
+        _ => unreachable!("the dispatcher casts values to the base's dtype"),
+    }
+}

@@ -1,0 +1,165 @@
+//! The reference reductions: one axis reduced with its size kept at 1 (sum,
+//! prod, max, min, argmax, argmin), running sums, and the float lane and
+//! pairwise summation that the unfused ops and the fused row kernels share so
+//! that they agree exactly.
+
+use crate::data::HostData;
+use tpu_ir::{ReduceOp, Shape};
+
+/// The `(outer, n, inner)` factorisation of a shape around `axis`.
+fn around(shape: &Shape, axis: usize) -> (usize, usize, usize) {
+    let d = shape.dims();
+    (
+        d[..axis].iter().product(),
+        d[axis],
+        d[axis + 1..].iter().product(),
+    )
+}
+
+/// One axis reduced, keeping it with size 1. `None` for unsupported dtypes.
+pub(super) fn reduce(
+    data: &HostData,
+    shape: &Shape,
+    op: ReduceOp,
+    axis: usize,
+) -> Option<HostData> {
+    let (outer, n, inner) = around(shape, axis);
+    let lanes = (0..outer).flat_map(move |o| (0..inner).map(move |i| (o, i)));
+    let lane = move |o: usize, i: usize| (0..n).map(move |j| (o * n + j) * inner + i);
+    let arg = |better: &dyn Fn(f64, f64) -> bool, values: &[f64]| -> Vec<i64> {
+        lanes
+            .clone()
+            .map(|(o, i)| {
+                let mut best = 0usize;
+                for (j, p) in lane(o, i).enumerate() {
+                    let (v, b) = (values[p], values[lane(o, i).nth(best).unwrap_or(p)]);
+                    if !b.is_nan() && (v.is_nan() || better(v, b)) {
+                        best = j;
+                    }
+                }
+                best as i64
+            })
+            .collect()
+    };
+    Some(match (op, data) {
+        (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
+        (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
+        (_, HostData::I64(v)) => HostData::I64(
+            lanes
+                .map(|(o, i)| {
+                    let mut it = lane(o, i).map(|p| v[p]);
+                    match op {
+                        ReduceOp::Sum => it.fold(0i64, |s, x| s.wrapping_add(x)),
+                        ReduceOp::Prod => it.fold(1i64, |s, x| s.wrapping_mul(x)),
+                        ReduceOp::Max => it.max().unwrap_or(0),
+                        _ => it.next().map(|f| it.fold(f, i64::min)).unwrap_or(0),
+                    }
+                })
+                .collect(),
+        ),
+        (ReduceOp::Max | ReduceOp::Min, HostData::Bool(v)) => HostData::Bool(
+            lanes
+                .map(|(o, i)| {
+                    let mut it = lane(o, i).map(|p| v[p]);
+                    if op == ReduceOp::Max {
+                        it.any(|x| x)
+                    } else {
+                        it.all(|x| x)
+                    }
+                })
+                .collect(),
+        ),
+        (_, d) => {
+            let v = d.as_f32()?;
+            let values = lanes.map(|(o, i)| {
+                let xs: Vec<f32> = lane(o, i).map(|p| v[p]).collect();
+                reduce_lane(op, &xs)
+            });
+            d.with_f32_values(values)
+        }
+    })
+}
+
+/// Running sums along `axis`, accumulated in double for floats as PyTorch's
+/// CPU kernel does.
+pub(super) fn cumsum(
+    data: &HostData,
+    shape: &Shape,
+    axis: usize,
+    reverse: bool,
+) -> Option<HostData> {
+    let (outer, n, inner) = around(shape, axis);
+    let order = |o: usize, i: usize| {
+        let idx: Vec<usize> = (0..n).map(|j| (o * n + j) * inner + i).collect();
+        if reverse {
+            idx.into_iter().rev().collect()
+        } else {
+            idx
+        }
+    };
+    Some(match data {
+        HostData::I64(v) => {
+            let mut out = v.clone();
+            for o in 0..outer {
+                for i in 0..inner {
+                    let mut acc = 0i64;
+                    for p in order(o, i) {
+                        acc = acc.wrapping_add(v[p]);
+                        out[p] = acc;
+                    }
+                }
+            }
+            HostData::I64(out)
+        }
+        d => {
+            let v = d.as_f32()?;
+            let mut out = v.clone();
+            for o in 0..outer {
+                for i in 0..inner {
+                    let mut acc = 0f64;
+                    for p in order(o, i) {
+                        acc += v[p] as f64;
+                        out[p] = acc as f32;
+                    }
+                }
+            }
+            d.with_f32_values(out.into_iter())
+        }
+    })
+}
+
+/// One lane of a float reduction (sum, prod, max or min; a NaN wins max and
+/// min), shared by the unfused op and fused row kernels so they agree exactly.
+pub(super) fn reduce_lane(op: ReduceOp, xs: &[f32]) -> f32 {
+    let pick = |better: fn(f32, f32) -> f32| {
+        xs.iter()
+            .copied()
+            .reduce(|a, b| {
+                if a.is_nan() || b.is_nan() {
+                    f32::NAN
+                } else {
+                    better(a, b)
+                }
+            })
+            .unwrap_or(f32::NAN)
+    };
+    match op {
+        ReduceOp::Sum => pairwise_sum(xs),
+        ReduceOp::Prod => xs.iter().product(),
+        ReduceOp::Max => pick(f32::max),
+        ReduceOp::Min => pick(f32::min),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
+    }
+}
+
+/// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
+/// accuracy PyTorch users see.
+pub(super) fn pairwise_sum(values: &[f32]) -> f32 {
+    const BLOCK: usize = 128;
+    if values.len() <= BLOCK {
+        values.iter().sum()
+    } else {
+        let mid = values.len() / 2;
+        pairwise_sum(&values[..mid]) + pairwise_sum(&values[mid..])
+    }
+}

@@ -1,0 +1,229 @@
+//! Elementwise ops: casts, arithmetic between two tensors or a tensor and a
+//! Python number, the one-input functions (`exp`, `relu`...), comparisons and
+//! `where`, each with PyTorch's dtype rules (promotion, integer division,
+//! bool arithmetic) and its gradient recorded.
+
+use super::{Runtime, RuntimeError, scalar_type_name};
+use crate::autograd::GradFn;
+use crate::tensor::Tensor;
+use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, UnaryOp};
+
+/// PyTorch's message for `-` with a bool operand.
+const BOOL_SUBTRACTION: &str = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
+
+impl Runtime {
+    /// `tensor.to(dtype)`: the same tensor when the dtype already matches.
+    pub async fn cast(&mut self, t: &Tensor, to: DType) -> Result<Tensor, RuntimeError> {
+        if t.dtype() == to {
+            return Ok(t.clone());
+        }
+        let out = self
+            .dispatch(Op::Cast { to }, &[t], t.shape(), to, t.device())
+            .await?;
+        self.record(&out, GradFn::Cast { from: t.dtype() }, &[t]);
+        Ok(out)
+    }
+
+    /// The dtype an arithmetic op computes in, given the promoted operand dtype:
+    /// true division of integers is floating, and bool arithmetic is not built.
+    fn arithmetic_dtype(op: BinaryOp, promoted: DType) -> Result<DType, RuntimeError> {
+        match (op, promoted) {
+            (BinaryOp::Div, DType::Int64 | DType::Bool) => Ok(DType::Float32),
+            (BinaryOp::Maximum | BinaryOp::Minimum, DType::Bool) => Ok(DType::Bool),
+            (_, DType::Bool) => Err(RuntimeError::NotImplemented(format!(
+                "arithmetic ({}) on two bool tensors is not supported yet",
+                op.name()
+            ))),
+            (_, d) => Ok(d),
+        }
+    }
+
+    pub async fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        let out = Shape::broadcast(&a.shape(), &b.shape())?;
+        if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
+            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
+        }
+        if a.dtype() == DType::Bool
+            && b.dtype() == DType::Bool
+            && matches!(op, BinaryOp::Add | BinaryOp::Mul)
+        {
+            // On bools `+` is logical or and `*` logical and, as in PyTorch.
+            let ai = self.cast(a, DType::Int64).await?;
+            let bi = self.cast(b, DType::Int64).await?;
+            let sum = self
+                .dispatch(
+                    Op::Binary { op },
+                    &[&ai, &bi],
+                    out,
+                    DType::Int64,
+                    a.device(),
+                )
+                .await?;
+            return self.cast(&sum, DType::Bool).await;
+        }
+        let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
+        let result = self
+            .dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
+            .await?;
+        if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
+            let grad_fn = match op {
+                BinaryOp::Add | BinaryOp::Sub => Some(GradFn::AddSub {
+                    a: a.shape(),
+                    b: b.shape(),
+                    sub: op == BinaryOp::Sub,
+                }),
+                BinaryOp::Mul => Some(GradFn::Mul {
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                BinaryOp::Div => Some(GradFn::Div {
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                BinaryOp::Pow => Some(GradFn::Pow {
+                    a: a.clone(),
+                    b: b.clone(),
+                    out: self.detach(&result),
+                }),
+                BinaryOp::Maximum | BinaryOp::Minimum => Some(GradFn::Extremum {
+                    a: a.clone(),
+                    b: b.clone(),
+                    max: op == BinaryOp::Maximum,
+                }),
+                BinaryOp::FloorDiv | BinaryOp::Remainder => None,
+            };
+            if let Some(f) = grad_fn {
+                self.record(&result, f, &[&a, &b]);
+            }
+        }
+        Ok(result)
+    }
+
+    pub async fn binary_scalar(
+        &mut self,
+        op: BinaryOp,
+        a: &Tensor,
+        scalar: f64,
+        kind: ScalarKind,
+        scalar_on_left: bool,
+    ) -> Result<Tensor, RuntimeError> {
+        if op == BinaryOp::Sub && (kind == ScalarKind::Bool || a.dtype() == DType::Bool) {
+            return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
+        }
+        let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
+        if op == BinaryOp::Pow && dtype == DType::Int64 && !scalar_on_left && scalar < 0.0 {
+            return Err(RuntimeError::Message(
+                "Integers to negative integer powers are not allowed.".into(),
+            ));
+        }
+        let a = self.cast(a, dtype).await?;
+        let ir = Op::BinaryScalar {
+            op,
+            scalar,
+            scalar_on_left,
+        };
+        let out = self
+            .dispatch(ir, &[&a], a.shape(), dtype, a.device())
+            .await?;
+        if self.grad_enabled() && a.requires_grad() {
+            let grad_fn = GradFn::Scalar {
+                op,
+                scalar,
+                scalar_on_left,
+                x: a.clone(),
+                out: self.detach(&out),
+            };
+            self.record(&out, grad_fn, &[&a]);
+        }
+        Ok(out)
+    }
+
+    /// `torch.exp(t)` and the other elementwise functions: integer inputs become
+    /// float32 except for the functions that keep integers (`abs`, `neg`, `relu`).
+    pub async fn unary(&mut self, op: UnaryOp, t: &Tensor) -> Result<Tensor, RuntimeError> {
+        let dtype = match t.dtype() {
+            DType::Bool if op == UnaryOp::Neg => {
+                return Err(RuntimeError::NotImplemented(
+                    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into(),
+                ));
+            }
+            DType::Int64 if op.keeps_integers() => DType::Int64,
+            DType::Int64 | DType::Bool => DType::Float32,
+            d => d,
+        };
+        let t = self.cast(t, dtype).await?;
+        let out = self
+            .dispatch(Op::Unary { op }, &[&t], t.shape(), dtype, t.device())
+            .await?;
+        if self.grad_enabled() && t.requires_grad() {
+            let grad_fn = GradFn::Unary {
+                op,
+                x: t.clone(),
+                out: self.detach(&out),
+            };
+            self.record(&out, grad_fn, &[&t]);
+        }
+        Ok(out)
+    }
+
+    /// `a < b` and the other comparisons, elementwise with broadcasting.
+    pub async fn compare(
+        &mut self,
+        op: CompareOp,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        let out = Shape::broadcast(&a.shape(), &b.shape())?;
+        let dtype = DType::promote(a.dtype(), b.dtype());
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
+        self.dispatch(Op::Compare { op }, &[&a, &b], out, DType::Bool, a.device())
+            .await
+    }
+
+    /// `x > 0` and the other comparisons with a Python number.
+    pub async fn compare_scalar(
+        &mut self,
+        op: CompareOp,
+        a: &Tensor,
+        scalar: f64,
+    ) -> Result<Tensor, RuntimeError> {
+        let op = Op::CompareScalar { op, scalar };
+        self.dispatch(op, &[a], a.shape(), DType::Bool, a.device())
+            .await
+    }
+
+    /// `torch.where(cond, a, b)` with broadcasting of all three.
+    pub async fn where_(
+        &mut self,
+        cond: &Tensor,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        if cond.dtype() != DType::Bool {
+            return Err(RuntimeError::Message(format!(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                scalar_type_name(cond.dtype())
+            )));
+        }
+        let ab = Shape::broadcast(&a.shape(), &b.shape())?;
+        let out = Shape::broadcast(&cond.shape(), &ab)?;
+        let dtype = DType::promote(a.dtype(), b.dtype());
+        let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
+        let result = self
+            .dispatch(Op::Where, &[cond, &a, &b], out, dtype, a.device())
+            .await?;
+        let grad_fn = GradFn::Where {
+            cond: cond.clone(),
+            a: a.shape(),
+            b: b.shape(),
+        };
+        self.record(&result, grad_fn, &[&a, &b]);
+        Ok(result)
+    }
+}

@@ -1,0 +1,288 @@
+//! Writes and scatters: in-place writes through views (`x[i] = v`, `copy_`,
+//! the second half of `add_`), PyTorch's autograd rule for them, `x.data = y`,
+//! `torch.cat` (one scatter per input), and the flat gather `take` behind
+//! advanced indexing with its scatter-add gradient. Each computes new values out
+//! of place and then swaps them into the storage or scatters them into it, so
+//! every view of the storage sees them.
+
+use super::{normalize_axis, positions, whole_storage};
+use crate::autograd::GradFn;
+use crate::data::HostData;
+use crate::runtime::{Runtime, RuntimeError};
+use crate::tensor::{Device, Tensor};
+use tpu_ir::{DType, Op, Shape};
+
+impl Runtime {
+    /// `torch.cat(tensors, dim)`: one `Scatter` per input into a zeroed output.
+    pub async fn cat(&mut self, tensors: &[Tensor], axis: i64) -> Result<Tensor, RuntimeError> {
+        let Some(first) = tensors.first() else {
+            return Err(RuntimeError::Message(
+                "torch.cat(): expected a non-empty list of Tensors".into(),
+            ));
+        };
+        // Legacy rule: 1-D empty tensors are skipped.
+        let parts: Vec<&Tensor> = tensors
+            .iter()
+            .filter(|t| !(t.rank() == 1 && t.numel() == 0))
+            .collect();
+        let reference = parts.first().copied().unwrap_or(first);
+        let rank = reference.rank();
+        if rank == 0 {
+            return Err(RuntimeError::Message(
+                "zero-dimensional tensor (at position 0) cannot be concatenated".into(),
+            ));
+        }
+        let axis = normalize_axis(axis, rank)?;
+        let mut dtype = reference.dtype();
+        let device = reference.device();
+        let mut dims = reference.dims();
+        dims[axis] = 0;
+        for (i, t) in parts.iter().enumerate() {
+            if t.rank() != rank {
+                return Err(RuntimeError::Message(format!(
+                    "Tensors must have same number of dimensions: got {rank} and {}",
+                    t.rank()
+                )));
+            }
+            for (d, (&a, &b)) in t.dims().iter().zip(reference.dims().iter()).enumerate() {
+                if d != axis && a != b {
+                    return Err(RuntimeError::Message(format!(
+                        "Sizes of tensors must match except in dimension {axis}. Expected size {b} but got size {a} for tensor number {i} in the list."
+                    )));
+                }
+            }
+            if t.device() != device {
+                return Err(RuntimeError::DeviceMismatch(device, t.device()));
+            }
+            dtype = DType::promote(dtype, t.dtype());
+            dims[axis] += t.dims()[axis];
+        }
+        let shape = Shape::new(dims);
+        let saved_grad = self.set_grad_enabled(false);
+        let result = async {
+            let mut out = self.full(shape.clone(), 0.0, dtype, device).await?;
+            let mut at = 0usize;
+            for t in &parts {
+                let n = t.dims()[axis];
+                let window = self.slice(&out, axis, Some(at as i64), Some((at + n) as i64), 1)?;
+                out = self.scatter_into(&out, &window, t).await?;
+                at += n;
+            }
+            Ok::<_, RuntimeError>(out)
+        }
+        .await;
+        self.set_grad_enabled(saved_grad);
+        let out = result?;
+        let sizes = parts.iter().map(|t| t.dims()[axis]).collect();
+        let inputs: Vec<&Tensor> = parts.to_vec();
+        self.record(&out, GradFn::Cat { axis, sizes }, &inputs);
+        Ok(out)
+    }
+
+    /// A copy of the dense `base` with the elements `window` (a view of `base`)
+    /// replaced by `value` broadcast to the window's shape.
+    async fn scatter_into(
+        &mut self,
+        base: &Tensor,
+        window: &Tensor,
+        value: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        let dims: Vec<i64> = window.dims().iter().map(|&d| d as i64).collect();
+        let value = self.cast(value, base.dtype()).await?;
+        let value = self.expand(&value, &dims)?;
+        let value = self.dense(&value).await?;
+        let index = self
+            .from_data(
+                HostData::I64(positions(&window.layout())),
+                window.shape(),
+                base.device(),
+            )
+            .await?;
+        let flat_base = whole_storage(&base.layout());
+        let out = self
+            .dispatch_dense(
+                Op::Scatter { accumulate: false },
+                &[&flat_base, &index, &value],
+                flat_base.shape(),
+                base.dtype(),
+                base.device(),
+            )
+            .await?;
+        // The new storage, read through base's layout.
+        let mut layout = base.layout();
+        layout.storage = out.layout().storage.clone();
+        Ok(Tensor::from_layout(layout))
+    }
+
+    /// Writes `value` (broadcast and cast) into the elements of `target`, in its
+    /// storage, so every view of that storage sees the new values: `x[i] = v`,
+    /// `x.copy_(v)`, and the second half of every in-place op.
+    pub async fn write(&mut self, target: &Tensor, value: &Tensor) -> Result<(), RuntimeError> {
+        self.check_inplace(target, value)?;
+        let saved_grad = self.set_grad_enabled(false);
+        let result = if target.is_dense() {
+            // The whole storage is replaced: one copy of the broadcast value
+            // into a fresh buffer, then a swap.
+            async {
+                let dims: Vec<i64> = target.dims().iter().map(|&d| d as i64).collect();
+                let v = self.cast(value, target.dtype()).await?;
+                let v = self.expand(&v, &dims)?;
+                self.clone_tensor(&v).await
+            }
+            .await
+        } else {
+            self.scatter_into(target, target, value).await
+        };
+        self.set_grad_enabled(saved_grad);
+        let updated = result?;
+        target.layout().storage.swap(&updated.layout().storage);
+        Ok(())
+    }
+
+    /// `target[index] = value` for an advanced index: `elements` are positions
+    /// in `target` read row-major, `shape` the shape `value` broadcasts to.
+    pub async fn write_elements(
+        &mut self,
+        target: &Tensor,
+        elements: &[i64],
+        shape: Shape,
+        value: &Tensor,
+    ) -> Result<(), RuntimeError> {
+        self.check_inplace(target, value)?;
+        let layout = target.layout();
+        let all = positions(&layout);
+        let storage_positions: Vec<i64> = elements.iter().map(|&e| all[e as usize]).collect();
+        let saved_grad = self.set_grad_enabled(false);
+        let result = async {
+            let dims: Vec<i64> = shape.dims().iter().map(|&d| d as i64).collect();
+            let value = self.cast(value, layout.dtype).await?;
+            let value = self.expand(&value, &dims)?;
+            let value = self.dense(&value).await?;
+            let index = self
+                .from_data(HostData::I64(storage_positions), shape, layout.device)
+                .await?;
+            let flat = whole_storage(&layout);
+            self.dispatch_dense(
+                Op::Scatter { accumulate: false },
+                &[&flat, &index, &value],
+                flat.shape(),
+                layout.dtype,
+                layout.device,
+            )
+            .await
+        }
+        .await;
+        self.set_grad_enabled(saved_grad);
+        let updated = result?;
+        layout.storage.swap(&updated.layout().storage);
+        Ok(())
+    }
+
+    /// Replaces all of `target`'s values with those of a freshly computed
+    /// `result` of the same shape and dtype (the second half of `add_`, `mul_`,
+    /// ...): its buffer is swapped in when `target` covers its whole storage,
+    /// else the values are scattered into the storage.
+    pub async fn assign(&mut self, target: &Tensor, result: Tensor) -> Result<(), RuntimeError> {
+        if target.is_dense()
+            && !result.shares_storage_with_any()
+            && result.is_dense()
+            && result.dtype() == target.dtype()
+            && result.dims() == target.dims()
+            && result.home() == target.home()
+        {
+            self.check_inplace(target, &result)?;
+            target.layout().storage.swap(&result.layout().storage);
+            return Ok(());
+        }
+        self.write(target, &result).await
+    }
+
+    /// PyTorch's rule for in-place ops under autograd: a leaf that requires grad
+    /// may only be updated under `no_grad`. Updates of other tensors in a graph
+    /// are not tracked here, and are refused rather than silently wrong.
+    pub(crate) fn check_inplace(
+        &self,
+        target: &Tensor,
+        value: &Tensor,
+    ) -> Result<(), RuntimeError> {
+        if !self.grad_enabled() {
+            return Ok(());
+        }
+        if target.requires_grad() && target.is_leaf() {
+            return Err(RuntimeError::Message(
+                "a leaf Variable that requires grad is being used in an in-place operation.".into(),
+            ));
+        }
+        if target.requires_grad() || value.requires_grad() {
+            return Err(RuntimeError::NotImplemented(
+                "in-place updates of tensors that are part of an autograd graph are not supported yet; write `x = x + y` instead of `x += y`".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `x.data = y` and `Module.to(device)`: the tensor object takes `value`'s
+    /// values, shape and device, keeping its identity and autograd flags.
+    pub fn set_data(&mut self, target: &Tensor, value: &Tensor) {
+        target.set_layout(value.layout());
+    }
+
+    /// A flat gather `out[i] = t.flat[index[i]]` with autograd: the basis of
+    /// advanced indexing and embedding lookups. `index` holds positions into
+    /// `t` read as a dense row-major tensor, and is int64 of the output shape.
+    pub async fn take(&mut self, t: &Tensor, index: &Tensor) -> Result<Tensor, RuntimeError> {
+        let n = t.numel() as i64;
+        let values = self.read(index).await?;
+        if let HostData::I64(v) = &values
+            && let Some(&bad) = v.iter().find(|&&i| i < 0 || i >= n)
+        {
+            return Err(RuntimeError::Index(format!(
+                "index {bad} is out of bounds for size {n}"
+            )));
+        }
+        let flat = whole_storage(&self.dense(t).await?.layout());
+        let out = self
+            .dispatch_dense(
+                Op::Gather,
+                &[&flat, index],
+                index.shape(),
+                t.dtype(),
+                t.device(),
+            )
+            .await?;
+        let grad_fn = GradFn::Gather {
+            shape: t.shape(),
+            index: index.clone(),
+        };
+        self.record(&out, grad_fn, &[t]);
+        Ok(out)
+    }
+
+    /// `zeros(shape).flat.index_add_(index, values)`: the gradient of `take`.
+    pub(crate) async fn scatter_add_zeros(
+        &mut self,
+        shape: Shape,
+        index: &Tensor,
+        values: &Tensor,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        let dtype = values.dtype();
+        let zeros = self
+            .full(Shape::new([shape.numel()]), 0.0, dtype, device)
+            .await?;
+        let values = self.dense(values).await?;
+        let out = self
+            .dispatch_dense(
+                Op::Scatter { accumulate: true },
+                &[&zeros, index, &values],
+                zeros.shape(),
+                dtype,
+                device,
+            )
+            .await?;
+        let mut layout = out.layout();
+        layout.strides = shape.strides();
+        layout.shape = shape;
+        Ok(Tensor::from_layout(layout))
+    }
+}
