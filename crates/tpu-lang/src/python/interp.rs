@@ -8,10 +8,10 @@
 //! overflow. Constructs outside the supported subset raise `NotImplementedError`
 //! naming the construct.
 
-use crate::env::{Env, ScopeKind};
-use crate::error::PyErr;
-use crate::source::SourceFile;
-use crate::value::{Class, Function, FunctionCode, Value};
+use crate::python::env::{Env, ScopeKind};
+use crate::python::error::PyErr;
+use crate::python::source::SourceFile;
+use crate::python::value::{Class, Function, FunctionCode, Value};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use std::cell::RefCell;
@@ -471,7 +471,7 @@ impl<'r> Interpreter<'r> {
         self.env = outer;
         result?;
         let attrs = body_env.vars.take();
-        let class = crate::classes::new_class(def.name.as_str(), bases, attrs)?;
+        let class = crate::python::classes::new_class(def.name.as_str(), bases, attrs)?;
         self.classes.push(Rc::downgrade(&class));
         for value in class.attrs.borrow().values() {
             if let Value::Function(f) = value {

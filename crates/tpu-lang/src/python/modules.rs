@@ -2,20 +2,20 @@
 //! Functions implemented in Rust appear as `Value::Builtin` entries named by their
 //! qualified name (`math.sqrt`, `torch.ones`), which is how calls find them.
 
-use crate::env::{Env, ScopeKind};
-use crate::error::PyErr;
-use crate::interp::{Boxed, Interpreter, PyResult};
-use crate::source::SourceFile;
-use crate::value::{Module, Value};
+use crate::python::env::{Env, ScopeKind};
+use crate::python::error::PyErr;
+use crate::python::interp::{Boxed, Interpreter, PyResult};
+use crate::python::source::SourceFile;
+use crate::python::value::{Module, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
-const PRELUDE_NN: &str = include_str!("prelude/nn.py");
-const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
-const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
-const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
+const PRELUDE_TORCH: &str = include_str!("../torch/prelude/torch.py");
+const PRELUDE_NN: &str = include_str!("../torch/prelude/nn.py");
+const PRELUDE_FUNCTIONAL: &str = include_str!("../torch/prelude/functional.py");
+const PRELUDE_UTILS: &str = include_str!("../torch/prelude/utils.py");
+const PRELUDE_OPTIM: &str = include_str!("../torch/prelude/optim.py");
 
 const MATH_FUNCTIONS: &[&str] = &[
     "math.sqrt",
@@ -63,7 +63,7 @@ fn functions(list: &[&'static str]) -> HashMap<String, Value> {
 
 impl Interpreter<'_> {
     /// `import name`: the module object, built once per run. `torch` and its
-    /// submodules are Python (the prelude in `prelude/`) on top of `torch._C`.
+    /// submodules are Python (the prelude in `torch/prelude/`) on top of `torch._C`.
     pub fn import<'a>(&'a mut self, name: &'a str) -> Boxed<'a, Value> {
         Box::pin(async move {
             if let Some(m) = self.modules.get(name) {
@@ -85,11 +85,11 @@ impl Interpreter<'_> {
                 }
                 "torch_tpu" => module(
                     "torch_tpu",
-                    functions(crate::torch_tpu::TORCH_TPU_FUNCTIONS),
+                    functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
                 "torch" => {
-                    let mut attrs = crate::torch_api::torch_module_attributes();
-                    let c = module("torch._C", functions(crate::native::NATIVE_FUNCTIONS));
+                    let mut attrs = crate::torch::module::torch_module_attributes();
+                    let c = module("torch._C", functions(crate::torch::native::NATIVE_FUNCTIONS));
                     attrs.insert("_C".into(), c);
                     let torch = module("torch", attrs);
                     self.modules.insert("torch".into(), torch.clone());

@@ -3,11 +3,11 @@
 //! operators with a tensor operand, each checked as PyTorch checks it and then
 //! handed to the runtime's dispatcher.
 
-use crate::builtins::Keywords;
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::torch_api::{TENSOR_METHODS, parse_device, scalar_kind, scalar_value};
-use crate::value::Value;
+use crate::python::builtins::Keywords;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::torch::module::{TENSOR_METHODS, parse_device, scalar_kind, scalar_value};
+use crate::python::value::Value;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
 use std::rc::Rc;
 use tpu_ir::{BinaryOp, CompareOp, DType, UnaryOp};
@@ -179,7 +179,7 @@ impl Interpreter<'_> {
                 ),
             ));
         }
-        crate::native::check_cast(result.dtype(), t.dtype())?;
+        crate::torch::native::check_cast(result.dtype(), t.dtype())?;
         let result = self.runtime.cast(&result, t.dtype()).await?;
         self.runtime.assign(t, result).await?;
         Ok(Value::Tensor(t.clone()))
@@ -306,7 +306,7 @@ impl Interpreter<'_> {
 
     /// A Python operator with at least one tensor operand.
     pub async fn tensor_binary(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
-        let unsupported = || crate::ops::unsupported_operands(op, a, b);
+        let unsupported = || crate::python::ops::unsupported_operands(op, a, b);
         if op == Operator::MatMult {
             return match (a, b) {
                 (Value::Tensor(x), Value::Tensor(y)) => {

@@ -1,13 +1,13 @@
-//! `torch._C`: the primitives the Python prelude (`prelude/*.py`) builds the
+//! `torch._C`: the primitives the Python prelude (`torch/prelude/*.py`) builds the
 //! torch API from. Each takes positional arguments already normalised by the
 //! prelude's Python signatures (defaults, keywords, `*sizes`), so parsing here is
 //! only type checking. Everything with a PyTorch name and signature lives in the
 //! prelude; everything that computes lives in the runtime.
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::torch_api::{parse_device, scalar_kind};
-use crate::value::Value;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::torch::module::{parse_device, scalar_kind};
+use crate::python::value::Value;
 use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
 use tpu_runtime::{Device, HostData, Tensor, normalize_axis};
 

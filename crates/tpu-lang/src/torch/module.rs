@@ -1,12 +1,12 @@
 //! The `torch` module: its attributes (`torch.ones`, `torch.float32`), the
 //! factory functions and their argument parsing (shapes, devices, dtypes, nested
 //! data), and the seeded random functions. Tensor methods and operators live in
-//! `tensor_api`; nothing here computes tensor values itself.
+//! `tensor`; nothing here computes tensor values itself.
 
-use crate::builtins::Keywords;
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::Value;
+use crate::python::builtins::Keywords;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
 use std::collections::HashMap;
 use tpu_ir::{DType, ScalarKind, Shape};
 use tpu_runtime::{Device, HostData, Scalar, Tensor};

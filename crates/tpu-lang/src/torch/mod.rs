@@ -1,0 +1,13 @@
+//! The torch half of the crate: what `import torch` gives a program. The `torch`
+//! module's Rust part (`module`: dtypes, devices, `torch.tensor`, `torch.full` and
+//! the seeded random factories), the `torch._C` primitives the prelude is written
+//! against (`native`), tensor attributes, Rust methods and Python operators
+//! (`tensor`), indexing and indexed assignment (`indexing`), the `torch_tpu`
+//! module (`torch_tpu`), and the Python prelude (`prelude/*.py`) that holds
+//! every other torch function and `Tensor` method.
+
+pub(crate) mod indexing;
+pub(crate) mod module;
+pub(crate) mod native;
+pub(crate) mod tensor;
+pub(crate) mod torch_tpu;
