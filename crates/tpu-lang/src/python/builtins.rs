@@ -122,7 +122,6 @@ impl Interpreter<'_> {
                 ("object", _) => true,
                 ("int", Value::Int(_) | Value::Bool(_)) => true,
                 ("float", Value::Float(_)) => true,
-                ("torch.Tensor", Value::Tensor(_)) => true,
                 (t, v) => v.builtin_type_name() == t,
             },
             Value::Tuple(items) => {
@@ -431,7 +430,8 @@ impl Interpreter<'_> {
                 Value::Super(Rc::new((class, receiver)))
             }
             "object" => {
-                let class = crate::python::classes::new_class("object", Vec::new(), Default::default())?;
+                let class =
+                    crate::python::classes::new_class("object", Vec::new(), Default::default())?;
                 self.classes.push(Rc::downgrade(&class));
                 Value::Instance(Rc::new(crate::python::value::Instance {
                     class,
@@ -508,7 +508,11 @@ impl Interpreter<'_> {
                     &args[0],
                     &args[1],
                 )?;
-                let r = crate::python::ops::arithmetic(ruff_python_ast::Operator::Mod, &args[0], &args[1])?;
+                let r = crate::python::ops::arithmetic(
+                    ruff_python_ast::Operator::Mod,
+                    &args[0],
+                    &args[1],
+                )?;
                 Value::tuple(vec![q, r])
             }
             "pow" => {

@@ -297,7 +297,7 @@ impl Interpreter<'_> {
         let value = match value {
             Value::Tensor(v) => v,
             other => {
-                let (x, kind) = crate::torch::module::scalar_kind(&other).ok_or_else(|| {
+                let (x, kind) = crate::torch::scalars::scalar_kind(&other).ok_or_else(|| {
                     PyErr::type_error(format!(
                         "can't assign a {} to a {} tensor",
                         other.type_name(),

@@ -6,12 +6,21 @@
 use crate::python::builtins::Keywords;
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::torch::module::{TENSOR_METHODS, parse_device, scalar_kind, scalar_value};
 use crate::python::value::Value;
+use crate::torch::module::parse_device;
+use crate::torch::scalars::{scalar_kind, scalar_value};
 use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
 use std::rc::Rc;
 use tpu_ir::{BinaryOp, CompareOp, DType, UnaryOp};
 use tpu_runtime::{Device, HostData, Scalar, Tensor};
+
+/// Tensor methods implemented in Rust; the rest are Python in the prelude's
+/// `torch.Tensor` class.
+pub const TENSOR_METHODS: &[&str] = &[
+    "item", "cpu", "to", "size", "dim", "numel", "tolist", "float", "long", "bool", "bfloat16",
+    "double", "int", "half", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin",
+    "cos", "erf", "floor", "ceil", "sign",
+];
 
 impl Interpreter<'_> {
     pub async fn tensor_attribute(&mut self, t: &Tensor, name: &str) -> PyResult<Value> {

@@ -6,9 +6,10 @@
 
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::torch::module::{parse_device, scalar_kind};
 use crate::python::value::Value;
-use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
+use crate::torch::module::parse_device;
+use crate::torch::scalars::{scalar_dtype_beside, scalar_kind};
+use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, Shape, UnaryOp};
 use tpu_runtime::{Device, HostData, Tensor, normalize_axis};
 
 /// Every primitive, by name, as `torch._C.<name>`.
@@ -243,18 +244,6 @@ fn tensor(t: Tensor) -> Value {
     Value::Tensor(t)
 }
 
-/// The dtype a Python number gets when it must become a tensor next to `other`.
-fn scalar_dtype(kind: ScalarKind, other: Option<DType>) -> DType {
-    match other {
-        Some(d) => d.with_scalar(kind),
-        None => match kind {
-            ScalarKind::Bool => DType::Bool,
-            ScalarKind::Int => DType::Int64,
-            ScalarKind::Float => DType::Float32,
-        },
-    }
-}
-
 impl Interpreter<'_> {
     /// `a op b` where either may be a Python number, as the operators and
     /// `torch.add`/`torch.maximum`/... compute it.
@@ -293,7 +282,7 @@ impl Interpreter<'_> {
                         other.type_name()
                     ))
                 })?;
-                let dtype = scalar_dtype(kind, like.map(|t| t.dtype()));
+                let dtype = scalar_dtype_beside(kind, like.map(|t| t.dtype()));
                 let device = like.map_or(Device::Cpu, |t| t.device());
                 Ok(self.runtime.full(Shape::scalar(), x, dtype, device).await?)
             }
