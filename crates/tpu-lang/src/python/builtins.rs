@@ -161,29 +161,7 @@ impl Interpreter<'_> {
             return Box::pin(self.call_torch(torch_name, args, kwargs)).await;
         }
         if let Some(math_name) = name.strip_prefix("math.") {
-            if matches!(math_name, "prod" | "fsum") {
-                let items = self
-                    .collect(args.first().cloned().unwrap_or(Value::None))
-                    .await?;
-                let numbers: Vec<f64> = items.iter().filter_map(Value::as_number).collect();
-                if numbers.len() != items.len() {
-                    return Err(PyErr::type_error("must be real number"));
-                }
-                if math_name == "fsum" {
-                    return Ok(Value::Float(numbers.iter().sum()));
-                }
-                if items.iter().all(|v| v.as_int().is_some()) {
-                    let mut p: i64 = 1;
-                    for v in &items {
-                        p = p.checked_mul(v.as_int().unwrap_or(1)).ok_or_else(|| {
-                            PyErr::new("OverflowError", "integer result does not fit in 64 bits")
-                        })?;
-                    }
-                    return Ok(Value::Int(p));
-                }
-                return Ok(Value::Float(numbers.iter().product()));
-            }
-            return self.call_math(math_name, &args);
+            return self.call_math(math_name, &args).await;
         }
         let mut kw = Keywords(kwargs);
         let result = match name {

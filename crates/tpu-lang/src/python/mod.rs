@@ -1,6 +1,7 @@
 //! The language half of the crate: a Python subset interpreted by an async tree
 //! walker over ruff's AST. The pre-parse nesting check (`guard`), statements
-//! (`interp`, with `exceptions` for the ones that manage failure), expressions (`expr`),
+//! (`interp` holds the interpreter's state and limits, `statements` the
+//! statements, `exceptions` those that manage failure), expressions (`expr`),
 //! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
 //! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
 //! `iterables`, `numbers`, `methods`), imports (`modules`), values (`value`) and
@@ -25,4 +26,5 @@ pub(crate) mod ops;
 pub(crate) mod pyformat;
 pub(crate) mod repr;
 pub(crate) mod source;
+pub(crate) mod statements;
 pub(crate) mod value;

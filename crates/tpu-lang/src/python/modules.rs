@@ -95,7 +95,35 @@ impl Interpreter<'_> {
         })
     }
 
-    pub fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+    /// `math.<name>(*args)`. `prod` and `fsum` consume an iterable; the rest
+    /// take numbers.
+    pub async fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+        if matches!(name, "prod" | "fsum") {
+            let items = self
+                .collect(args.first().cloned().unwrap_or(Value::None))
+                .await?;
+            let numbers: Vec<f64> = items.iter().filter_map(Value::as_number).collect();
+            if numbers.len() != items.len() {
+                return Err(PyErr::type_error("must be real number"));
+            }
+            if name == "fsum" {
+                return Ok(Value::Float(numbers.iter().sum()));
+            }
+            if items.iter().all(|v| v.as_int().is_some()) {
+                let mut p: i64 = 1;
+                for v in &items {
+                    p = p.checked_mul(v.as_int().unwrap_or(1)).ok_or_else(|| {
+                        PyErr::new("OverflowError", "integer result does not fit in 64 bits")
+                    })?;
+                }
+                return Ok(Value::Int(p));
+            }
+            return Ok(Value::Float(numbers.iter().product()));
+        }
+        self.math_of_numbers(name, args)
+    }
+
+    fn math_of_numbers(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
         let number = |i: usize| -> PyResult<f64> {
             args.get(i).and_then(Value::as_number).ok_or_else(|| {
                 PyErr::type_error(format!(

@@ -126,8 +126,8 @@ impl Interpreter<'_> {
         let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
         file.is_library = true;
         let env = Env::new(ScopeKind::Module, None);
-        for builtin in SHADOWED_BUILTINS {
-            env.set(&format!("_py_{builtin}"), Value::Builtin(*builtin));
+        for &builtin in SHADOWED_BUILTINS {
+            env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
         }
         for (k, v) in m.attrs.borrow().iter() {
             env.set(k, v.clone());
