@@ -132,7 +132,7 @@ impl Args<'_> {
 }
 
 /// An int, a list/tuple of ints, or a `torch.Size`, as dims.
-pub fn ints_of(v: &Value, function: &str) -> PyResult<Vec<i64>> {
+fn ints_of(v: &Value, function: &str) -> PyResult<Vec<i64>> {
     let bad = |what: &Value| {
         PyErr::type_error(format!(
             "{function}(): argument 'size' must be tuple of ints, but found element of type {}",
