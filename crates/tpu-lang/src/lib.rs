@@ -2,37 +2,23 @@
 //! with ruff's parser, interprets it against a `Runtime`, and returns the `Report`.
 //! A program never panics the host: syntax errors, unknown names, shape errors and
 //! unsupported constructs all come back as diagnostics with a line and column.
+//!
+//! The crate has two halves. `python/` is the language: parsing, the async
+//! interpreter, Python's values, built-ins and tracebacks; it knows tensors only
+//! as values it hands on. `torch/` is the torch surface: the `torch` module's Rust
+//! part, the `torch._C` primitives, tensor attributes, methods and operators,
+//! indexing, `torch_tpu`, and the Python prelude that builds PyTorch's API on top
+//! of `torch._C`. Everything that computes a tensor is a runtime call.
 
-mod bind;
-mod builtins;
-mod call;
-mod classes;
 pub mod conformance;
-mod env;
-mod error;
-mod exceptions;
-mod expr;
-mod guard;
-mod indexing;
-mod interp;
-mod iterables;
-mod methods;
-mod modules;
-mod native;
-mod numbers;
-mod ops;
-mod pyformat;
-mod repr;
-mod source;
-mod tensor_api;
-mod torch_api;
-mod torch_tpu;
-mod value;
+mod python;
+mod torch;
 
-pub use error::PyErr;
-pub use source::SourceFile;
-pub use value::float_repr;
+pub use python::error::PyErr;
+pub use python::source::SourceFile;
+pub use python::value::float_repr;
 
+use python::{error, guard, interp};
 use std::rc::Rc;
 use tpu_runtime::{Report, Runtime};
 

@@ -1,10 +1,10 @@
 //! Expressions: literals, names, containers and comprehensions, f-strings,
 //! operators, attributes, subscripts, calls and lambdas.
 
-use crate::env::{Env, ScopeKind};
-use crate::error::PyErr;
-use crate::interp::{Boxed, Interpreter, PyResult};
-use crate::value::{Dict, FunctionCode, Value};
+use crate::python::env::{Env, ScopeKind};
+use crate::python::error::PyErr;
+use crate::python::interp::{Boxed, Interpreter, PyResult};
+use crate::python::value::{Dict, FunctionCode, Value};
 use ruff_python_ast::{self as ast, Expr, Number};
 use ruff_text_size::Ranged;
 use std::cell::RefCell;
@@ -377,7 +377,7 @@ impl Interpreter<'_> {
         if let Some(c) = self.exceptions.get(name) {
             return Ok(Value::Class(c.clone()));
         }
-        crate::builtins::builtin(name)
+        crate::python::builtins::builtin(name)
             .ok_or_else(|| PyErr::new("NameError", format!("name '{name}' is not defined")))
     }
 }
@@ -387,7 +387,7 @@ enum CompKind<'a> {
     Pair(&'a Expr, &'a Expr),
 }
 
-pub fn hash_key(value: &Value) -> PyResult<crate::value::HashKey> {
+pub fn hash_key(value: &Value) -> PyResult<crate::python::value::HashKey> {
     value
         .hash_key()
         .ok_or_else(|| PyErr::type_error(format!("unhashable type: '{}'", value.type_name())))

@@ -3,8 +3,8 @@
 //! that contains itself as `[...]`), exceptions, and tensors read back from the
 //! device.
 
-use crate::interp::{Boxed, Interpreter, PyResult};
-use crate::value::{Value, float_repr, str_repr};
+use crate::python::interp::{Boxed, Interpreter, PyResult};
+use crate::python::value::{Value, float_repr, str_repr};
 
 impl Interpreter<'_> {
     /// `str(value)`.
@@ -105,7 +105,7 @@ impl Interpreter<'_> {
                 }
                 Value::DType(d) => d.torch_name().to_string(),
                 Value::Module(m) => format!("<module '{}'>", m.name),
-                Value::Builtin(name) => match crate::builtins::type_name_of_builtin(name) {
+                Value::Builtin(name) => match crate::python::builtins::type_name_of_builtin(name) {
                     Some(t) => format!("<class '{t}'>"),
                     None => format!(
                         "<built-in function {}>",

@@ -1,21 +1,14 @@
-//! The modules a program can import: `math`, and `torch` with its submodules.
+//! The modules a program can import: `math`, `torch_tpu`, and `torch` with its
+//! submodules (built by `crate::torch::prelude`).
 //! Functions implemented in Rust appear as `Value::Builtin` entries named by their
-//! qualified name (`math.sqrt`, `torch.ones`), which is how calls find them.
+//! qualified name (`math.sqrt`, `torch.full`), which is how calls find them.
 
-use crate::env::{Env, ScopeKind};
-use crate::error::PyErr;
-use crate::interp::{Boxed, Interpreter, PyResult};
-use crate::source::SourceFile;
-use crate::value::{Module, Value};
+use crate::python::error::PyErr;
+use crate::python::interp::{Boxed, Interpreter, PyResult};
+use crate::python::value::{Module, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-
-const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
-const PRELUDE_NN: &str = include_str!("prelude/nn.py");
-const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
-const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
-const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
 
 const MATH_FUNCTIONS: &[&str] = &[
     "math.sqrt",
@@ -43,14 +36,14 @@ const MATH_FUNCTIONS: &[&str] = &[
     "math.isclose",
 ];
 
-fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
+pub(crate) fn module(name: &str, attrs: HashMap<String, Value>) -> Value {
     Value::Module(Rc::new(Module {
         name: name.to_string(),
         attrs: RefCell::new(attrs),
     }))
 }
 
-fn functions(list: &[&'static str]) -> HashMap<String, Value> {
+pub(crate) fn functions(list: &[&'static str]) -> HashMap<String, Value> {
     list.iter()
         .map(|q| {
             (
@@ -63,7 +56,7 @@ fn functions(list: &[&'static str]) -> HashMap<String, Value> {
 
 impl Interpreter<'_> {
     /// `import name`: the module object, built once per run. `torch` and its
-    /// submodules are Python (the prelude in `prelude/`) on top of `torch._C`.
+    /// submodules are Python (the prelude in `torch/prelude/`) on top of `torch._C`.
     pub fn import<'a>(&'a mut self, name: &'a str) -> Boxed<'a, Value> {
         Box::pin(async move {
             if let Some(m) = self.modules.get(name) {
@@ -85,50 +78,10 @@ impl Interpreter<'_> {
                 }
                 "torch_tpu" => module(
                     "torch_tpu",
-                    functions(crate::torch_tpu::TORCH_TPU_FUNCTIONS),
+                    functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
-                "torch" => {
-                    let mut attrs = crate::torch_api::torch_module_attributes();
-                    let c = module("torch._C", functions(crate::native::NATIVE_FUNCTIONS));
-                    attrs.insert("_C".into(), c);
-                    let torch = module("torch", attrs);
-                    self.modules.insert("torch".into(), torch.clone());
-                    self.exec_library(&torch, "torch.py", PRELUDE_TORCH).await?;
-                    if let Value::Module(m) = &torch
-                        && let Some(Value::Class(c)) = m.attrs.borrow().get("Tensor")
-                    {
-                        self.tensor_class = Some(c.clone());
-                    }
-                    for sub in [
-                        "torch.nn",
-                        "torch.nn.functional",
-                        "torch.nn.utils",
-                        "torch.optim",
-                    ] {
-                        self.import(sub).await?;
-                    }
-                    return Ok(torch);
-                }
-                "torch.nn" | "torch.nn.functional" | "torch.nn.utils" | "torch.optim" => {
-                    let value = module(name, HashMap::new());
-                    self.modules.insert(name.to_string(), value.clone());
-                    let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
-                    let parent = self.import(parent).await?;
-                    self.set_attribute(&parent, child, value.clone())?;
-                    let (file, source) = match name {
-                        "torch.nn" => ("nn.py", PRELUDE_NN),
-                        "torch.nn.functional" => ("functional.py", PRELUDE_FUNCTIONAL),
-                        "torch.nn.utils" => ("utils.py", PRELUDE_UTILS),
-                        _ => ("optim.py", PRELUDE_OPTIM),
-                    };
-                    self.exec_library(&value, file, source).await?;
-                    if name == "torch.nn"
-                        && let Value::Module(m) = &value
-                        && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")
-                    {
-                        self.parameter_class = Some(c.clone());
-                    }
-                    value
+                "torch" | "torch.nn" | "torch.nn.functional" | "torch.nn.utils" | "torch.optim" => {
+                    return self.import_torch(name).await;
                 }
                 _ => {
                     return Err(PyErr::new(
@@ -142,73 +95,35 @@ impl Interpreter<'_> {
         })
     }
 
-    /// Runs a prelude file as the body of `module`, whose attributes it starts
-    /// from and ends as (so Rust built-ins can be wrapped by Python ones).
-    async fn exec_library(
-        &mut self,
-        module: &Value,
-        file_name: &str,
-        source: &str,
-    ) -> PyResult<()> {
-        let Value::Module(m) = module else {
-            return Ok(());
-        };
-        let parsed = ruff_python_parser::parse_module(source).map_err(|e| {
-            PyErr::new(
-                "SystemError",
-                format!("the runtime's {file_name} does not parse: {}", e.error),
-            )
-        })?;
-        let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
-        file.is_library = true;
-        let env = Env::new(ScopeKind::Module, None);
-        for builtin in [
-            "sum",
-            "max",
-            "min",
-            "abs",
-            "all",
-            "any",
-            "round",
-            "len",
-            "isinstance",
-            "float",
-            "int",
-            "bool",
-            "range",
-            "list",
-            "tuple",
-            "sorted",
-            "enumerate",
-            "zip",
-            "str",
-            "repr",
-            "type",
-            "iter",
-            "getattr",
-            "setattr",
-            "hasattr",
-        ] {
-            env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
+    /// `math.<name>(*args)`. `prod` and `fsum` consume an iterable; the rest
+    /// take numbers.
+    pub async fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+        if matches!(name, "prod" | "fsum") {
+            let items = self
+                .collect(args.first().cloned().unwrap_or(Value::None))
+                .await?;
+            let numbers: Vec<f64> = items.iter().filter_map(Value::as_number).collect();
+            if numbers.len() != items.len() {
+                return Err(PyErr::type_error("must be real number"));
+            }
+            if name == "fsum" {
+                return Ok(Value::Float(numbers.iter().sum()));
+            }
+            if items.iter().all(|v| v.as_int().is_some()) {
+                let mut p: i64 = 1;
+                for v in &items {
+                    p = p.checked_mul(v.as_int().unwrap_or(1)).ok_or_else(|| {
+                        PyErr::new("OverflowError", "integer result does not fit in 64 bits")
+                    })?;
+                }
+                return Ok(Value::Int(p));
+            }
+            return Ok(Value::Float(numbers.iter().product()));
         }
-        for (k, v) in m.attrs.borrow().iter() {
-            env.set(k, v.clone());
-        }
-        self.library_envs.push(env.clone());
-        let outer_env = std::mem::replace(&mut self.env, env.clone());
-        let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
-        let result = self.exec_block(&parsed.syntax().body).await;
-        self.env = outer_env;
-        self.file = outer_file;
-        result?;
-        let mut attrs = m.attrs.borrow_mut();
-        for (k, v) in env.vars.borrow().iter() {
-            attrs.insert(k.clone(), v.clone());
-        }
-        Ok(())
+        self.math_of_numbers(name, args)
     }
 
-    pub fn call_math(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
+    fn math_of_numbers(&mut self, name: &str, args: &[Value]) -> PyResult<Value> {
         let number = |i: usize| -> PyResult<f64> {
             args.get(i).and_then(Value::as_number).ok_or_else(|| {
                 PyErr::type_error(format!(

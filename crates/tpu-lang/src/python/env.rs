@@ -2,7 +2,7 @@
 //! function was defined in (closures); a class body gets a scope that becomes the
 //! class's attributes and, as in Python, is not visible from its methods.
 
-use crate::value::Value;
+use crate::python::value::Value;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;

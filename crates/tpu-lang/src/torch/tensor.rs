@@ -3,15 +3,24 @@
 //! operators with a tensor operand, each checked as PyTorch checks it and then
 //! handed to the runtime's dispatcher.
 
-use crate::builtins::Keywords;
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::torch_api::{TENSOR_METHODS, parse_device, scalar_kind, scalar_value};
-use crate::value::Value;
+use crate::python::builtins::Keywords;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
+use crate::torch::module::parse_device;
+use crate::torch::scalars::{scalar_kind, scalar_value};
 use ruff_python_ast::{CmpOp, Operator, UnaryOp as PyUnaryOp};
 use std::rc::Rc;
 use tpu_ir::{BinaryOp, CompareOp, DType, UnaryOp};
 use tpu_runtime::{Device, HostData, Scalar, Tensor};
+
+/// Tensor methods implemented in Rust; the rest are Python in the prelude's
+/// `torch.Tensor` class.
+pub const TENSOR_METHODS: &[&str] = &[
+    "item", "cpu", "to", "size", "dim", "numel", "tolist", "float", "long", "bool", "bfloat16",
+    "double", "int", "half", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin",
+    "cos", "erf", "floor", "ceil", "sign",
+];
 
 impl Interpreter<'_> {
     pub async fn tensor_attribute(&mut self, t: &Tensor, name: &str) -> PyResult<Value> {
@@ -179,7 +188,7 @@ impl Interpreter<'_> {
                 ),
             ));
         }
-        crate::native::check_cast(result.dtype(), t.dtype())?;
+        crate::torch::native::check_cast(result.dtype(), t.dtype())?;
         let result = self.runtime.cast(&result, t.dtype()).await?;
         self.runtime.assign(t, result).await?;
         Ok(Value::Tensor(t.clone()))
@@ -306,7 +315,7 @@ impl Interpreter<'_> {
 
     /// A Python operator with at least one tensor operand.
     pub async fn tensor_binary(&mut self, op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
-        let unsupported = || crate::ops::unsupported_operands(op, a, b);
+        let unsupported = || crate::python::ops::unsupported_operands(op, a, b);
         if op == Operator::MatMult {
             return match (a, b) {
                 (Value::Tensor(x), Value::Tensor(y)) => {

@@ -3,11 +3,11 @@
 //! keyword, defaults, `*args`, `**kwargs`, with CPython's `TypeError` wording), and
 //! run in a fresh scope whose parent is their closure.
 
-use crate::env::{Env, ScopeKind};
-use crate::error::PyErr;
-use crate::expr::hash_key;
-use crate::interp::{Boxed, Flow, Interpreter, PyResult};
-use crate::value::{Dict, Function, FunctionCode, Instance, Value};
+use crate::python::env::{Env, ScopeKind};
+use crate::python::error::PyErr;
+use crate::python::expr::hash_key;
+use crate::python::interp::{Boxed, Flow, Interpreter, PyResult};
+use crate::python::value::{Dict, Function, FunctionCode, Instance, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -123,7 +123,7 @@ impl Interpreter<'_> {
         args: Vec<Value>,
         kwargs: Vec<(String, Value)>,
     ) -> PyResult<Value> {
-        if self.frames.len() >= crate::interp::MAX_CALLS {
+        if self.frames.len() >= crate::python::interp::MAX_CALLS {
             return Err(PyErr::fatal(
                 "RecursionError",
                 "maximum recursion depth exceeded",
@@ -132,7 +132,7 @@ impl Interpreter<'_> {
         self.call_boundary().await;
         self.enter()?;
         let scope = Env::new(ScopeKind::Function, Some(f.closure.clone()));
-        let bound = crate::bind::bind_arguments(&f, args, kwargs, &scope);
+        let bound = crate::python::bind::bind_arguments(&f, args, kwargs, &scope);
         if let Err(e) = bound {
             self.leave();
             return Err(e);
@@ -187,7 +187,7 @@ impl Interpreter<'_> {
                         let mut dict = Dict::default();
                         for (k, v) in i.attrs.borrow().iter() {
                             dict.insert(
-                                crate::value::HashKey::Str(k.clone()),
+                                crate::python::value::HashKey::Str(k.clone()),
                                 Value::Str(k.clone()),
                                 v.clone(),
                             );
@@ -252,7 +252,7 @@ impl Interpreter<'_> {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
             }
             Value::Tensor(t) => self.tensor_attribute(t, name).await,
-            other => crate::methods::native_attribute(other, name).ok_or_else(missing),
+            other => crate::python::methods::native_attribute(other, name).ok_or_else(missing),
         }
     }
 
@@ -433,7 +433,7 @@ impl Interpreter<'_> {
             Value::Dict(d) | Value::Set(d) => d.borrow().keys(),
             Value::Size(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Range(start, stop, step) => {
-                crate::ops::check_len(range_len(start, stop, step).max(0) as usize)?;
+                crate::python::ops::check_len(range_len(start, stop, step).max(0) as usize)?;
                 Iter::Range {
                     next: start,
                     stop,

@@ -2,8 +2,8 @@
 //! instances are reference-counted like CPython's objects, so aliasing
 //! (`b = a; b.append(1)`) and identity (`is`) behave as in Python.
 
-use crate::env::Env;
-use crate::source::SourceFile;
+use crate::python::env::Env;
+use crate::python::source::SourceFile;
 use ruff_python_ast as ast;
 use std::cell::RefCell;
 use std::collections::HashMap;

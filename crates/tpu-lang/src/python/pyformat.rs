@@ -2,9 +2,9 @@
 //! `"{:.2e}".format(x)`) for ints, floats and strings, following the rules of the
 //! Python documentation ("Format Specification Mini-Language").
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::{Value, float_repr};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::{Value, float_repr};
 use tpu_runtime::format::{python_exp, python_fixed};
 
 #[derive(Default, Debug)]
@@ -84,8 +84,8 @@ fn parse(spec: &str) -> PyResult<Spec> {
         );
     }
     // Widths and precisions are allocations too.
-    crate::ops::check_len(s.width)?;
-    crate::ops::check_len(s.precision.unwrap_or(0))?;
+    crate::python::ops::check_len(s.width)?;
+    crate::python::ops::check_len(s.precision.unwrap_or(0))?;
     if i < chars.len() {
         s.kind = Some(chars[i]);
         i += 1;

@@ -1,12 +1,12 @@
 //! Operators on Python values: truthiness, arithmetic with Python's int and float
 //! rules, and comparisons (including `in` and `is`). Tensor operands
-//! are handed to `torch_api`, behind a `Box::pin`: the tensor paths build large
+//! are handed to `crate::torch::tensor`, behind a `Box::pin`: the tensor paths build large
 //! futures, and keeping them out of these inline state machines keeps every level
 //! of expression nesting cheap on the (in browsers, small and fixed) native stack.
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::Value;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use std::cmp::Ordering;
 
@@ -23,7 +23,7 @@ impl Interpreter<'_> {
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) | Value::Set(d) => !d.borrow().is_empty(),
             Value::Size(s) => !s.is_empty(),
-            Value::Range(a, b, s) => crate::call::range_len(*a, *b, *s) > 0,
+            Value::Range(a, b, s) => crate::python::call::range_len(*a, *b, *s) > 0,
             Value::Tensor(t) => Box::pin(self.tensor_truth(t)).await?,
             Value::Instance(i) => {
                 if let Some(method) = i.class.lookup("__bool__") {
@@ -160,7 +160,7 @@ impl Interpreter<'_> {
                 ))),
             },
             Value::Dict(d) | Value::Set(d) => {
-                Ok(d.borrow().contains(&crate::expr::hash_key(item)?))
+                Ok(d.borrow().contains(&crate::python::expr::hash_key(item)?))
             }
             Value::Range(start, stop, step) => Ok(match item.as_int() {
                 Some(i) => {
@@ -414,16 +414,16 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
                     .chain(y.keys().into_iter().filter(|v| !in_x(v)))
                     .collect(),
             };
-            let mut set = crate::value::Dict::default();
+            let mut set = crate::python::value::Dict::default();
             for item in items {
-                set.insert(crate::expr::hash_key(&item)?, item, Value::None);
+                set.insert(crate::python::expr::hash_key(&item)?, item, Value::None);
             }
             Ok(Value::Set(std::rc::Rc::new(std::cell::RefCell::new(set))))
         }
         (Operator::BitOr, Value::Dict(x), Value::Dict(y)) => {
             let mut merged = x.borrow().clone();
             for (k, v) in y.borrow().items() {
-                merged.insert(crate::expr::hash_key(k)?, k.clone(), v.clone());
+                merged.insert(crate::python::expr::hash_key(k)?, k.clone(), v.clone());
             }
             Ok(Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
                 merged,

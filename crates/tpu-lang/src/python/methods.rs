@@ -1,12 +1,12 @@
 //! Methods of the built-in types: `str`, `list`, `dict`, `set` and `tuple`, plus
-//! the plain attributes of devices and dtypes. Tensor methods live in `torch_api`.
+//! the plain attributes of devices and dtypes. Tensor methods live in `crate::torch::tensor`.
 
-use crate::builtins::Keywords;
-use crate::error::PyErr;
-use crate::expr::hash_key;
-use crate::interp::{Interpreter, PyResult};
-use crate::ops::py_eq;
-use crate::value::Value;
+use crate::python::builtins::Keywords;
+use crate::python::error::PyErr;
+use crate::python::expr::hash_key;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::ops::py_eq;
+use crate::python::value::Value;
 use std::rc::Rc;
 
 const STR_METHODS: &[&str] = &[
@@ -150,7 +150,7 @@ impl Interpreter<'_> {
                             return Err(PyErr::new("IndexError", "pop from empty list"));
                         }
                         let i = match args.first() {
-                            Some(v) => crate::call::normalize_index(v, len, "pop")?,
+                            Some(v) => crate::python::call::normalize_index(v, len, "pop")?,
                             None => len - 1,
                         };
                         list.borrow_mut().remove(i)
@@ -259,7 +259,7 @@ impl Interpreter<'_> {
                         }
                         for (k, v) in kw.0.drain(..) {
                             dict.borrow_mut().insert(
-                                crate::value::HashKey::Str(Rc::from(k.as_str())),
+                                crate::python::value::HashKey::Str(Rc::from(k.as_str())),
                                 Value::str(&k),
                                 v,
                             );
@@ -482,7 +482,7 @@ impl Interpreter<'_> {
             }
             "ljust" | "rjust" | "center" | "zfill" => {
                 let width = args.first().and_then(Value::as_int).unwrap_or(0).max(0) as usize;
-                crate::ops::check_len(width)?;
+                crate::python::ops::check_len(width)?;
                 let fill = if name == "zfill" {
                     "0".to_string()
                 } else {
@@ -493,7 +493,7 @@ impl Interpreter<'_> {
                     "center" => "^",
                     _ => ">",
                 };
-                Value::str(&crate::pyformat::format_str(
+                Value::str(&crate::python::pyformat::format_str(
                     s,
                     &format!("{fill}{align}{width}"),
                 )?)

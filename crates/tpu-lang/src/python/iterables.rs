@@ -3,11 +3,11 @@
 //! Iterables are collected eagerly (there are no lazy iterators here), which is
 //! what every program in scope needs.
 
-use crate::builtins::{Keywords, arity};
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::ops::py_cmp;
-use crate::value::Value;
+use crate::python::builtins::{Keywords, arity};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::ops::py_cmp;
+use crate::python::value::Value;
 
 impl Interpreter<'_> {
     pub async fn call_iterable_builtin(

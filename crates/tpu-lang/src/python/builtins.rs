@@ -1,9 +1,9 @@
 //! Python's built-in functions (`print`, `len`, `range`, `sorted`, `isinstance`,
 //! ...) and the built-in types used as functions (`int`, `list`, `dict`, ...).
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::{Dict, Value};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::{Dict, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -111,7 +111,7 @@ impl Interpreter<'_> {
             Value::Class(c) => match value {
                 Value::Instance(i) => i.class.is_subclass_of(c),
                 Value::Tensor(t) => {
-                    let is = |slot: &Option<Rc<crate::value::Class>>| {
+                    let is = |slot: &Option<Rc<crate::python::value::Class>>| {
                         slot.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
                     };
                     is(&self.tensor_class) || (is(&self.parameter_class) && t.is_parameter())
@@ -122,7 +122,6 @@ impl Interpreter<'_> {
                 ("object", _) => true,
                 ("int", Value::Int(_) | Value::Bool(_)) => true,
                 ("float", Value::Float(_)) => true,
-                ("torch.Tensor", Value::Tensor(_)) => true,
                 (t, v) => v.builtin_type_name() == t,
             },
             Value::Tuple(items) => {
@@ -162,29 +161,7 @@ impl Interpreter<'_> {
             return Box::pin(self.call_torch(torch_name, args, kwargs)).await;
         }
         if let Some(math_name) = name.strip_prefix("math.") {
-            if matches!(math_name, "prod" | "fsum") {
-                let items = self
-                    .collect(args.first().cloned().unwrap_or(Value::None))
-                    .await?;
-                let numbers: Vec<f64> = items.iter().filter_map(Value::as_number).collect();
-                if numbers.len() != items.len() {
-                    return Err(PyErr::type_error("must be real number"));
-                }
-                if math_name == "fsum" {
-                    return Ok(Value::Float(numbers.iter().sum()));
-                }
-                if items.iter().all(|v| v.as_int().is_some()) {
-                    let mut p: i64 = 1;
-                    for v in &items {
-                        p = p.checked_mul(v.as_int().unwrap_or(1)).ok_or_else(|| {
-                            PyErr::new("OverflowError", "integer result does not fit in 64 bits")
-                        })?;
-                    }
-                    return Ok(Value::Int(p));
-                }
-                return Ok(Value::Float(numbers.iter().product()));
-            }
-            return self.call_math(math_name, &args);
+            return self.call_math(math_name, &args).await;
         }
         let mut kw = Keywords(kwargs);
         let result = match name {
@@ -271,7 +248,7 @@ impl Interpreter<'_> {
                         ));
                     }
                 };
-                crate::numbers::round(&value, ndigits)?
+                crate::python::numbers::round(&value, ndigits)?
             }
             "isinstance" => {
                 arity(name, 2, &args)?;
@@ -314,7 +291,7 @@ impl Interpreter<'_> {
                                     ));
                                 }
                                 dict.insert(
-                                    crate::expr::hash_key(&kv[0])?,
+                                    crate::python::expr::hash_key(&kv[0])?,
                                     kv[0].clone(),
                                     kv[1].clone(),
                                 );
@@ -324,7 +301,7 @@ impl Interpreter<'_> {
                 }
                 for (k, v) in kw.0.drain(..) {
                     dict.insert(
-                        crate::value::HashKey::Str(Rc::from(k.as_str())),
+                        crate::python::value::HashKey::Str(Rc::from(k.as_str())),
                         Value::str(&k),
                         v,
                     );
@@ -343,9 +320,9 @@ impl Interpreter<'_> {
                     ("float", None) => Value::Float(0.0),
                     (_, Some(Value::Tensor(t))) => {
                         let item = self.tensor_item(&t).await?;
-                        crate::numbers::convert_number(name, &item)?
+                        crate::python::numbers::convert_number(name, &item)?
                     }
-                    (_, Some(v)) => crate::numbers::convert_number(name, &v)?,
+                    (_, Some(v)) => crate::python::numbers::convert_number(name, &v)?,
                     _ => {
                         return Err(PyErr::type_error(format!(
                             "{name}() missing required argument"
@@ -431,9 +408,10 @@ impl Interpreter<'_> {
                 Value::Super(Rc::new((class, receiver)))
             }
             "object" => {
-                let class = crate::classes::new_class("object", Vec::new(), Default::default())?;
+                let class =
+                    crate::python::classes::new_class("object", Vec::new(), Default::default())?;
                 self.classes.push(Rc::downgrade(&class));
-                Value::Instance(Rc::new(crate::value::Instance {
+                Value::Instance(Rc::new(crate::python::value::Instance {
                     class,
                     attrs: RefCell::default(),
                 }))
@@ -454,18 +432,18 @@ impl Interpreter<'_> {
             "id" => {
                 arity(name, 1, &args)?;
                 Value::Int(match args[0].hash_key() {
-                    Some(crate::value::HashKey::Id(id)) => id as i64,
+                    Some(crate::python::value::HashKey::Id(id)) => id as i64,
                     _ => 0,
                 })
             }
             "hash" => {
                 arity(name, 1, &args)?;
-                let key = crate::expr::hash_key(&args[0])?;
+                let key = crate::python::expr::hash_key(&args[0])?;
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
                 key.hash(&mut h);
                 Value::Int(match key {
-                    crate::value::HashKey::Int(i) => i,
+                    crate::python::value::HashKey::Int(i) => i,
                     _ => h.finish() as i64,
                 })
             }
@@ -503,12 +481,16 @@ impl Interpreter<'_> {
             }
             "divmod" => {
                 arity(name, 2, &args)?;
-                let q = crate::ops::arithmetic(
+                let q = crate::python::ops::arithmetic(
                     ruff_python_ast::Operator::FloorDiv,
                     &args[0],
                     &args[1],
                 )?;
-                let r = crate::ops::arithmetic(ruff_python_ast::Operator::Mod, &args[0], &args[1])?;
+                let r = crate::python::ops::arithmetic(
+                    ruff_python_ast::Operator::Mod,
+                    &args[0],
+                    &args[1],
+                )?;
                 Value::tuple(vec![q, r])
             }
             "pow" => {
@@ -528,7 +510,7 @@ impl Interpreter<'_> {
             Value::Str(s) => s.chars().count(),
             Value::Dict(d) | Value::Set(d) => d.borrow().len(),
             Value::Size(s) => s.len(),
-            Value::Range(a, b, s) => crate::call::range_len(*a, *b, *s) as usize,
+            Value::Range(a, b, s) => crate::python::call::range_len(*a, *b, *s) as usize,
             Value::Tensor(t) => match t.shape().dims().first() {
                 Some(&d) => d,
                 None => return Err(PyErr::type_error("len() of a 0-d tensor")),

@@ -3,10 +3,10 @@
 //! positional-only parameters, with CPython's `TypeError` wording for missing,
 //! surplus, duplicate and unexpected arguments.
 
-use crate::env::Env;
-use crate::error::PyErr;
-use crate::interp::PyResult;
-use crate::value::{Dict, Function, Value};
+use crate::python::env::Env;
+use crate::python::error::PyErr;
+use crate::python::interp::PyResult;
+use crate::python::value::{Dict, Function, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -80,7 +80,7 @@ pub fn bind_arguments(
             vars.insert(key, value);
         } else if params.kwarg.is_some() {
             rest.insert(
-                crate::value::HashKey::Str(Rc::from(key.as_str())),
+                crate::python::value::HashKey::Str(Rc::from(key.as_str())),
                 Value::str(&key),
                 value,
             );

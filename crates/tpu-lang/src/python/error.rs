@@ -3,8 +3,8 @@
 //! with carets under the failing expression (that is how the column is named),
 //! then `Kind: message`.
 
-use crate::source::SourceFile;
-use crate::value::Value;
+use crate::python::source::SourceFile;
+use crate::python::value::Value;
 use ruff_text_size::TextRange;
 use std::rc::Rc;
 use tpu_runtime::{Diagnostic, RuntimeError};

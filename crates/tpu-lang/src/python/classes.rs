@@ -2,9 +2,9 @@
 //! hierarchy, which are ordinary classes so that user code can subclass, raise and
 //! catch them.
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::{Class, Value};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::{Class, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -128,7 +128,7 @@ impl Interpreter<'_> {
         if let Some(v) = &err.value {
             return v.clone();
         }
-        let instance = crate::value::Instance {
+        let instance = crate::python::value::Instance {
             class: self.error_class(err),
             attrs: RefCell::default(),
         };

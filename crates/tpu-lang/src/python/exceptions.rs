@@ -2,9 +2,9 @@
 //! `else`/`finally`, and `with` (including `torch.no_grad()`). Sandbox limits
 //! (fuel, recursion) are fatal errors that `except` cannot catch.
 
-use crate::error::PyErr;
-use crate::interp::{Flow, Interpreter, PyResult};
-use crate::value::Value;
+use crate::python::error::PyErr;
+use crate::python::interp::{Flow, Interpreter, PyResult};
+use crate::python::value::Value;
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
 

@@ -1,23 +1,23 @@
-//! The `torch` module: its attributes (`torch.ones`, `torch.float32`), the
-//! factory functions and their argument parsing (shapes, devices, dtypes, nested
-//! data), and the seeded random functions. Tensor methods and operators live in
-//! `tensor_api`; nothing here computes tensor values itself.
+//! The `torch` module's Rust part: its dtypes and devices, the factories whose
+//! argument parsing is Rust (`torch.full`, `torch.tensor` with its nested data,
+//! the seeded random functions), grad-mode objects, and the elementwise functions
+//! that are also Rust tensor methods. Every other torch function is Python in
+//! `prelude/torch.py`, which runs on top of this module (and never redefines a
+//! name registered here). Tensor methods and operators live in `tensor`; nothing
+//! here computes tensor values itself.
 
-use crate::builtins::Keywords;
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::Value;
+use crate::python::builtins::Keywords;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
+use crate::torch::scalars::{python_scalar_dtype, scalar_kind};
 use std::collections::HashMap;
 use tpu_ir::{DType, ScalarKind, Shape};
-use tpu_runtime::{Device, HostData, Scalar, Tensor};
+use tpu_runtime::{Device, HostData, Tensor};
 
 const TORCH_FUNCTIONS: &[&str] = &[
-    "torch.ones",
-    "torch.zeros",
     "torch.full",
     "torch.tensor",
-    "torch.matmul",
-    "torch.sum",
     "torch.device",
     "torch.no_grad",
     "torch.enable_grad",
@@ -40,14 +40,6 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.empty",
 ];
 
-/// Tensor methods implemented in Rust; the rest are Python in the prelude's
-/// `torch.Tensor` class.
-pub const TENSOR_METHODS: &[&str] = &[
-    "item", "cpu", "to", "size", "dim", "numel", "tolist", "float", "long", "bool", "bfloat16",
-    "double", "int", "half", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin",
-    "cos", "erf", "floor", "ceil", "sign",
-];
-
 pub fn torch_module_attributes() -> HashMap<String, Value> {
     let mut attrs: HashMap<String, Value> = TORCH_FUNCTIONS
         .iter()
@@ -68,7 +60,6 @@ pub fn torch_module_attributes() -> HashMap<String, Value> {
     ] {
         attrs.insert(name.to_string(), Value::DType(dtype));
     }
-    attrs.insert("Tensor".into(), Value::Builtin("torch.Tensor"));
     attrs
 }
 
@@ -190,31 +181,37 @@ fn flatten(
     Ok(())
 }
 
-/// Python numbers as tensor data: float32 if any is a float, else int64 if any
-/// is an int, else bool, as `torch.tensor` infers; then converted to `dtype`.
+/// Python numbers as tensor data, in the dtype `torch.tensor` infers from the
+/// widest kind among them (float32 for an empty list, as PyTorch gives), then
+/// converted to `dtype`.
 fn host_data(values: &[Value], dtype: Option<DType>) -> HostData {
-    let any_float = values.iter().any(|v| matches!(v, Value::Float(_)));
-    let any_int = values.iter().any(|v| matches!(v, Value::Int(_)));
-    let data = if any_float || values.is_empty() {
-        HostData::F32(
-            values
-                .iter()
-                .map(|v| v.as_number().unwrap_or(0.0) as f32)
-                .collect(),
-        )
-    } else if any_int {
-        HostData::I64(values.iter().map(|v| v.as_int().unwrap_or(0)).collect())
-    } else {
-        HostData::Bool(
+    let kind = values
+        .iter()
+        .filter_map(|v| scalar_kind(v).map(|(_, kind)| kind))
+        .max_by_key(|kind| match kind {
+            ScalarKind::Bool => 0,
+            ScalarKind::Int => 1,
+            ScalarKind::Float => 2,
+        })
+        .unwrap_or(ScalarKind::Float);
+    let data = match python_scalar_dtype(kind) {
+        DType::Bool => HostData::Bool(
             values
                 .iter()
                 .map(|v| matches!(v, Value::Bool(true)))
                 .collect(),
-        )
+        ),
+        DType::Int64 => HostData::I64(values.iter().map(|v| v.as_int().unwrap_or(0)).collect()),
+        _ => HostData::F32(
+            values
+                .iter()
+                .map(|v| v.as_number().unwrap_or(0.0) as f32)
+                .collect(),
+        ),
     };
     match dtype {
         // Python floats are doubles: round once, straight to the requested type.
-        Some(DType::BFloat16) if any_float => HostData::BF16(
+        Some(DType::BFloat16) if kind == ScalarKind::Float => HostData::BF16(
             values
                 .iter()
                 .map(|v| tpu_runtime::data::f32_to_bf16(v.as_number().unwrap_or(0.0) as f32))
@@ -222,25 +219,6 @@ fn host_data(values: &[Value], dtype: Option<DType>) -> HostData {
         ),
         Some(d) => data.cast(d),
         None => data,
-    }
-}
-
-/// The promotion kind of a Python number operand.
-pub fn scalar_kind(v: &Value) -> Option<(f64, ScalarKind)> {
-    match v {
-        Value::Bool(b) => Some((*b as u8 as f64, ScalarKind::Bool)),
-        Value::Int(i) => Some((*i as f64, ScalarKind::Int)),
-        Value::Float(f) => Some((*f, ScalarKind::Float)),
-        _ => None,
-    }
-}
-
-/// A value read from a tensor as the Python object PyTorch returns.
-pub fn scalar_value(s: Scalar) -> Value {
-    match s {
-        Scalar::Float(f) => Value::Float(f),
-        Scalar::Int(i) => Value::Int(i),
-        Scalar::Bool(b) => Value::Bool(b),
     }
 }
 
@@ -281,31 +259,20 @@ impl Interpreter<'_> {
         let args = std::mem::take(args);
         let mut args = args;
         match name {
-            "ones" | "zeros" | "full" => {
+            "full" => {
                 let (device, dtype) = factory_options(&mut kw)?;
                 kw.finish(name)?;
-                let (shape_args, value, inferred) = if name == "full" {
-                    let [size, fill] = &args[..] else {
-                        return Err(PyErr::type_error(
-                            "full() missing required arguments: 'size' and 'fill_value'",
-                        ));
-                    };
-                    // `full` takes its dtype from the fill value, as PyTorch does.
-                    let (value, kind) = scalar_kind(fill).ok_or_else(|| {
-                        PyErr::type_error("full(): argument 'fill_value' must be a number")
-                    })?;
-                    let inferred = match kind {
-                        ScalarKind::Bool => DType::Bool,
-                        ScalarKind::Int => DType::Int64,
-                        ScalarKind::Float => DType::Float32,
-                    };
-                    (std::slice::from_ref(size), value, inferred)
-                } else {
-                    let value = if name == "ones" { 1.0 } else { 0.0 };
-                    (&args[..], value, DType::Float32)
+                let [size, fill] = &args[..] else {
+                    return Err(PyErr::type_error(
+                        "full() missing required arguments: 'size' and 'fill_value'",
+                    ));
                 };
-                let shape = parse_shape(shape_args, name)?;
-                let dtype = dtype.unwrap_or(inferred);
+                // `full` takes its dtype from the fill value, as PyTorch does.
+                let (value, kind) = scalar_kind(fill).ok_or_else(|| {
+                    PyErr::type_error("full(): argument 'fill_value' must be a number")
+                })?;
+                let shape = parse_shape(std::slice::from_ref(size), name)?;
+                let dtype = dtype.unwrap_or(python_scalar_dtype(kind));
                 Ok(Value::Tensor(
                     self.runtime.full(shape, value, dtype, device).await?,
                 ))

@@ -2,9 +2,9 @@
 //! spellings of infinities and NaN) and `round()` (ties to even, and decimal
 //! rounding by the exact binary value, so `round(2.675, 2)` is 2.67).
 
-use crate::error::PyErr;
-use crate::interp::PyResult;
-use crate::value::Value;
+use crate::python::error::PyErr;
+use crate::python::interp::PyResult;
+use crate::python::value::Value;
 
 pub fn convert_number(name: &str, value: &Value) -> PyResult<Value> {
     Ok(match (name, value) {
@@ -27,14 +27,14 @@ pub fn convert_number(name: &str, value: &Value) -> PyResult<Value> {
             Value::Float(parsed.ok_or_else(|| {
                 PyErr::value_error(format!(
                     "could not convert string to float: {}",
-                    crate::value::str_repr(s)
+                    crate::python::value::str_repr(s)
                 ))
             })?)
         }
         ("int", Value::Str(s)) => Value::Int(s.trim().parse::<i64>().map_err(|_| {
             PyErr::value_error(format!(
                 "invalid literal for int() with base 10: {}",
-                crate::value::str_repr(s)
+                crate::python::value::str_repr(s)
             ))
         })?),
         (_, v) => {

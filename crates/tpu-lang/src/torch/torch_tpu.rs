@@ -2,9 +2,9 @@
 //! eager mode, an explicit sync, the compilation cache's counters, and the
 //! simulated TPU (generation, or a custom chip, and slice shape).
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::{Dict, HashKey, Value};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::{Dict, HashKey, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tpu_runtime::EagerMode;

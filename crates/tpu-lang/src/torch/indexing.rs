@@ -4,9 +4,9 @@
 //! new tensor, the advanced dimensions replacing the indexed ones in place when
 //! they are adjacent and moving to the front when they are not.
 
-use crate::error::PyErr;
-use crate::interp::{Interpreter, PyResult};
-use crate::value::Value;
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
 use tpu_ir::{DType, Shape};
 use tpu_runtime::{HostData, Tensor};
 
@@ -297,7 +297,7 @@ impl Interpreter<'_> {
         let value = match value {
             Value::Tensor(v) => v,
             other => {
-                let (x, kind) = crate::torch_api::scalar_kind(&other).ok_or_else(|| {
+                let (x, kind) = crate::torch::scalars::scalar_kind(&other).ok_or_else(|| {
                     PyErr::type_error(format!(
                         "can't assign a {} to a {} tensor",
                         other.type_name(),

@@ -1,0 +1,30 @@
+//! The language half of the crate: a Python subset interpreted by an async tree
+//! walker over ruff's AST. The pre-parse nesting check (`guard`), statements
+//! (`interp` holds the interpreter's state and limits, `statements` the
+//! statements, `exceptions` those that manage failure), expressions (`expr`),
+//! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
+//! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
+//! `iterables`, `numbers`, `methods`), imports (`modules`), values (`value`) and
+//! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
+//! they mean lives in `crate::torch`.
+
+pub(crate) mod bind;
+pub(crate) mod builtins;
+pub(crate) mod call;
+pub(crate) mod classes;
+pub(crate) mod env;
+pub(crate) mod error;
+pub(crate) mod exceptions;
+pub(crate) mod expr;
+pub(crate) mod guard;
+pub(crate) mod interp;
+pub(crate) mod iterables;
+pub(crate) mod methods;
+pub(crate) mod modules;
+pub(crate) mod numbers;
+pub(crate) mod ops;
+pub(crate) mod pyformat;
+pub(crate) mod repr;
+pub(crate) mod source;
+pub(crate) mod statements;
+pub(crate) mod value;

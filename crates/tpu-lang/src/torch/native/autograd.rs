@@ -1,0 +1,81 @@
+//! `torch._C` autograd state: `backward`, `requires_grad_`, `retain_grad`,
+//! grad mode, the `.grad` slot, `detach`, `.data` replacement, `nn.Parameter`
+//! marking, and `rename_grad_fn`, which gives a composite written in the
+//! prelude the `grad_fn` name PyTorch prints for it.
+
+use super::args::Args;
+use super::{tensor, unknown};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::value::Value;
+
+impl Interpreter<'_> {
+    /// Runs the primitive `a.name` names, one of the family in this file.
+    pub(super) async fn native_autograd(&mut self, a: Args<'_>) -> PyResult<Value> {
+        let name = a.name;
+        let rt = &mut *self.runtime;
+        Ok(match name {
+            "detach" => tensor(rt.detach(&a.tensor(0)?)),
+            "backward" => {
+                let t = a.tensor(0)?;
+                let grad = match a.get(1)? {
+                    Value::None => None,
+                    Value::Tensor(g) => Some(g.clone()),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "backward(): argument 'gradient' must be Tensor, not {}",
+                            other.type_name()
+                        )));
+                    }
+                };
+                rt.backward(&t, grad, a.bool(2)?).await?;
+                Value::None
+            }
+            "requires_grad_" => {
+                let t = a.tensor(0)?;
+                rt.set_requires_grad(&t, a.bool(1)?)?;
+                tensor(t)
+            }
+            "set_grad_enabled" => Value::Bool(rt.set_grad_enabled(a.bool(0)?)),
+            "is_grad_enabled" => Value::Bool(rt.grad_enabled()),
+            "retain_grad" => {
+                rt.retain_grad(&a.tensor(0)?)?;
+                Value::None
+            }
+            "rename_grad_fn" => {
+                a.tensor(0)?.rename_grad_fn(&a.str(1)?);
+                Value::None
+            }
+            "set_data" => {
+                let (t, v) = (a.tensor(0)?, a.tensor(1)?);
+                rt.set_data(&t, &v);
+                Value::None
+            }
+            "parameter" => {
+                let t = rt.detach(&a.tensor(0)?);
+                t.mark_parameter();
+                if !a.bool(1)? {
+                    rt.set_requires_grad(&t, false)?;
+                }
+                tensor(t)
+            }
+            "is_parameter" => Value::Bool(a.tensor(0)?.is_parameter()),
+            "grad" => a.tensor(0)?.grad().map_or(Value::None, tensor),
+            "set_grad" => {
+                let t = a.tensor(0)?;
+                match a.get(1)? {
+                    Value::None => t.set_grad(None),
+                    Value::Tensor(g) => t.set_grad(Some(g.clone())),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "assigned grad expected to be a Tensor or None but got grad of type {}",
+                            other.type_name()
+                        )));
+                    }
+                }
+                Value::None
+            }
+            other => return Err(unknown(other)),
+        })
+    }
+}

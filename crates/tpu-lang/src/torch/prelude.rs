@@ -1,0 +1,229 @@
+//! The Python prelude: `import torch` builds the `torch` module from its Rust
+//! part (`module`, with `torch._C` from `native`) and then runs `prelude/torch.py`
+//! as that module's body, so the Python definitions join the Rust ones; the
+//! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.utils`,
+//! `torch.optim`) are Python files alone. A name has one home: the tests below
+//! fail if the prelude defines a name that Rust also registers, since the Rust
+//! one would be dead code shadowed at import.
+
+use crate::python::env::{Env, ScopeKind};
+use crate::python::error::PyErr;
+use crate::python::interp::{Interpreter, PyResult};
+use crate::python::modules::{functions, module};
+use crate::python::source::SourceFile;
+use crate::python::value::Value;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
+const PRELUDE_NN: &str = include_str!("prelude/nn.py");
+const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
+const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
+const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
+
+/// The submodules `import torch` loads, each a prelude file.
+const SUBMODULES: &[(&str, &str, &str)] = &[
+    ("torch.nn", "nn.py", PRELUDE_NN),
+    ("torch.nn.functional", "functional.py", PRELUDE_FUNCTIONAL),
+    ("torch.nn.utils", "utils.py", PRELUDE_UTILS),
+    ("torch.optim", "optim.py", PRELUDE_OPTIM),
+];
+
+/// Python's built-ins that the prelude shadows with torch functions of the same
+/// name (`sum`, `max`, `float`, ...), bound as `_py_sum`, `_py_max`, ... in every
+/// prelude module so that its code can still reach them.
+const SHADOWED_BUILTINS: &[&str] = &[
+    "sum",
+    "max",
+    "min",
+    "abs",
+    "all",
+    "any",
+    "round",
+    "len",
+    "isinstance",
+    "float",
+    "int",
+    "bool",
+    "range",
+    "list",
+    "tuple",
+    "sorted",
+    "enumerate",
+    "zip",
+    "str",
+    "repr",
+    "type",
+    "iter",
+    "getattr",
+    "setattr",
+    "hasattr",
+];
+
+impl Interpreter<'_> {
+    /// `import torch` or one of its submodules, which the caller has not built
+    /// yet in this run. Importing a submodule imports `torch` first, and `torch`
+    /// imports every submodule, as PyTorch's `__init__` does.
+    pub async fn import_torch(&mut self, name: &str) -> PyResult<Value> {
+        if name == "torch" {
+            let mut attrs = crate::torch::module::torch_module_attributes();
+            let c = module(
+                "torch._C",
+                functions(crate::torch::native::NATIVE_FUNCTIONS),
+            );
+            attrs.insert("_C".into(), c);
+            let torch = module("torch", attrs);
+            self.modules.insert("torch".into(), torch.clone());
+            self.exec_library(&torch, "torch.py", PRELUDE_TORCH).await?;
+            if let Value::Module(m) = &torch
+                && let Some(Value::Class(c)) = m.attrs.borrow().get("Tensor")
+            {
+                self.tensor_class = Some(c.clone());
+            }
+            for (sub, _, _) in SUBMODULES {
+                self.import(sub).await?;
+            }
+            return Ok(torch);
+        }
+        let Some(&(_, file, source)) = SUBMODULES.iter().find(|(n, _, _)| *n == name) else {
+            return Err(PyErr::new(
+                "ModuleNotFoundError",
+                format!("No module named '{name}'"),
+            ));
+        };
+        let value = module(name, HashMap::new());
+        self.modules.insert(name.to_string(), value.clone());
+        let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
+        let parent = self.import(parent).await?;
+        self.set_attribute(&parent, child, value.clone())?;
+        self.exec_library(&value, file, source).await?;
+        if name == "torch.nn"
+            && let Value::Module(m) = &value
+            && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")
+        {
+            self.parameter_class = Some(c.clone());
+        }
+        Ok(value)
+    }
+
+    /// Runs a prelude file as the body of `module`, whose attributes it starts
+    /// from and ends as, so the Python definitions can call the Rust ones.
+    async fn exec_library(
+        &mut self,
+        module: &Value,
+        file_name: &str,
+        source: &str,
+    ) -> PyResult<()> {
+        let Value::Module(m) = module else {
+            return Ok(());
+        };
+        let parsed = ruff_python_parser::parse_module(source).map_err(|e| {
+            PyErr::new(
+                "SystemError",
+                format!("the runtime's {file_name} does not parse: {}", e.error),
+            )
+        })?;
+        let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
+        file.is_library = true;
+        let env = Env::new(ScopeKind::Module, None);
+        for &builtin in SHADOWED_BUILTINS {
+            env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
+        }
+        for (k, v) in m.attrs.borrow().iter() {
+            env.set(k, v.clone());
+        }
+        self.library_envs.push(env.clone());
+        let outer_env = std::mem::replace(&mut self.env, env.clone());
+        let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
+        let result = self.exec_block(&parsed.syntax().body).await;
+        self.env = outer_env;
+        self.file = outer_file;
+        result?;
+        let mut attrs = m.attrs.borrow_mut();
+        for (k, v) in env.vars.borrow().iter() {
+            attrs.insert(k.clone(), v.clone());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PRELUDE_TORCH;
+    use crate::torch::module::torch_module_attributes;
+    use crate::torch::tensor::TENSOR_METHODS;
+    use ruff_python_ast::{Expr, Stmt};
+
+    /// The names a module body binds at its top level.
+    fn bound_names(body: &[Stmt]) -> Vec<String> {
+        let mut names = Vec::new();
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(f) => names.push(f.name.to_string()),
+                Stmt::ClassDef(c) => names.push(c.name.to_string()),
+                Stmt::Assign(a) => names.extend(a.targets.iter().filter_map(|t| match t {
+                    Expr::Name(n) => Some(n.id.to_string()),
+                    _ => None,
+                })),
+                Stmt::AnnAssign(a) => {
+                    if let Expr::Name(n) = &*a.target {
+                        names.push(n.id.to_string());
+                    }
+                }
+                Stmt::Import(i) => names.extend(
+                    i.names
+                        .iter()
+                        .map(|a| a.asname.as_ref().unwrap_or(&a.name).to_string()),
+                ),
+                Stmt::ImportFrom(i) => names.extend(
+                    i.names
+                        .iter()
+                        .map(|a| a.asname.as_ref().unwrap_or(&a.name).to_string()),
+                ),
+                _ => {}
+            }
+        }
+        names
+    }
+
+    fn prelude_torch() -> Vec<Stmt> {
+        let parsed = ruff_python_parser::parse_module(PRELUDE_TORCH).expect("torch.py parses");
+        parsed.into_syntax().body.into_iter().collect()
+    }
+
+    #[test]
+    fn the_prelude_redefines_no_function_the_rust_torch_module_registers() {
+        let rust = torch_module_attributes();
+        let shadowed: Vec<String> = bound_names(&prelude_torch())
+            .into_iter()
+            .filter(|name| rust.contains_key(name) || name == "_C")
+            .collect();
+        assert!(
+            shadowed.is_empty(),
+            "torch.py redefines {shadowed:?}, which torch/module.rs (or torch._C) also \
+             registers; keep one of the two"
+        );
+    }
+
+    #[test]
+    fn the_prelude_tensor_class_redefines_no_rust_tensor_method() {
+        let body = prelude_torch();
+        let tensor = body
+            .iter()
+            .find_map(|stmt| match stmt {
+                Stmt::ClassDef(c) if c.name.as_str() == "Tensor" => Some(c),
+                _ => None,
+            })
+            .expect("torch.py defines class Tensor");
+        let shadowed: Vec<String> = bound_names(&tensor.body)
+            .into_iter()
+            .filter(|name| TENSOR_METHODS.contains(&name.as_str()))
+            .collect();
+        // Rust methods are found first (`tensor_attribute`), so a Python one of
+        // the same name would never run.
+        assert!(
+            shadowed.is_empty(),
+            "torch.py's Tensor defines {shadowed:?}, which TENSOR_METHODS also lists"
+        );
+    }
+}
