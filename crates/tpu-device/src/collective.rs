@@ -108,7 +108,11 @@ pub struct AxisTraffic {
 /// One step of the schedule: its transfers start at `start_us`. Steps of
 /// different parts may overlap in time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "CollectiveStep"))]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "CollectiveStep")
+)]
 pub struct Step {
     pub start_us: f64,
     pub duration_us: f64,

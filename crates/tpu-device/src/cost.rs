@@ -135,7 +135,12 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
                     pad(m, 8)
                 ));
             }
-            (Unit::Mxu, mxu_us + vector_us, Some(utilization), Some(flops))
+            (
+                Unit::Mxu,
+                mxu_us + vector_us,
+                Some(utilization),
+                Some(flops),
+            )
         }
         None if work.sparse && chip.sparse_cores > 0 => (Unit::SparseCore, vector_us, None, None),
         None => (Unit::Vpu, vector_us, None, None),

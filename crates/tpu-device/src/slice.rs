@@ -294,7 +294,12 @@ mod tests {
         assert_eq!(layout.wrap, [false, true]);
         assert_eq!(layout.chips[17], [1, 1]);
         assert_eq!(layout.links.len(), 16 + 32);
-        let link = |from, axis| layout.links.iter().find(|l| l.from == from && l.axis == axis);
+        let link = |from, axis| {
+            layout
+                .links
+                .iter()
+                .find(|l| l.from == from && l.axis == axis)
+        };
         let wraps = |from, to, axis| IciLink {
             from,
             to,
@@ -308,7 +313,10 @@ mod tests {
         assert_eq!(link(19, 0), None);
         let v4 = preset("v4").unwrap();
         let cube = Slice::new(&v4, "4x4x4").unwrap();
-        assert_eq!(cube.links().len(), cube.links_per_axis().iter().sum::<usize>());
+        assert_eq!(
+            cube.links().len(),
+            cube.links_per_axis().iter().sum::<usize>()
+        );
     }
 
     #[test]

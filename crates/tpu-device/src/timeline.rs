@@ -28,7 +28,11 @@ pub enum Item {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "TimelineEvent"))]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "TimelineEvent")
+)]
 pub struct Event {
     pub name: String,
     pub start_us: f64,

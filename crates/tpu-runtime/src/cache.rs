@@ -185,10 +185,13 @@ mod tests {
         cache.launch(BackendKind::Reference, "a");
         assert_eq!((cache.run_stats().hits, cache.run_stats().misses), (1, 1));
         cache.begin_run();
-        assert_eq!(cache.run_stats(), CacheStats {
-            entries: 1,
-            ..CacheStats::default()
-        });
+        assert_eq!(
+            cache.run_stats(),
+            CacheStats {
+                entries: 1,
+                ..CacheStats::default()
+            }
+        );
         cache.launch(BackendKind::Reference, "a");
         assert_eq!((cache.run_stats().hits, cache.run_stats().misses), (1, 0));
         assert_eq!((cache.stats.hits, cache.stats.misses), (2, 1));

@@ -19,7 +19,10 @@ fn run(rt: &mut Runtime, program: impl AsyncFnOnce(&mut Runtime)) -> Report {
 }
 
 async fn adds(rt: &mut Runtime) {
-    let x = rt.full(Shape::new([4]), 1.0, DType::Float32, TPU).await.unwrap();
+    let x = rt
+        .full(Shape::new([4]), 1.0, DType::Float32, TPU)
+        .await
+        .unwrap();
     let y = rt.binary(BinaryOp::Add, &x, &x).await.unwrap();
     let z = rt.binary(BinaryOp::Add, &y, &y).await.unwrap();
     rt.read(&z).await.unwrap();
@@ -29,12 +32,26 @@ async fn adds(rt: &mut Runtime) {
 fn a_second_run_with_no_ops_reports_no_cache_hits() {
     let mut rt = Runtime::new(Box::new(ReferenceBackend::new()));
     let first = run(&mut rt, adds);
-    assert!(first.cache.hits > 0 && first.cache.misses > 0, "{:?}", first.cache);
+    assert!(
+        first.cache.hits > 0 && first.cache.misses > 0,
+        "{:?}",
+        first.cache
+    );
     let again = run(&mut rt, adds);
-    assert_eq!((again.cache.hits, again.cache.misses), (first.cache.hits + first.cache.misses, 0));
+    assert_eq!(
+        (again.cache.hits, again.cache.misses),
+        (first.cache.hits + first.cache.misses, 0)
+    );
     let empty = run(&mut rt, async |_| {});
     assert!(empty.ops.is_empty());
-    assert_eq!((empty.cache.hits, empty.cache.misses, empty.cache.persisted_hits), (0, 0, 0));
+    assert_eq!(
+        (
+            empty.cache.hits,
+            empty.cache.misses,
+            empty.cache.persisted_hits
+        ),
+        (0, 0, 0)
+    );
     // The cache itself still holds every kernel compiled in the session.
     assert_eq!(empty.cache.entries, first.cache.misses as usize);
 }
@@ -45,8 +62,14 @@ fn the_device_summary_totals_matmul_flops_and_draws_the_slice() {
     let (chip, slice) = tpu_device::device("v5e", "2x2").unwrap();
     rt.set_device(chip, slice);
     let report = run(&mut rt, async |rt| {
-        let a = rt.full(Shape::new([8, 64]), 1.0, DType::Float32, TPU).await.unwrap();
-        let b = rt.full(Shape::new([64, 32]), 1.0, DType::Float32, TPU).await.unwrap();
+        let a = rt
+            .full(Shape::new([8, 64]), 1.0, DType::Float32, TPU)
+            .await
+            .unwrap();
+        let b = rt
+            .full(Shape::new([64, 32]), 1.0, DType::Float32, TPU)
+            .await
+            .unwrap();
         for _ in 0..2 {
             let c = rt.matmul(&a, &b).await.unwrap();
             rt.read(&c).await.unwrap();

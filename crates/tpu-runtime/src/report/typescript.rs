@@ -28,7 +28,8 @@ impl TypeVisitor for Declarations {
         let docs = T::docs()
             .map(|d| format!("{}\n", d.trim_end()))
             .unwrap_or_default();
-        self.text.push(format!("{docs}export {}", T::decl(&self.config)));
+        self.text
+            .push(format!("{docs}export {}", T::decl(&self.config)));
         T::visit_dependencies(self);
     }
 }

@@ -38,14 +38,23 @@ fn sync_item(s: &SyncRecord) -> Item {
 
 /// The summary of a run on `chip` and `slice` whose kernels are costed and
 /// whose timeline ends at `simulated_us`.
-fn summary(chip: &Chip, slice: &Slice, kernels: &[KernelRecord], simulated_us: f64) -> DeviceSummary {
+fn summary(
+    chip: &Chip,
+    slice: &Slice,
+    kernels: &[KernelRecord],
+    simulated_us: f64,
+) -> DeviceSummary {
     let matmuls: Vec<_> = kernels
         .iter()
         .filter_map(|k| k.cost.as_ref())
         .filter(|c| c.mxu_utilization.is_some())
         .collect();
     let mut hints: Vec<HintCount> = Vec::new();
-    for hint in kernels.iter().filter_map(|k| k.cost.as_ref()).flat_map(|c| &c.hints) {
+    for hint in kernels
+        .iter()
+        .filter_map(|k| k.cost.as_ref())
+        .flat_map(|c| &c.hints)
+    {
         match hints.iter_mut().find(|h| &h.hint == hint) {
             Some(h) => h.kernels += 1,
             None => hints.push(HintCount {
@@ -63,7 +72,11 @@ fn summary(chip: &Chip, slice: &Slice, kernels: &[KernelRecord], simulated_us: f
         matmul_kernels: matmuls.len(),
         matmul_flops: matmuls.iter().filter_map(|c| c.matmul_flops).sum(),
         mean_mxu_utilization: (!matmuls.is_empty()).then(|| {
-            matmuls.iter().filter_map(|c| c.mxu_utilization).sum::<f64>() / matmuls.len() as f64
+            matmuls
+                .iter()
+                .filter_map(|c| c.mxu_utilization)
+                .sum::<f64>()
+                / matmuls.len() as f64
         }),
         hints,
     }
