@@ -7,15 +7,15 @@
 //! typescript` rewrites it.
 
 use std::any::TypeId;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use ts_rs::{Config, TS, TypeVisitor};
 
 /// Collects the declarations of a type and everything it refers to, each
-/// once, in the order they are first reached.
+/// once, by name.
 struct Declarations {
     config: Config,
     seen: HashSet<TypeId>,
-    text: Vec<String>,
+    by_name: BTreeMap<String, String>,
 }
 
 impl TypeVisitor for Declarations {
@@ -28,8 +28,8 @@ impl TypeVisitor for Declarations {
         let docs = T::docs()
             .map(|d| format!("{}\n", d.trim_end()))
             .unwrap_or_default();
-        self.text
-            .push(format!("{docs}export {}", T::decl(&self.config)));
+        let declaration = format!("{docs}export {}", T::decl(&self.config));
+        self.by_name.insert(T::ident(&self.config), declaration);
         T::visit_dependencies(self);
     }
 }
@@ -40,14 +40,20 @@ fn generate() -> String {
         // serde writes the u64 counters as plain JSON numbers.
         config: Config::new().with_large_int("number"),
         seen: HashSet::new(),
-        text: Vec::new(),
+        by_name: BTreeMap::new(),
     };
     declarations.visit::<crate::Report>();
     declarations.visit::<tpu_device::Chip>();
+    // The derives list a type's dependencies in no fixed order (it changes
+    // from one compilation to the next), so the two roots come first and
+    // the rest follows by name.
+    let mut by_name = declarations.by_name;
+    let roots = ["Report", "ChipPreset"].map(|name| by_name.remove(name).expect("a root"));
+    let text: Vec<String> = roots.into_iter().chain(by_name.into_values()).collect();
     format!(
         "// Generated from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`;\n\
          // do not edit. Regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.\n\n{}\n",
-        declarations.text.join("\n\n")
+        text.join("\n\n")
     )
 }
 
