@@ -188,6 +188,12 @@ test("compiled kernels persist in IndexedDB and are found after a reload", async
   const second = await cacheOf();
   assert.equal(second.misses, 0, JSON.stringify(second));
   assert.equal(second.persisted, first.misses);
+  // The status counts this run's launches, not the session's: a program
+  // with no tensor ops has none.
+  await setProgram(page, "print(1)\n");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.deepEqual(await cacheOf(), { hits: 0, persisted: 0, misses: 0 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -2,7 +2,8 @@
 // status, simulated cost and generated source, and why each sync happened),
 // Timeline (the simulated lanes; download as Perfetto JSON) and Chip (the
 // simulated TPU the run was costed on). Everything shown comes from the
-// Report; simulated time is labelled as such.
+// Report, totals included (the runtime adds them up); simulated time is
+// labelled as such.
 import type { ChipPreset, Figure } from "../../web/src/protocol";
 import type { EagerMode, KernelRecord, Report } from "../../web/src/report";
 
@@ -209,27 +210,20 @@ export function renderChip(target: HTMLElement, report: Report) {
     target.replaceChildren(el("p", {}, "No simulated device for this run."));
     return;
   }
-  const hints = new Map<string, number>();
-  for (const k of report.kernels) for (const h of k.cost?.hints ?? []) hints.set(h, (hints.get(h) ?? 0) + 1);
-  const mxu = report.kernels.filter((k) => k.cost?.mxu_utilization != null);
-  const flops = mxu.reduce((sum, k) => {
-    const m = k.work.matmul;
-    return m ? sum + 2 * m[0] * m[1] * m[2] * m[3] : sum;
-  }, 0);
   target.replaceChildren(
     el("p", { className: "summary" }, `${d.chip_name}, slice ${d.slice} (chip "${d.chip}"): the run takes ${us(d.simulated_us)} of simulated time.`),
     el(
       "p",
       {},
-      mxu.length
-        ? `${mxu.length} matmul kernels, ${(flops / 1e9).toFixed(3)} GFLOP; mean MXU use ${Math.round(
-            (100 * mxu.reduce((s, k) => s + (k.cost!.mxu_utilization ?? 0), 0)) / mxu.length,
+      d.matmul_kernels
+        ? `${d.matmul_kernels} matmul kernels, ${(d.matmul_flops / 1e9).toFixed(3)} GFLOP; mean MXU use ${Math.round(
+            100 * (d.mean_mxu_utilization ?? 0),
           )}%.`
         : "No matmuls ran on the MXUs.",
     ),
     el("h3", {}, "Alignment hints"),
-    hints.size
-      ? el("ul", {}, ...[...hints].map(([h, n]) => el("li", {}, `${h} (${n} kernel${n > 1 ? "s" : ""})`)))
+    d.hints.length
+      ? el("ul", {}, ...d.hints.map(({ hint, kernels: n }) => el("li", {}, `${hint} (${n} kernel${n > 1 ? "s" : ""})`)))
       : el("p", {}, "Every matmul dimension fills the MXU."),
   );
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// A figure and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Figure {
     pub value: f64,
     pub source: &'static str,
@@ -33,6 +34,7 @@ const fn uncertain(value: f64, source: &'static str) -> Figure {
 
 /// How a generation's chips connect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Topology {
     /// A mesh of `dims` axes (2 or 3), each at most `max_axis` chips (in
@@ -50,6 +52,7 @@ pub enum Topology {
 
 /// Which axes of a slice have wraparound links (and so are rings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case", tag = "rule", content = "multiple")]
 pub enum Wrap {
     /// Each axis whose length is a multiple of this (v4: 4; v5e: 16).
@@ -60,6 +63,7 @@ pub enum Wrap {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ChipPreset"))]
 pub struct Chip {
     /// The preset's name, as `--chip` takes it: `v5e`, `tpu7x`, ...
     pub id: &'static str,

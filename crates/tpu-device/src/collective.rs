@@ -37,6 +37,7 @@ mod links;
 use links::Links;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum CollectiveKind {
     AllGather,
@@ -94,6 +95,7 @@ pub struct Collective {
 
 /// What crossed the links of one axis in one step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AxisTraffic {
     pub axis: usize,
     /// Bytes on the busiest link in the increasing and decreasing direction.
@@ -106,6 +108,11 @@ pub struct AxisTraffic {
 /// One step of the schedule: its transfers start at `start_us`. Steps of
 /// different parts may overlap in time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "CollectiveStep")
+)]
 pub struct Step {
     pub start_us: f64,
     pub duration_us: f64,
@@ -113,6 +120,7 @@ pub struct Step {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Simulation {
     pub kind: CollectiveKind,
     pub axes: Vec<usize>,
@@ -133,10 +141,37 @@ pub struct Simulation {
     pub formula_us: Option<f64>,
     /// Link updates the simulation performed (its cost, for the scale test).
     pub work: u64,
-    /// Bytes each directed link carried, indexed `(chip * axes + axis) * 2 +
-    /// direction` (0: towards the next chip, 1: back; 0 where there is no
-    /// link).
+    /// Bytes each directed link carried, indexed `Slice::link_slot(chip,
+    /// axis) * 2 + direction` (0: towards the next chip, 1: back; 0 where
+    /// there is no link). `link_traffic` lists them link by link.
     pub link_bytes: Vec<f64>,
+}
+
+/// What one link carried over a whole collective, in each direction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LinkTraffic {
+    /// Towards the link's `to` chip.
+    pub forward_bytes: f64,
+    pub backward_bytes: f64,
+}
+
+impl Simulation {
+    /// The bytes each of `slice.links()` carried, in that order (the slice
+    /// the collective ran on).
+    pub fn link_traffic(&self, slice: &Slice) -> Vec<LinkTraffic> {
+        slice
+            .links()
+            .iter()
+            .map(|l| {
+                let slot = slice.link_slot(l.from, l.axis) * 2;
+                LinkTraffic {
+                    forward_bytes: self.link_bytes.get(slot).copied().unwrap_or(0.0),
+                    backward_bytes: self.link_bytes.get(slot + 1).copied().unwrap_or(0.0),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Why a collective cannot be simulated.
@@ -385,6 +420,34 @@ mod tests {
     }
 
     use CollectiveKind::*;
+
+    #[test]
+    fn link_traffic_follows_the_slices_links_and_misses_no_byte() {
+        let chip = preset("v5e").unwrap();
+        let slice = Slice::new(&chip, "4x16").unwrap();
+        let s = simulate(
+            &chip,
+            &slice,
+            &Collective {
+                kind: AllReduce,
+                axes: vec![1],
+                bytes: 1e6,
+            },
+        )
+        .unwrap();
+        let traffic = s.link_traffic(&slice);
+        assert_eq!(traffic.len(), slice.links().len());
+        let total: f64 = traffic
+            .iter()
+            .map(|t| t.forward_bytes + t.backward_bytes)
+            .sum();
+        assert!((total - s.total_link_bytes).abs() < 1e-6 * s.total_link_bytes);
+        // Only axis 1 (a ring of 16) carried data, its wraparound links too.
+        for (link, t) in slice.links().iter().zip(&traffic) {
+            let carried = t.forward_bytes + t.backward_bytes > 0.0;
+            assert_eq!(carried, link.axis == 1, "{link:?}");
+        }
+    }
 
     const CASES: [(&str, &str, &[usize]); 7] = [
         ("v5e", "16x16", &[1]),

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a kernel does, as the cost model needs it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Work {
     /// `(batch, m, k, n)` of a matmul in the kernel.
     pub matmul: Option<[usize; 4]>,
@@ -35,6 +36,7 @@ pub struct Work {
 
 /// Which unit of the chip runs a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "CostUnit"))]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     /// The TensorCore's matrix units.
@@ -46,6 +48,7 @@ pub enum Unit {
 
 /// What bounds a kernel's simulated time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "CostBound"))]
 #[serde(rename_all = "snake_case")]
 pub enum Bound {
     Compute,
@@ -55,6 +58,7 @@ pub enum Bound {
 
 /// A kernel's simulated cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Cost {
     pub unit: Unit,
     /// Simulated microseconds, launch overhead included.
@@ -66,6 +70,9 @@ pub struct Cost {
     pub launch_us: f64,
     /// For a matmul: the fraction of the MXU's work that is not padding.
     pub mxu_utilization: Option<f64>,
+    /// For a matmul: its floating-point operations, `2 * batch * m * k * n`.
+    #[serde(default)]
+    pub matmul_flops: Option<f64>,
     /// Alignment advice ("a contraction dimension of 64 fills half of a
     /// 128-wide MXU").
     pub hints: Vec<String>,
@@ -104,7 +111,7 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
     let memory_us = work.hbm_bytes / hbm * 1e6;
     let vector_us = work.vector_flops / (peak * VPU_FRACTION) * 1e6;
     let mut hints = Vec::new();
-    let (unit, compute_us, mxu_utilization) = match work.matmul {
+    let (unit, compute_us, mxu_utilization, matmul_flops) = match work.matmul {
         Some([batch, m, k, n]) => {
             let w = chip.mxu_width;
             let utilization = mxu_utilization(w, m, k, n);
@@ -128,10 +135,15 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
                     pad(m, 8)
                 ));
             }
-            (Unit::Mxu, mxu_us + vector_us, Some(utilization))
+            (
+                Unit::Mxu,
+                mxu_us + vector_us,
+                Some(utilization),
+                Some(flops),
+            )
         }
-        None if work.sparse && chip.sparse_cores > 0 => (Unit::SparseCore, vector_us, None),
-        None => (Unit::Vpu, vector_us, None),
+        None if work.sparse && chip.sparse_cores > 0 => (Unit::SparseCore, vector_us, None, None),
+        None => (Unit::Vpu, vector_us, None, None),
     };
     let body = compute_us.max(memory_us);
     let bound = if launch_us > body {
@@ -149,6 +161,7 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
         bound,
         launch_us,
         mxu_utilization,
+        matmul_flops,
         hints,
     }
 }
@@ -203,6 +216,7 @@ mod tests {
             },
         );
         assert_eq!(big.bound, Bound::Compute);
+        assert_eq!(big.matmul_flops, Some(2.0 * 4096f64.powi(3)));
         assert!((big.compute_us - 2.0 * 4096f64.powi(3) / 197e12 * 1e6).abs() < 1e-6);
         // An elementwise add of 64M floats is bound by HBM: 768 MB at 819 GB/s.
         let add = kernel_cost(
@@ -214,6 +228,7 @@ mod tests {
             },
         );
         assert_eq!((add.unit, add.bound), (Unit::Vpu, Bound::Memory));
+        assert_eq!(add.matmul_flops, None);
         assert!((add.memory_us - 768e6 / 819e9 * 1e6).abs() < 1e-6);
         // A tiny op costs its launch.
         let tiny = kernel_cost(

@@ -30,4 +30,4 @@ pub fn device(chip: &str, slice: &str) -> Result<(Chip, Slice), String> {
     Ok((chip, slice))
 }
 pub use collective::{Collective, CollectiveKind, Simulation};
-pub use slice::{Slice, SliceError};
+pub use slice::{IciLink, Slice, SliceError, SliceLayout};

@@ -2,10 +2,11 @@
 //! the generation's wraparound rules deciding which axes are rings. Chips are
 //! numbered row-major (the last axis varies fastest). A link joins a chip to
 //! its next neighbour along an axis; it carries `ici_link_bandwidth` in each
-//! direction.
+//! direction. `SliceLayout` is a slice as the page draws it: every chip's
+//! coordinates and every link, so no embedder restates these rules.
 
 use crate::chip::{Chip, Topology, Wrap};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SliceError {
@@ -48,6 +49,32 @@ pub struct Slice {
     pub dims: Vec<usize>,
     /// Per axis, whether it has wraparound links (a ring, not a line).
     pub wrap: Vec<bool>,
+}
+
+/// One ICI link: it joins chip `from` to its next neighbour `to` along
+/// `axis`. A wraparound link closes a ring, from the last chip of the axis
+/// back to the first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct IciLink {
+    pub from: usize,
+    pub to: usize,
+    pub axis: usize,
+    pub wraparound: bool,
+}
+
+/// A slice as it is drawn: its axes, each chip's coordinates (chip `c` is
+/// `chips[c]`) and every link.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SliceLayout {
+    /// Axis lengths (`[4, 4]`).
+    pub dims: Vec<usize>,
+    /// Per axis, whether it has wraparound links.
+    pub wrap: Vec<bool>,
+    pub chips: Vec<Vec<usize>>,
+    /// In the order of `Slice::links`.
+    pub links: Vec<IciLink>,
 }
 
 impl Slice {
@@ -142,6 +169,51 @@ impl Slice {
         (c / self.stride(axis)) % self.dims[axis]
     }
 
+    /// Chip `c`'s coordinates, one per axis.
+    pub fn coords(&self, c: usize) -> Vec<usize> {
+        (0..self.axes()).map(|a| self.coord(c, a)).collect()
+    }
+
+    /// Where the link from chip `c` along `axis` is counted in per-link
+    /// tables such as `Simulation::link_bytes` (two entries, one per
+    /// direction, from twice this index). Chips without that link keep the
+    /// slot, so the table is a plain grid.
+    pub fn link_slot(&self, c: usize, axis: usize) -> usize {
+        c * self.axes() + axis
+    }
+
+    /// Every link, chip by chip and axis by axis.
+    pub fn links(&self) -> Vec<IciLink> {
+        let mut links = Vec::new();
+        for c in 0..self.chips() {
+            for axis in 0..self.axes() {
+                if !self.has_link(c, axis) {
+                    continue;
+                }
+                let stride = self.stride(axis);
+                let here = self.coord(c, axis);
+                let next = (here + 1) % self.dims[axis];
+                links.push(IciLink {
+                    from: c,
+                    to: c - here * stride + next * stride,
+                    axis,
+                    wraparound: next == 0,
+                });
+            }
+        }
+        links
+    }
+
+    /// The slice as it is drawn (see `SliceLayout`).
+    pub fn layout(&self) -> SliceLayout {
+        SliceLayout {
+            dims: self.dims.clone(),
+            wrap: self.wrap.clone(),
+            chips: (0..self.chips()).map(|c| self.coords(c)).collect(),
+            links: self.links(),
+        }
+    }
+
     /// Whether chip `c` has a link to its next neighbour along `axis`.
     pub fn has_link(&self, c: usize, axis: usize) -> bool {
         let n = self.dims[axis];
@@ -212,6 +284,39 @@ mod tests {
         assert_eq!(err(&v5e, "0x4"), "a slice axis cannot have length 0");
         let v8i = preset("tpu8i").unwrap();
         assert!(err(&v8i, "4x4").contains("Boardfly"));
+    }
+
+    #[test]
+    fn a_layout_lists_each_chip_and_link_once_with_its_wraparound() {
+        let v5e = preset("v5e").unwrap();
+        // 2x16: a line of 2 on axis 0, a ring of 16 on axis 1.
+        let layout = Slice::new(&v5e, "2x16").unwrap().layout();
+        assert_eq!(layout.wrap, [false, true]);
+        assert_eq!(layout.chips[17], [1, 1]);
+        assert_eq!(layout.links.len(), 16 + 32);
+        let link = |from, axis| {
+            layout
+                .links
+                .iter()
+                .find(|l| l.from == from && l.axis == axis)
+        };
+        let wraps = |from, to, axis| IciLink {
+            from,
+            to,
+            axis,
+            wraparound: true,
+        };
+        assert_eq!(link(15, 1), Some(&wraps(15, 0, 1)));
+        assert_eq!(link(31, 1), Some(&wraps(31, 16, 1)));
+        assert_eq!(link(3, 0).map(|l| (l.to, l.wraparound)), Some((19, false)));
+        // The second row has no link onward along the line.
+        assert_eq!(link(19, 0), None);
+        let v4 = preset("v4").unwrap();
+        let cube = Slice::new(&v4, "4x4x4").unwrap();
+        assert_eq!(
+            cube.links().len(),
+            cube.links_per_axis().iter().sum::<usize>()
+        );
     }
 
     #[test]

@@ -28,6 +28,11 @@ pub enum Item {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(ts_rs::TS),
+    ts(rename = "TimelineEvent")
+)]
 pub struct Event {
     pub name: String,
     pub start_us: f64,
@@ -35,6 +40,7 @@ pub struct Event {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "TimelineLane"))]
 pub struct Lane {
     /// The chip the lane belongs to (none for the host).
     pub chip: Option<usize>,
@@ -44,6 +50,7 @@ pub struct Lane {
 
 /// Simulated time, lane by lane.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Timeline {
     pub lanes: Vec<Lane>,
     /// When the last event ends (simulated microseconds).

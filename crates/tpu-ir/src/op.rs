@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum BinaryOp {
     Add,
@@ -178,6 +179,7 @@ fn rem_f32(a: f32, b: f32) -> f32 {
 
 /// Elementwise comparisons; their result is a bool tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum CompareOp {
     Eq,
@@ -215,6 +217,7 @@ impl CompareOp {
 
 /// Elementwise functions of one tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum UnaryOp {
     Neg,
@@ -356,6 +359,7 @@ pub fn erf(x: f64) -> f64 {
 
 /// Reductions along one axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ReduceOp {
     Sum,
@@ -384,6 +388,7 @@ impl ReduceOp {
 /// One computation on device tensors. Scalars from Python (`x * 2`) are carried
 /// in the op, as PyTorch treats them as wrapped numbers rather than tensors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Op {
     /// A tensor filled with one value (`zeros`, `ones`, `full`), converted to the

@@ -196,7 +196,7 @@ fn collectives_the_program_simulates_are_in_the_report_and_on_the_ici_lane() {
     let c = &report.collectives[2];
     assert_eq!(c.simulation.kind.name(), "all-reduce");
     assert_eq!(
-        (c.dims.as_slice(), c.wrap.as_slice()),
+        (c.layout.dims.as_slice(), c.layout.wrap.as_slice()),
         (&[4, 4][..], &[false, false][..])
     );
     let timeline = report.timeline.expect("a timeline");

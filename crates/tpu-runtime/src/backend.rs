@@ -14,6 +14,7 @@ use tpu_ir::{DType, FusedKernel, Op, Shape};
 pub struct BufferId(pub u64);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum BackendKind {
     /// The CPU reference in this crate: the definition of every op.

@@ -10,6 +10,10 @@
 //! cannot be read, or whose key does not hash to its fingerprint, is counted
 //! as corrupt and ignored, so the kernel is rebuilt and saved again: a broken
 //! cache costs a compile, never a crash or a wrong kernel.
+//!
+//! One cache serves every run of a session (the page's Playground runs many
+//! programs), so its counters add up across runs; a Report carries what its
+//! own run did (`run_stats`, counted from `begin_run`).
 
 use crate::backend::BackendKind;
 use crate::report::CacheStats;
@@ -58,7 +62,10 @@ pub struct CompilationCache {
     persisted: HashMap<(String, String), CacheEntry>,
     /// Entries made in this session and not persisted yet.
     fresh: Vec<CacheEntry>,
+    /// The session's counters, from its first run.
     pub stats: CacheStats,
+    /// `stats` when the current run began.
+    run_start: CacheStats,
 }
 
 impl CompilationCache {
@@ -99,6 +106,24 @@ impl CompilationCache {
         }
         self.stats.misses += 1;
         (fp, Lookup::Miss)
+    }
+
+    /// Starts counting a new run's hits and misses.
+    pub fn begin_run(&mut self) {
+        self.run_start = self.stats;
+    }
+
+    /// The current run's counters; `entries`, `loaded` and `corrupt` are
+    /// the cache's (what it holds, what it loaded).
+    pub fn run_stats(&self) -> CacheStats {
+        let (now, start) = (self.stats, self.run_start);
+        CacheStats {
+            hits: now.hits - start.hits,
+            misses: now.misses - start.misses,
+            persisted_hits: now.persisted_hits - start.persisted_hits,
+            compile_ms: now.compile_ms - start.compile_ms,
+            ..now
+        }
     }
 
     /// Gives a miss its entry, to be persisted.
@@ -150,6 +175,26 @@ mod tests {
         // Another backend's entry is not this backend's kernel.
         assert_eq!(second.launch(BackendKind::Wgpu, "a").1, Lookup::Miss);
         assert_eq!(second.stats.persisted_hits, 1);
+    }
+
+    #[test]
+    fn a_run_counts_its_own_hits_and_misses() {
+        let mut cache = CompilationCache::default();
+        cache.begin_run();
+        cache.launch(BackendKind::Reference, "a");
+        cache.launch(BackendKind::Reference, "a");
+        assert_eq!((cache.run_stats().hits, cache.run_stats().misses), (1, 1));
+        cache.begin_run();
+        assert_eq!(
+            cache.run_stats(),
+            CacheStats {
+                entries: 1,
+                ..CacheStats::default()
+            }
+        );
+        cache.launch(BackendKind::Reference, "a");
+        assert_eq!((cache.run_stats().hits, cache.run_stats().misses), (1, 0));
+        assert_eq!((cache.stats.hits, cache.stats.misses), (2, 1));
     }
 
     #[test]

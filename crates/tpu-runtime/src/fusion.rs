@@ -22,6 +22,7 @@ use plan::{Group, MAX_FUSED_BUFFERS, Role};
 
 /// TorchTPU's three eager modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum EagerMode {
     /// Each op runs at once and the host waits; non-finite results are named.

@@ -1,11 +1,13 @@
 //! The Report: everything a run produced, as plain serialisable data. The CLI, the
 //! npm package and the page only render it; none of them recomputes anything the
-//! runtime knows.
+//! runtime knows (totals, FLOPs, a slice's chips and links are here). Its
+//! TypeScript declarations are generated from these types (`report/typescript.rs`).
 
 use crate::backend::BackendKind;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Report {
     /// What the program printed.
     pub stdout: String,
@@ -28,7 +30,8 @@ pub struct Report {
     /// Where the host waited for the device, and why.
     #[serde(default)]
     pub syncs: Vec<SyncRecord>,
-    /// The compilation cache's counters at the end of the run.
+    /// What this run did with the compilation cache (its hits and misses,
+    /// not those of earlier runs in the same session).
     #[serde(default)]
     pub cache: CacheStats,
     /// Debug mode: the first op whose result held a NaN or an infinity.
@@ -48,31 +51,59 @@ pub struct Report {
 
 /// A collective the program simulated, where it happened in the run.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CollectiveRecord {
     pub line: Option<u32>,
     /// Kernels launched before it.
     pub after_kernels: usize,
-    /// The slice it ran on (`4x4`) and its axes' wraparound.
+    /// The slice it ran on (`4x4`), its chips and links.
     pub slice: String,
-    pub dims: Vec<usize>,
-    pub wrap: Vec<bool>,
+    pub layout: tpu_device::SliceLayout,
     pub simulation: tpu_device::collective::Simulation,
+    /// What each of `layout.links` carried, in that order.
+    pub traffic: Vec<tpu_device::collective::LinkTraffic>,
 }
 
 /// The simulated TPU of a run.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DeviceSummary {
     /// The preset's id (`v5e`) and name (`TPU v5e`).
     pub chip: String,
     pub chip_name: String,
     /// The slice's shape (`1`, `4x4`).
     pub slice: String,
+    /// Its chips and links, for drawing it.
+    #[serde(default)]
+    pub layout: tpu_device::SliceLayout,
     /// When the simulated timeline ends, microseconds.
     pub simulated_us: f64,
+    /// Kernels that ran on the MXUs (those with a matmul).
+    #[serde(default)]
+    pub matmul_kernels: usize,
+    /// Their floating-point operations, summed.
+    #[serde(default)]
+    pub matmul_flops: f64,
+    /// Their mean MXU utilisation (none without matmuls).
+    #[serde(default)]
+    pub mean_mxu_utilization: Option<f64>,
+    /// Each alignment hint once, with the number of kernels it was given
+    /// for, in the order they first appeared.
+    #[serde(default)]
+    pub hints: Vec<HintCount>,
+}
+
+/// An alignment hint and how many kernels it was given for.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct HintCount {
+    pub hint: String,
+    pub kernels: usize,
 }
 
 /// One kernel launch.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct KernelRecord {
     pub name: String,
     /// Indices into `Report::ops` of the ops this kernel computed.
@@ -103,6 +134,7 @@ pub struct KernelRecord {
 
 /// A materialisation point: the host waited for a device value.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SyncRecord {
     /// `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
     pub reason: String,
@@ -115,8 +147,11 @@ pub struct SyncRecord {
     pub bytes: usize,
 }
 
-/// Hits and misses of the compilation cache (every kernel of every mode).
+/// Hits and misses of the compilation cache (every kernel of every mode). In
+/// a Report, the counters (hits, misses, persisted hits, compile time) are
+/// the run's own; `entries`, `loaded` and `corrupt` describe the cache.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CacheStats {
     /// Launches of a kernel compiled earlier in this session.
     pub hits: u64,
@@ -143,6 +178,7 @@ pub struct CacheStats {
 
 /// The first non-finite result Debug mode saw.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct NonFinite {
     /// The op's index in `Report::ops`.
     pub op: usize,
@@ -160,6 +196,7 @@ impl Report {
 
 /// A 1-based line and column range in the user's source.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SourceSpan {
     pub line: u32,
     pub column: u32,
@@ -168,6 +205,7 @@ pub struct SourceSpan {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Diagnostic {
     /// The Python exception type, e.g. `RuntimeError` or `SyntaxError`.
     pub kind: String,
@@ -179,6 +217,7 @@ pub struct Diagnostic {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct OpRecord {
     /// The aten-style name, e.g. `aten::mm`.
     pub name: String,
@@ -199,3 +238,6 @@ pub struct OpRecord {
     #[serde(default)]
     pub fallback: Option<String>,
 }
+
+#[cfg(test)]
+mod typescript;

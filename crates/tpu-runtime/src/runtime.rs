@@ -140,6 +140,7 @@ impl Runtime {
         self.grad_enabled = true;
         self.syncs.clear();
         self.first_nonfinite = None;
+        self.tpu.cache.begin_run();
     }
 
     /// The source line that subsequent ops are attributed to in the Report.
@@ -158,7 +159,7 @@ impl Runtime {
         report.ops = std::mem::take(&mut self.ops);
         report.kernels = std::mem::take(&mut self.tpu.kernels);
         report.syncs = std::mem::take(&mut self.syncs);
-        report.cache = self.tpu.cache.stats;
+        report.cache = self.tpu.cache.run_stats();
         report.mode = self.mode;
         report.first_nonfinite = self.first_nonfinite.take();
         report.collectives = std::mem::take(&mut self.collectives);
@@ -185,9 +186,9 @@ impl Runtime {
         self.tpu.clock = Some(clock);
     }
 
-    /// The compilation cache's counters (`torch_tpu.cache_stats()`).
+    /// The compilation cache's counters for this run (`torch_tpu.cache_stats()`).
     pub fn cache_stats(&self) -> CacheStats {
-        self.tpu.cache.stats
+        self.tpu.cache.run_stats()
     }
 
     /// Loads the compilation cache entries persisted by earlier sessions;

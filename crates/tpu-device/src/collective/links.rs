@@ -36,7 +36,7 @@ impl<'s> Links<'s> {
     }
 
     fn index(&self, chip: usize, axis: usize, direction: usize) -> usize {
-        (chip * self.slice.axes() + axis) * 2 + direction
+        self.slice.link_slot(chip, axis) * 2 + direction
     }
 
     /// Adds step `s` of `phase` to the current step's loads.

@@ -1,10 +1,12 @@
 //! The runtime's side of the device model: which simulated TPU a run is for,
 //! the collectives a program simulates, and, at the end of a run, each
-//! kernel's simulated cost and the run's simulated timeline.
+//! kernel's simulated cost, the run's simulated timeline and the totals the
+//! page shows (matmul FLOPs, MXU use, alignment hints), so no embedder adds
+//! them up itself.
 
 use super::{Runtime, RuntimeError};
 use crate::fusion::EagerMode;
-use crate::report::{CollectiveRecord, DeviceSummary, SyncRecord};
+use crate::report::{CollectiveRecord, DeviceSummary, HintCount, KernelRecord, SyncRecord};
 use tpu_device::timeline::{Item, build};
 use tpu_device::{Chip, Slice};
 
@@ -34,6 +36,52 @@ fn sync_item(s: &SyncRecord) -> Item {
     }
 }
 
+/// The summary of a run on `chip` and `slice` whose kernels are costed and
+/// whose timeline ends at `simulated_us`.
+fn summary(
+    chip: &Chip,
+    slice: &Slice,
+    kernels: &[KernelRecord],
+    simulated_us: f64,
+) -> DeviceSummary {
+    let matmuls: Vec<_> = kernels
+        .iter()
+        .filter_map(|k| k.cost.as_ref())
+        .filter(|c| c.mxu_utilization.is_some())
+        .collect();
+    let mut hints: Vec<HintCount> = Vec::new();
+    for hint in kernels
+        .iter()
+        .filter_map(|k| k.cost.as_ref())
+        .flat_map(|c| &c.hints)
+    {
+        match hints.iter_mut().find(|h| &h.hint == hint) {
+            Some(h) => h.kernels += 1,
+            None => hints.push(HintCount {
+                hint: hint.clone(),
+                kernels: 1,
+            }),
+        }
+    }
+    DeviceSummary {
+        chip: chip.id.to_string(),
+        chip_name: chip.name.to_string(),
+        slice: slice.name(),
+        layout: slice.layout(),
+        simulated_us,
+        matmul_kernels: matmuls.len(),
+        matmul_flops: matmuls.iter().filter_map(|c| c.matmul_flops).sum(),
+        mean_mxu_utilization: (!matmuls.is_empty()).then(|| {
+            matmuls
+                .iter()
+                .filter_map(|c| c.mxu_utilization)
+                .sum::<f64>()
+                / matmuls.len() as f64
+        }),
+        hints,
+    }
+}
+
 impl Runtime {
     /// Costs every kernel on the chosen TPU and lays the run out on its
     /// simulated timeline (see `tpu_device::cost` and `timeline`).
@@ -60,12 +108,12 @@ impl Runtime {
         items.extend(collectives.map(collective_item));
         items.extend(syncs.map(sync_item));
         let timeline = build(chip, &items, self.mode == EagerMode::Debug);
-        report.device = Some(DeviceSummary {
-            chip: chip.id.to_string(),
-            chip_name: chip.name.to_string(),
-            slice: self.device.1.name(),
-            simulated_us: timeline.total_us,
-        });
+        report.device = Some(summary(
+            chip,
+            &self.device.1,
+            &report.kernels,
+            timeline.total_us,
+        ));
         report.timeline = Some(timeline);
     }
 
@@ -101,8 +149,8 @@ impl Runtime {
             line: self.line,
             after_kernels: self.tpu.kernels.len(),
             slice: slice.name(),
-            dims: slice.dims.clone(),
-            wrap: slice.wrap.clone(),
+            layout: slice.layout(),
+            traffic: sim.link_traffic(slice),
             simulation: sim.clone(),
         });
         Ok(sim)

@@ -1,0 +1,543 @@
+// Generated from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`;
+// do not edit. Regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.
+
+export type Report = { 
+/**
+ * What the program printed.
+ */
+stdout: string, 
+/**
+ * Errors that ended the run (at most one today), as Python-style tracebacks.
+ */
+diagnostics: Array<Diagnostic>, 
+/**
+ * Every op dispatched, in program order.
+ */
+ops: Array<OpRecord>, 
+/**
+ * The backend that ran `tpu` tensors.
+ */
+backend: BackendKind | null, 
+/**
+ * The adapter or CPU that backend ran on.
+ */
+backend_device: string, 
+/**
+ * The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
+ * change it while the program runs).
+ */
+mode: EagerMode, 
+/**
+ * Every kernel launched on the `tpu` backend, in order: one per op in
+ * Debug and Strict, one per fusion group in Fused.
+ */
+kernels: Array<KernelRecord>, 
+/**
+ * Where the host waited for the device, and why.
+ */
+syncs: Array<SyncRecord>, 
+/**
+ * What this run did with the compilation cache (its hits and misses,
+ * not those of earlier runs in the same session).
+ */
+cache: CacheStats, 
+/**
+ * Debug mode: the first op whose result held a NaN or an infinity.
+ */
+first_nonfinite: NonFinite | null, 
+/**
+ * The simulated TPU the run was costed on.
+ */
+device: DeviceSummary | null, 
+/**
+ * What that TPU would do with the run's kernels, lane by lane (simulated).
+ */
+timeline: Timeline | null, 
+/**
+ * Collectives the program simulated (`torch_tpu.simulate_collective`),
+ * with their link-by-link schedules.
+ */
+collectives: Array<CollectiveRecord>, };
+
+export type ChipPreset = { 
+/**
+ * The preset's name, as `--chip` takes it: `v5e`, `tpu7x`, ...
+ */
+id: string, name: string, 
+/**
+ * Peak dense bf16 FLOP/s per chip.
+ */
+bf16_flops: Figure, 
+/**
+ * HBM capacity, bytes.
+ */
+hbm_bytes: Figure, 
+/**
+ * HBM bandwidth, bytes per second.
+ */
+hbm_bandwidth: Figure, 
+/**
+ * ICI bandwidth of one link in one direction, bytes per second.
+ */
+ici_link_bandwidth: Figure, 
+/**
+ * ICI ports per chip.
+ */
+ici_ports: number, 
+/**
+ * Latency of one ICI hop, seconds.
+ */
+ici_hop_latency: Figure, topology: Topology, 
+/**
+ * The MXU's width (128 or 256): matmul dimensions are padded to it.
+ */
+mxu_width: number, 
+/**
+ * MXUs per TensorCore.
+ */
+mxus_per_core: number, tensor_cores: number, sparse_cores: number, 
+/**
+ * VMEM per TensorCore, bytes.
+ */
+vmem_bytes: Figure, 
+/**
+ * Host overhead of one kernel launch, seconds.
+ */
+launch_overhead: Figure, 
+/**
+ * Host to chip bandwidth (PCIe), bytes per second.
+ */
+host_bandwidth: Figure, 
+/**
+ * Figures changed from the preset (`mxu_width=256`): a custom chip.
+ */
+overrides: Array<string>, };
+
+/**
+ * What crossed the links of one axis in one step.
+ */
+export type AxisTraffic = { axis: number, 
+/**
+ * Bytes on the busiest link in the increasing and decreasing direction.
+ */
+forward_bytes: number, backward_bytes: number, 
+/**
+ * Directed links that carried data.
+ */
+busy_links: number, };
+
+export type BackendKind = "reference" | "wgpu";
+
+export type BinaryOp = "add" | "sub" | "mul" | "div" | "pow" | "maximum" | "minimum" | "floordiv" | "remainder";
+
+/**
+ * Hits and misses of the compilation cache (every kernel of every mode). In
+ * a Report, the counters (hits, misses, persisted hits, compile time) are
+ * the run's own; `entries`, `loaded` and `corrupt` describe the cache.
+ */
+export type CacheStats = { 
+/**
+ * Launches of a kernel compiled earlier in this session.
+ */
+hits: number, 
+/**
+ * First launches of a kernel no session had compiled.
+ */
+misses: number, 
+/**
+ * Kernels compiled in this session.
+ */
+entries: number, 
+/**
+ * First launches of a kernel an earlier session persisted.
+ */
+persisted_hits: number, 
+/**
+ * Entries loaded from the persisted cache.
+ */
+loaded: number, 
+/**
+ * Persisted entries that could not be read or did not match their
+ * fingerprint (ignored; their kernels are rebuilt).
+ */
+corrupt: number, 
+/**
+ * Milliseconds spent in first launches (compiling a kernel, then running
+ * it once), measured on this machine; 0 where no clock was given to the
+ * runtime.
+ */
+compile_ms: number, };
+
+export type CollectiveKind = "all-gather" | "reduce-scatter" | "all-reduce" | "all-to-all" | "send-recv";
+
+/**
+ * A collective the program simulated, where it happened in the run.
+ */
+export type CollectiveRecord = { line: number | null, 
+/**
+ * Kernels launched before it.
+ */
+after_kernels: number, 
+/**
+ * The slice it ran on (`4x4`), its chips and links.
+ */
+slice: string, layout: SliceLayout, simulation: Simulation, 
+/**
+ * What each of `layout.links` carried, in that order.
+ */
+traffic: Array<LinkTraffic>, };
+
+/**
+ * One step of the schedule: its transfers start at `start_us`. Steps of
+ * different parts may overlap in time.
+ */
+export type CollectiveStep = { start_us: number, duration_us: number, axes: Array<AxisTraffic>, };
+
+/**
+ * Elementwise comparisons; their result is a bool tensor.
+ */
+export type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+
+/**
+ * A kernel's simulated cost.
+ */
+export type Cost = { unit: CostUnit, 
+/**
+ * Simulated microseconds, launch overhead included.
+ */
+simulated_us: number, compute_us: number, memory_us: number, bound: CostBound, 
+/**
+ * The host's launch overhead, included in `simulated_us`.
+ */
+launch_us: number, 
+/**
+ * For a matmul: the fraction of the MXU's work that is not padding.
+ */
+mxu_utilization: number | null, 
+/**
+ * For a matmul: its floating-point operations, `2 * batch * m * k * n`.
+ */
+matmul_flops: number | null, 
+/**
+ * Alignment advice ("a contraction dimension of 64 fills half of a
+ * 128-wide MXU").
+ */
+hints: Array<string>, };
+
+/**
+ * What bounds a kernel's simulated time.
+ */
+export type CostBound = "compute" | "memory" | "launch";
+
+/**
+ * Which unit of the chip runs a kernel.
+ */
+export type CostUnit = "mxu" | "vpu" | "sparse_core";
+
+export type DType = "float32" | "bfloat16" | "int64" | "bool";
+
+/**
+ * The simulated TPU of a run.
+ */
+export type DeviceSummary = { 
+/**
+ * The preset's id (`v5e`) and name (`TPU v5e`).
+ */
+chip: string, chip_name: string, 
+/**
+ * The slice's shape (`1`, `4x4`).
+ */
+slice: string, 
+/**
+ * Its chips and links, for drawing it.
+ */
+layout: SliceLayout, 
+/**
+ * When the simulated timeline ends, microseconds.
+ */
+simulated_us: number, 
+/**
+ * Kernels that ran on the MXUs (those with a matmul).
+ */
+matmul_kernels: number, 
+/**
+ * Their floating-point operations, summed.
+ */
+matmul_flops: number, 
+/**
+ * Their mean MXU utilisation (none without matmuls).
+ */
+mean_mxu_utilization: number | null, 
+/**
+ * Each alignment hint once, with the number of kernels it was given
+ * for, in the order they first appeared.
+ */
+hints: Array<HintCount>, };
+
+export type Diagnostic = { 
+/**
+ * The Python exception type, e.g. `RuntimeError` or `SyntaxError`.
+ */
+kind: string, message: string, 
+/**
+ * Where the error was raised (the innermost frame).
+ */
+span: SourceSpan | null, 
+/**
+ * The full text as CPython would print it, ending with `Kind: message`.
+ */
+traceback: string, };
+
+/**
+ * TorchTPU's three eager modes.
+ */
+export type EagerMode = "debug" | "strict" | "fused";
+
+/**
+ * A figure and where it comes from.
+ */
+export type Figure = { value: number, source: string, 
+/**
+ * Sources disagree, or only third parties report it.
+ */
+uncertain: boolean, };
+
+/**
+ * An alignment hint and how many kernels it was given for.
+ */
+export type HintCount = { hint: string, kernels: number, };
+
+/**
+ * One ICI link: it joins chip `from` to its next neighbour `to` along
+ * `axis`. A wraparound link closes a ring, from the last chip of the axis
+ * back to the first.
+ */
+export type IciLink = { from: number, to: number, axis: number, wraparound: boolean, };
+
+/**
+ * One kernel launch.
+ */
+export type KernelRecord = { name: string, 
+/**
+ * Indices into `Report::ops` of the ops this kernel computed.
+ */
+ops: Array<number>, backend: BackendKind, kernel_language: string, 
+/**
+ * The compilation cache key (see `cache.rs`).
+ */
+fingerprint: string | null, 
+/**
+ * Whether the cache already held this kernel (from this session or a
+ * persisted one).
+ */
+cache_hit: boolean | null, 
+/**
+ * Whether the hit was an entry persisted by an earlier session.
+ */
+cache_persisted: boolean, 
+/**
+ * For the first launch in this session (a miss or a persisted hit):
+ * milliseconds to compile and run it once (wall time on this machine).
+ */
+compile_ms: number | null, 
+/**
+ * For fused kernels: the generated source.
+ */
+source: string | null, 
+/**
+ * What the kernel does, for the device model.
+ */
+work: Work, 
+/**
+ * What the chosen TPU would take for it (simulated, not measured).
+ */
+cost: Cost | null, };
+
+/**
+ * What one link carried over a whole collective, in each direction.
+ */
+export type LinkTraffic = { 
+/**
+ * Towards the link's `to` chip.
+ */
+forward_bytes: number, backward_bytes: number, };
+
+/**
+ * The first non-finite result Debug mode saw.
+ */
+export type NonFinite = { 
+/**
+ * The op's index in `Report::ops`.
+ */
+op: number, name: string, line: number | null, 
+/**
+ * `nan` or `inf`.
+ */
+value: string, };
+
+/**
+ * One computation on device tensors. Scalars from Python (`x * 2`) are carried
+ * in the op, as PyTorch treats them as wrapped numbers rather than tensors.
+ */
+export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: BinaryOp, } | { "kind": "binary_scalar", op: BinaryOp, scalar: number, scalar_on_left: boolean, } | { "kind": "unary", op: UnaryOp, } | { "kind": "compare", op: CompareOp, } | { "kind": "compare_scalar", op: CompareOp, scalar: number, } | { "kind": "cast", to: DType, } | { "kind": "mat_mul", transpose_a: boolean, transpose_b: boolean, } | { "kind": "sum_all" } | { "kind": "strided", offset: number, strides: Array<number>, } | { "kind": "gather" } | { "kind": "scatter", accumulate: boolean, } | { "kind": "where" } | { "kind": "reduce", op: ReduceOp, axis: number, } | { "kind": "cumsum", axis: number, reverse: boolean, };
+
+export type OpRecord = { 
+/**
+ * The aten-style name, e.g. `aten::mm`.
+ */
+name: string, 
+/**
+ * The op with its constants, as `tpu-ir` defines it.
+ */
+op: Op, input_shapes: Array<Array<number>>, output_shape: Array<number>, 
+/**
+ * `tpu:0` or `cpu`.
+ */
+device: string, backend: BackendKind, kernel: string, 
+/**
+ * `WGSL` for shaders, `Rust` for the reference loops.
+ */
+kernel_language: string, 
+/**
+ * The source line that dispatched the op, when known.
+ */
+line: number | null, 
+/**
+ * Why a `tpu` op ran on the host reference instead of the accelerator
+ * backend (no kernel for it yet), if it did.
+ */
+fallback: string | null, };
+
+/**
+ * Reductions along one axis.
+ */
+export type ReduceOp = "sum" | "prod" | "max" | "min" | "argmax" | "argmin";
+
+export type Simulation = { kind: CollectiveKind, axes: Array<number>, bytes: number, 
+/**
+ * Chips in each group, and how many groups ran at once.
+ */
+group_chips: number, groups: number, 
+/**
+ * Simulated duration (not measured time).
+ */
+simulated_us: number, 
+/**
+ * Whether hop latency, not bandwidth, set most of the duration.
+ */
+latency_bound: boolean, 
+/**
+ * Bytes on the busiest directed link over the whole collective.
+ */
+max_link_bytes: number, 
+/**
+ * Bytes summed over every directed link.
+ */
+total_link_bytes: number, steps: Array<CollectiveStep>, 
+/**
+ * The scaling book's estimate where its formula applies.
+ */
+formula_us: number | null, 
+/**
+ * Link updates the simulation performed (its cost, for the scale test).
+ */
+work: number, 
+/**
+ * Bytes each directed link carried, indexed `Slice::link_slot(chip,
+ * axis) * 2 + direction` (0: towards the next chip, 1: back; 0 where
+ * there is no link). `link_traffic` lists them link by link.
+ */
+link_bytes: Array<number>, };
+
+/**
+ * A slice as it is drawn: its axes, each chip's coordinates (chip `c` is
+ * `chips[c]`) and every link.
+ */
+export type SliceLayout = { 
+/**
+ * Axis lengths (`[4, 4]`).
+ */
+dims: Array<number>, 
+/**
+ * Per axis, whether it has wraparound links.
+ */
+wrap: Array<boolean>, chips: Array<Array<number>>, 
+/**
+ * In the order of `Slice::links`.
+ */
+links: Array<IciLink>, };
+
+/**
+ * A 1-based line and column range in the user's source.
+ */
+export type SourceSpan = { line: number, column: number, end_line: number, end_column: number, };
+
+/**
+ * A materialisation point: the host waited for a device value.
+ */
+export type SyncRecord = { 
+/**
+ * `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
+ */
+reason: string, line: number | null, 
+/**
+ * Kernels launched when the host had its value (those it waited for).
+ */
+after_kernels: number, 
+/**
+ * Bytes the host read.
+ */
+bytes: number, };
+
+/**
+ * Simulated time, lane by lane.
+ */
+export type Timeline = { lanes: Array<TimelineLane>, 
+/**
+ * When the last event ends (simulated microseconds).
+ */
+total_us: number, };
+
+export type TimelineEvent = { name: string, start_us: number, duration_us: number, };
+
+export type TimelineLane = { 
+/**
+ * The chip the lane belongs to (none for the host).
+ */
+chip: number | null, name: string, events: Array<TimelineEvent>, };
+
+/**
+ * How a generation's chips connect.
+ */
+export type Topology = { "kind": "torus", dims: number, max_axis: [number, number, number], max_chips: number, wrap: Wrap, } | { "kind": "unmodelled", name: string, };
+
+/**
+ * Elementwise functions of one tensor.
+ */
+export type UnaryOp = "neg" | "abs" | "relu" | "exp" | "log" | "sqrt" | "tanh" | "sigmoid" | "sin" | "cos" | "erf" | "floor" | "ceil" | "round" | "sign";
+
+/**
+ * What a kernel does, as the cost model needs it.
+ */
+export type Work = { 
+/**
+ * `(batch, m, k, n)` of a matmul in the kernel.
+ */
+matmul: [number, number, number, number] | null, 
+/**
+ * Floating-point operations besides the matmul's.
+ */
+vector_flops: number, 
+/**
+ * Bytes read from and written to HBM.
+ */
+hbm_bytes: number, 
+/**
+ * A gather or scatter (SparseCore work where the chip has them).
+ */
+sparse: boolean, };
+
+/**
+ * Which axes of a slice have wraparound links (and so are rings).
+ */
+export type Wrap = { "rule": "each_axis", "multiple": number } | { "rule": "whole_cubes", "multiple": number };
