@@ -1,6 +1,7 @@
 //! Element types and PyTorch's type promotion between them. The reference backend
-//! computes in all four; bfloat16 values are stored as bfloat16 and rounded after
-//! every op, as PyTorch's CPU kernels round them.
+//! computes in all six; bfloat16 values are stored as bfloat16 and rounded after
+//! every op, as PyTorch's CPU kernels round them, and float64 computes in double
+//! precision throughout.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +18,9 @@ pub enum ScalarKind {
 #[serde(rename_all = "lowercase")]
 pub enum DType {
     Float32,
+    Float64,
     BFloat16,
+    Int32,
     Int64,
     Bool,
 }
@@ -27,29 +30,63 @@ impl DType {
     pub fn torch_name(self) -> &'static str {
         match self {
             DType::Float32 => "torch.float32",
+            DType::Float64 => "torch.float64",
             DType::BFloat16 => "torch.bfloat16",
+            DType::Int32 => "torch.int32",
             DType::Int64 => "torch.int64",
             DType::Bool => "torch.bool",
         }
     }
 
     pub fn is_floating(self) -> bool {
-        matches!(self, DType::Float32 | DType::BFloat16)
+        matches!(self, DType::Float32 | DType::Float64 | DType::BFloat16)
+    }
+
+    pub fn is_integer(self) -> bool {
+        matches!(self, DType::Int32 | DType::Int64)
     }
 
     /// PyTorch's promotion of two tensors' dtypes (`torch.promote_types`): the
-    /// higher category wins (bool < integer < floating), and within floating the
-    /// wider type.
+    /// higher category wins (bool < integer < floating), and within a category
+    /// the wider type.
     pub fn promote(a: DType, b: DType) -> DType {
-        fn rank(d: DType) -> u8 {
-            match d {
-                DType::Bool => 0,
-                DType::Int64 => 1,
-                DType::BFloat16 => 2,
-                DType::Float32 => 3,
-            }
+        if a.rank() >= b.rank() { a } else { b }
+    }
+
+    fn rank(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::Int32 => 1,
+            DType::Int64 => 2,
+            DType::BFloat16 => 3,
+            DType::Float32 => 4,
+            DType::Float64 => 5,
         }
-        if rank(a) >= rank(b) { a } else { b }
+    }
+
+    fn category(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::Int32 | DType::Int64 => 1,
+            DType::BFloat16 | DType::Float32 | DType::Float64 => 2,
+        }
+    }
+
+    /// The dtype of an op on two tensors, as `torch.result_type` decides it: a
+    /// 0-d tensor takes part only when its category is higher than the other
+    /// operand's (`int32 tensor + tensor(5)` stays int32, `int32 tensor +
+    /// tensor(1.5, dtype=float64)` is float64), as ATen's `combine_categories`.
+    pub fn result_type(a: (DType, bool), b: (DType, bool)) -> DType {
+        let ((a, a_zero_dim), (b, b_zero_dim)) = (a, b);
+        if a_zero_dim == b_zero_dim {
+            return DType::promote(a, b);
+        }
+        let (dim, zero) = if a_zero_dim { (b, a) } else { (a, b) };
+        if zero.category() > dim.category() {
+            DType::promote(dim, zero)
+        } else {
+            dim
+        }
     }
 
     /// The result of a tensor of dtype `self` combined with a Python number: a
@@ -58,17 +95,49 @@ impl DType {
     pub fn with_scalar(self, scalar: ScalarKind) -> DType {
         match (self, scalar) {
             (DType::Bool, ScalarKind::Int) => DType::Int64,
-            (DType::Bool | DType::Int64, ScalarKind::Float) => DType::Float32,
+            (DType::Bool | DType::Int32 | DType::Int64, ScalarKind::Float) => DType::Float32,
             (d, _) => d,
         }
     }
 
     pub fn size_in_bytes(self) -> usize {
         match self {
-            DType::Float32 => 4,
+            DType::Float32 | DType::Int32 => 4,
+            DType::Float64 => 8,
             DType::BFloat16 => 2,
             DType::Int64 => 8,
             DType::Bool => 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DType::*;
+    use super::*;
+
+    /// Each case as `torch.result_type` printed it (PyTorch 2.15).
+    #[test]
+    fn result_type_follows_pytorch() {
+        let cases = [
+            ((Int32, false), (Int64, false), Int64),
+            ((Int32, false), (Float32, false), Float32),
+            ((Float64, false), (Float32, false), Float64),
+            ((BFloat16, false), (Float64, false), Float64),
+            ((Int32, false), (Int64, true), Int32),
+            ((Float32, false), (Float64, true), Float32),
+            ((Int32, false), (Float64, true), Float64),
+            ((BFloat16, false), (Float32, true), BFloat16),
+            ((Bool, false), (Int64, true), Int64),
+            ((Int32, true), (Int64, true), Int64),
+            ((Float32, true), (Int32, false), Float32),
+        ];
+        for (a, b, expected) in cases {
+            assert_eq!(DType::result_type(a, b), expected, "{a:?} with {b:?}");
+            assert_eq!(DType::result_type(b, a), expected, "{b:?} with {a:?}");
+        }
+        assert_eq!(Int32.with_scalar(ScalarKind::Float), Float32);
+        assert_eq!(Int32.with_scalar(ScalarKind::Int), Int32);
+        assert_eq!(Float64.with_scalar(ScalarKind::Float), Float64);
     }
 }

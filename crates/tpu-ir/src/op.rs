@@ -39,24 +39,26 @@ impl BinaryOp {
         }
     }
 
-    pub fn apply(self, a: f32, b: f32) -> f32 {
+    /// The op on floats (float32, or float64 for double tensors), rounded once
+    /// in the operands' own type as PyTorch's CPU kernels compute it.
+    pub fn apply<T: Real>(self, a: T, b: T) -> T {
         match self {
             BinaryOp::Add => a + b,
             BinaryOp::Sub => a - b,
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
-            BinaryOp::Pow => pow_f32(a, b),
+            BinaryOp::Pow => pow(a, b),
             // NaN propagates through both, as in PyTorch.
             BinaryOp::Maximum => {
                 if a.is_nan() || b.is_nan() {
-                    f32::NAN
+                    T::NAN
                 } else {
                     a.max(b)
                 }
             }
             BinaryOp::Minimum => {
                 if a.is_nan() || b.is_nan() {
-                    f32::NAN
+                    T::NAN
                 } else {
                     a.min(b)
                 }
@@ -64,7 +66,8 @@ impl BinaryOp {
             BinaryOp::FloorDiv => (a / b).floor(),
             BinaryOp::Remainder => {
                 let r = a % b;
-                if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                let zero = T::from_f64(0.0);
+                if r != zero && (r < zero) != (b < zero) {
                     r + b
                 } else {
                     r
@@ -129,22 +132,80 @@ impl BinaryOp {
     }
 }
 
-/// `a ** b` on float32 as C's `powf`, with the integer-exponent cases exact
-/// (`x ** 2` is `x * x`, as PyTorch's CPU kernel special-cases it).
-pub fn pow_f32(a: f32, b: f32) -> f32 {
-    if b == 2.0 {
+/// The float types the reference computes in: float32 (and bfloat16, widened)
+/// and float64. Ops are written once over it so both round the same way.
+pub trait Real:
+    Copy
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+{
+    const NAN: Self;
+    fn from_f64(x: f64) -> Self;
+    fn is_nan(self) -> bool;
+    fn floor(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn powf(self, e: Self) -> Self;
+    fn max(self, other: Self) -> Self;
+    fn min(self, other: Self) -> Self;
+}
+
+macro_rules! real {
+    ($t:ty) => {
+        impl Real for $t {
+            const NAN: Self = <$t>::NAN;
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            fn powf(self, e: Self) -> Self {
+                <$t>::powf(self, e)
+            }
+            fn max(self, other: Self) -> Self {
+                <$t>::max(self, other)
+            }
+            fn min(self, other: Self) -> Self {
+                <$t>::min(self, other)
+            }
+        }
+    };
+}
+real!(f32);
+real!(f64);
+
+/// `a ** b` as C's `pow`, with the integer-exponent cases exact (`x ** 2` is
+/// `x * x`, as PyTorch's CPU kernel special-cases it).
+pub fn pow<T: Real>(a: T, b: T) -> T {
+    let is = |v: f64| b == T::from_f64(v);
+    if is(2.0) {
         a * a
-    } else if b == 1.0 {
+    } else if is(1.0) {
         a
-    } else if b == 0.5 {
+    } else if is(0.5) {
         a.sqrt()
-    } else if b == 3.0 {
+    } else if is(3.0) {
         a * a * a
-    } else if b == -1.0 {
-        1.0 / a
+    } else if is(-1.0) {
+        T::from_f64(1.0) / a
     } else {
         a.powf(b)
     }
+}
+
+/// `a ** b` on float32 (see `pow`).
+pub fn pow_f32(a: f32, b: f32) -> f32 {
+    pow(a, b)
 }
 
 /// Helpers the WGSL of binary ops calls (`pow_f32`, `max_nan`, ...), to prepend to

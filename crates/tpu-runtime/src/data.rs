@@ -9,8 +9,10 @@ use tpu_ir::DType;
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostData {
     F32(Vec<f32>),
+    F64(Vec<f64>),
     /// bfloat16 bit patterns (the high half of a float32).
     BF16(Vec<u16>),
+    I32(Vec<i32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
 }
@@ -42,11 +44,19 @@ fn float_to_i64(v: f64) -> i64 {
     v as i64
 }
 
+/// A float truncated toward zero to int32, saturating, NaN as 0 (C++ leaves
+/// out-of-range conversions undefined).
+fn float_to_i32(v: f64) -> i32 {
+    v as i32
+}
+
 impl HostData {
     pub fn dtype(&self) -> DType {
         match self {
             HostData::F32(_) => DType::Float32,
+            HostData::F64(_) => DType::Float64,
             HostData::BF16(_) => DType::BFloat16,
+            HostData::I32(_) => DType::Int32,
             HostData::I64(_) => DType::Int64,
             HostData::Bool(_) => DType::Bool,
         }
@@ -55,7 +65,9 @@ impl HostData {
     pub fn len(&self) -> usize {
         match self {
             HostData::F32(v) => v.len(),
+            HostData::F64(v) => v.len(),
             HostData::BF16(v) => v.len(),
+            HostData::I32(v) => v.len(),
             HostData::I64(v) => v.len(),
             HostData::Bool(v) => v.len(),
         }
@@ -69,7 +81,9 @@ impl HostData {
     pub fn filled(dtype: DType, n: usize, value: f64) -> HostData {
         match dtype {
             DType::Float32 => HostData::F32(vec![value as f32; n]),
+            DType::Float64 => HostData::F64(vec![value; n]),
             DType::BFloat16 => HostData::BF16(vec![f32_to_bf16(value as f32); n]),
+            DType::Int32 => HostData::I32(vec![float_to_i32(value); n]),
             DType::Int64 => HostData::I64(vec![float_to_i64(value); n]),
             DType::Bool => HostData::Bool(vec![value != 0.0; n]),
         }
@@ -79,7 +93,9 @@ impl HostData {
     pub fn scalar(&self, i: usize) -> Scalar {
         match self {
             HostData::F32(v) => Scalar::Float(v[i] as f64),
+            HostData::F64(v) => Scalar::Float(v[i]),
             HostData::BF16(v) => Scalar::Float(bf16_to_f32(v[i]) as f64),
+            HostData::I32(v) => Scalar::Int(v[i] as i64),
             HostData::I64(v) => Scalar::Int(v[i]),
             HostData::Bool(v) => Scalar::Bool(v[i]),
         }
@@ -90,13 +106,16 @@ impl HostData {
     pub fn to_f64(&self) -> Vec<f64> {
         match self {
             HostData::F32(v) => v.iter().map(|&x| x as f64).collect(),
+            HostData::F64(v) => v.clone(),
             HostData::BF16(v) => v.iter().map(|&x| bf16_to_f32(x) as f64).collect(),
+            HostData::I32(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::I64(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
         }
     }
 
-    /// Float32 values (bfloat16 widened); `None` for integer and bool data.
+    /// Float32 and bfloat16 values as float32; `None` for every other dtype
+    /// (float64 included: it never computes in float32).
     pub fn as_f32(&self) -> Option<Vec<f32>> {
         match self {
             HostData::F32(v) => Some(v.clone()),
@@ -105,44 +124,69 @@ impl HostData {
         }
     }
 
-    /// The values converted to `to`, as `tensor.to(dtype)` converts them.
+    /// Integer and bool values widened to int64; `None` for floats.
+    pub fn as_i64(&self) -> Option<Vec<i64>> {
+        match self {
+            HostData::I64(v) => Some(v.clone()),
+            HostData::I32(v) => Some(v.iter().map(|&x| x as i64).collect()),
+            HostData::Bool(v) => Some(v.iter().map(|&x| x as i64).collect()),
+            _ => None,
+        }
+    }
+
+    /// Integer data of an integer dtype from int64 values: int32 keeps the low
+    /// 32 bits, so int32 arithmetic done in int64 wraps as int32 would.
+    pub fn from_i64(dtype: DType, values: Vec<i64>) -> HostData {
+        match dtype {
+            DType::Int32 => HostData::I32(values.into_iter().map(|x| x as i32).collect()),
+            _ => HostData::I64(values),
+        }
+    }
+
+    /// The values converted to `to`, as `tensor.to(dtype)` converts them: an
+    /// integer narrows by keeping its low bits, a float becomes an integer by
+    /// truncation, anything nonzero is `True`, and a float64 becomes bfloat16
+    /// through float32 (as `c10::BFloat16` converts it).
     pub fn cast(&self, to: DType) -> HostData {
         if self.dtype() == to {
             return self.clone();
         }
-        match (self, to) {
-            (HostData::I64(v), DType::Float32) => {
-                HostData::F32(v.iter().map(|&x| x as f32).collect())
+        let ints = self.as_i64();
+        match to {
+            DType::Bool => HostData::Bool(self.to_f64().into_iter().map(|x| x != 0.0).collect()),
+            DType::Int64 | DType::Int32 => {
+                let values = ints.unwrap_or_else(|| {
+                    let floats = self.to_f64().into_iter();
+                    match to {
+                        DType::Int32 => floats.map(|x| float_to_i32(x) as i64).collect(),
+                        _ => floats.map(float_to_i64).collect(),
+                    }
+                });
+                HostData::from_i64(to, values)
             }
-            (HostData::I64(v), DType::BFloat16) => {
-                HostData::BF16(v.iter().map(|&x| f32_to_bf16(x as f32)).collect())
+            DType::Float64 => match ints {
+                Some(v) => HostData::F64(v.into_iter().map(|x| x as f64).collect()),
+                None => HostData::F64(self.to_f64()),
+            },
+            DType::Float32 | DType::BFloat16 => {
+                let f32s: Vec<f32> = match (self, ints) {
+                    // Straight to float32, rounding once (int64 past 2^24 included).
+                    (_, Some(v)) => v.into_iter().map(|x| x as f32).collect(),
+                    (HostData::F64(v), None) => v.iter().map(|&x| x as f32).collect(),
+                    _ => self.as_f32().unwrap_or_default(),
+                };
+                match to {
+                    DType::BFloat16 => HostData::BF16(f32s.into_iter().map(f32_to_bf16).collect()),
+                    _ => HostData::F32(f32s),
+                }
             }
-            (HostData::I64(v), DType::Bool) => HostData::Bool(v.iter().map(|&x| x != 0).collect()),
-            (HostData::Bool(v), DType::Int64) => {
-                HostData::I64(v.iter().map(|&x| x as i64).collect())
-            }
-            (HostData::Bool(v), _) => {
-                HostData::filled(to, 0, 0.0).with_f32_values(v.iter().map(|&x| x as u8 as f32))
-            }
-            (HostData::F32(_) | HostData::BF16(_), DType::Int64) => {
-                HostData::I64(self.to_f64().into_iter().map(float_to_i64).collect())
-            }
-            (HostData::F32(_) | HostData::BF16(_), DType::Bool) => {
-                HostData::Bool(self.to_f64().into_iter().map(|x| x != 0.0).collect())
-            }
-            (HostData::F32(v), DType::BFloat16) => {
-                HostData::BF16(v.iter().map(|&x| f32_to_bf16(x)).collect())
-            }
-            (HostData::BF16(v), DType::Float32) => {
-                HostData::F32(v.iter().map(|&x| bf16_to_f32(x)).collect())
-            }
-            _ => unreachable!("same-dtype casts return early"),
         }
     }
 
     /// Float data of this dtype from float32 values (rounded for bfloat16).
     pub fn with_f32_values(&self, values: impl Iterator<Item = f32>) -> HostData {
         match self.dtype() {
+            DType::Float64 => HostData::F64(values.map(|x| x as f64).collect()),
             DType::BFloat16 => HostData::BF16(values.map(f32_to_bf16).collect()),
             _ => HostData::F32(values.collect()),
         }
@@ -175,5 +219,36 @@ mod tests {
         let b = HostData::Bool(vec![true, false]);
         assert_eq!(b.cast(DType::Float32), HostData::F32(vec![1.0, 0.0]));
         assert_eq!(b.cast(DType::Int64), HostData::I64(vec![1, 0]));
+    }
+
+    #[test]
+    fn int32_and_float64_casts_follow_pytorch() {
+        let f = HostData::F32(vec![2.7, -2.7, 0.1]);
+        assert_eq!(f.cast(DType::Int32), HostData::I32(vec![2, -2, 0]));
+        // float32's 0.1 widens exactly, it is not the double 0.1.
+        assert_eq!(
+            f.cast(DType::Float64),
+            HostData::F64(vec![
+                2.700000047683716,
+                -2.700000047683716,
+                0.10000000149011612
+            ])
+        );
+        let d = HostData::F64(vec![0.1, 1e300, -1.5]);
+        assert_eq!(
+            d.cast(DType::Float32),
+            HostData::F32(vec![0.1, f32::INFINITY, -1.5])
+        );
+        assert_eq!(d.cast(DType::Int64), HostData::I64(vec![0, i64::MAX, -1]));
+        let big = HostData::I64(vec![(1 << 40) + 5, -1]);
+        assert_eq!(big.cast(DType::Int32), HostData::I32(vec![5, -1]));
+        assert_eq!(
+            HostData::I32(vec![7, 0]).cast(DType::Bool),
+            HostData::Bool(vec![true, false])
+        );
+        assert_eq!(
+            HostData::Bool(vec![true]).cast(DType::Float64),
+            HostData::F64(vec![1.0])
+        );
     }
 }

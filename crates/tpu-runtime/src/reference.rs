@@ -65,31 +65,31 @@ impl ReferenceBackend {
                 let (a, b) = (&inputs[0], &inputs[1]);
                 let sa = a.shape.broadcast_strides(out);
                 let sb = b.shape.broadcast_strides(out);
-                HostData::Bool(match (self.get(a.buffer)?, self.get(b.buffer)?) {
-                    (HostData::I64(x), HostData::I64(y)) => {
-                        broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q))
-                    }
-                    (HostData::Bool(x), HostData::Bool(y)) => {
-                        broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q))
-                    }
-                    (x, y) => match (x.as_f32(), y.as_f32()) {
-                        (Some(x), Some(y)) => {
-                            broadcast(out, &x, &sa, &y, &sb, |p, q| op.apply(p, q))
-                        }
-                        _ => return Err(unsupported(op.name())),
-                    },
+                let (x, y) = (self.get(a.buffer)?, self.get(b.buffer)?);
+                // Integers compare exactly as integers; floats in float64, which
+                // is exact for every float dtype.
+                HostData::Bool(match (x.as_i64(), y.as_i64()) {
+                    (Some(x), Some(y)) => broadcast(out, &x, &sa, &y, &sb, |p, q| op.apply(p, q)),
+                    _ => broadcast(out, &x.to_f64(), &sa, &y.to_f64(), &sb, |p, q| {
+                        op.apply(p, q)
+                    }),
                 })
             }
             Op::CompareScalar { op, scalar } => {
                 // PyTorch compares in the promoted type; comparing in f64 is
-                // exact for float32 values and for int64 below 2^53.
+                // exact for float values and for integers below 2^53.
                 let values = self.get(inputs[0].buffer)?.to_f64();
                 HostData::Bool(values.into_iter().map(|v| op.apply(v, *scalar)).collect())
             }
             Op::Unary { op } => match self.get(inputs[0].buffer)? {
-                HostData::I64(x) if op.keeps_integers() => {
-                    HostData::I64(x.iter().map(|&v| op.apply_i64(v)).collect())
+                data if data.dtype().is_integer() && op.keeps_integers() => {
+                    let values = data.as_i64().unwrap_or_default();
+                    HostData::from_i64(
+                        data.dtype(),
+                        values.into_iter().map(|v| op.apply_i64(v)).collect(),
+                    )
                 }
+                HostData::F64(x) => HostData::F64(x.iter().map(|&v| op.apply(v)).collect()),
                 data => match data.as_f32() {
                     Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply(v as f64) as f32)),
                     None => return Err(unsupported(op.name())),
@@ -103,13 +103,23 @@ impl ReferenceBackend {
                     (HostData::F32(x), HostData::F32(y)) => {
                         HostData::F32(broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q)))
                     }
+                    (HostData::F64(x), HostData::F64(y)) => {
+                        HostData::F64(broadcast(out, x, &sa, y, &sb, |p, q| op.apply(p, q)))
+                    }
                     (HostData::BF16(x), HostData::BF16(y)) => {
                         HostData::BF16(broadcast(out, x, &sa, y, &sb, |p, q| {
                             f32_to_bf16(op.apply(bf16_to_f32(p), bf16_to_f32(q)))
                         }))
                     }
-                    (HostData::I64(x), HostData::I64(y)) => {
-                        HostData::I64(broadcast(out, x, &sa, y, &sb, |p, q| op.apply_i64(p, q)))
+                    (x, y) if x.dtype() == y.dtype() && x.dtype().is_integer() => {
+                        let (p, q) = (
+                            x.as_i64().unwrap_or_default(),
+                            y.as_i64().unwrap_or_default(),
+                        );
+                        HostData::from_i64(
+                            x.dtype(),
+                            broadcast(out, &p, &sa, &q, &sb, |p, q| op.apply_i64(p, q)),
+                        )
                     }
                     _ => return Err(unsupported(op.name())),
                 }
@@ -130,16 +140,30 @@ impl ReferenceBackend {
                     HostData::F32(x) => {
                         HostData::F32(x.iter().map(|&v| ordered(v, *scalar as f32)).collect())
                     }
+                    HostData::F64(x) => HostData::F64(
+                        x.iter()
+                            .map(|&v| {
+                                if *scalar_on_left {
+                                    op.apply(*scalar, v)
+                                } else {
+                                    op.apply(v, *scalar)
+                                }
+                            })
+                            .collect(),
+                    ),
                     HostData::BF16(x) => HostData::BF16(
                         x.iter()
                             .map(|&v| f32_to_bf16(ordered(bf16_to_f32(v), *scalar as f32)))
                             .collect(),
                     ),
-                    HostData::I64(x) => {
+                    data @ (HostData::I64(_) | HostData::I32(_)) => {
                         let s = *scalar as i64;
-                        HostData::I64(
-                            x.iter()
-                                .map(|&v| {
+                        let values = data.as_i64().unwrap_or_default();
+                        HostData::from_i64(
+                            data.dtype(),
+                            values
+                                .into_iter()
+                                .map(|v| {
                                     if *scalar_on_left {
                                         op.apply_i64(s, v)
                                     } else {
@@ -160,8 +184,15 @@ impl ReferenceBackend {
                 let (batch, m, k, n) =
                     Op::matmul_dims(inputs[0].shape.dims(), inputs[1].shape.dims(), ta, tb);
                 match (self.get(inputs[0].buffer)?, self.get(inputs[1].buffer)?) {
-                    (HostData::I64(a), HostData::I64(b)) => {
-                        HostData::I64(batched(a, b, batch, m, k, n, ta, tb))
+                    (HostData::F64(a), HostData::F64(b)) => {
+                        HostData::F64(batched(a, b, batch, m, k, n, ta, tb))
+                    }
+                    (a, b) if a.dtype().is_integer() && b.dtype() == a.dtype() => {
+                        let (a, b) = (
+                            a.as_i64().unwrap_or_default(),
+                            b.as_i64().unwrap_or_default(),
+                        );
+                        HostData::from_i64(out_dtype, batched(&a, &b, batch, m, k, n, ta, tb))
                     }
                     (a, b) => {
                         let (Some(a), Some(b)) = (a.as_f32(), b.as_f32()) else {
@@ -223,9 +254,13 @@ impl ReferenceBackend {
                 let b = pick(self.get(inputs[2].buffer)?, &from_b);
                 select(&take_a, a, b)
             }
+            // Integer sums and running sums are int64 whatever the input's
+            // width (the dispatcher's output dtype); the kernels compute
+            // integers in int64, so the cast only narrows `max`/`min` of int32.
             Op::Reduce { op, axis } => {
                 reduce(self.get(inputs[0].buffer)?, inputs[0].shape, *op, *axis)
                     .ok_or_else(|| unsupported(op.name()))?
+                    .cast(out_dtype)
             }
             Op::Cumsum { axis, reverse } => cumsum(
                 self.get(inputs[0].buffer)?,
@@ -233,14 +268,19 @@ impl ReferenceBackend {
                 *axis,
                 *reverse,
             )
-            .ok_or_else(|| unsupported("cumsum"))?,
+            .ok_or_else(|| unsupported("cumsum"))?
+            .cast(out_dtype),
             Op::SumAll => match self.get(inputs[0].buffer)? {
-                HostData::I64(x) => {
-                    HostData::I64(vec![x.iter().fold(0i64, |s, &v| s.wrapping_add(v))])
-                }
-                data => match data.as_f32() {
-                    Some(values) => HostData::F32(vec![pairwise_sum(&values)]).cast(out_dtype),
-                    None => return Err(unsupported("sum")),
+                HostData::F64(x) => HostData::F64(vec![pairwise_sum(x)]),
+                data => match (data.as_i64(), data.as_f32()) {
+                    (Some(x), _) => {
+                        HostData::I64(vec![x.iter().fold(0i64, |s, &v| s.wrapping_add(v))])
+                            .cast(out_dtype)
+                    }
+                    (None, Some(values)) => {
+                        HostData::F32(vec![pairwise_sum(&values)]).cast(out_dtype)
+                    }
+                    (None, None) => return Err(unsupported("sum")),
                 },
             },
         })

@@ -18,7 +18,9 @@ pub(super) fn strided_positions(shape: &Shape, start: usize, strides: &[usize]) 
 pub(super) fn pick(data: &HostData, positions: &[usize]) -> HostData {
     match data {
         HostData::F32(v) => HostData::F32(positions.iter().map(|&p| v[p]).collect()),
+        HostData::F64(v) => HostData::F64(positions.iter().map(|&p| v[p]).collect()),
         HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
+        HostData::I32(v) => HostData::I32(positions.iter().map(|&p| v[p]).collect()),
         HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
         HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
     }
@@ -34,7 +36,9 @@ pub(super) fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
     }
     match (a, b) {
         (HostData::F32(a), HostData::F32(b)) => HostData::F32(sel(mask, &a, &b)),
+        (HostData::F64(a), HostData::F64(b)) => HostData::F64(sel(mask, &a, &b)),
         (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
+        (HostData::I32(a), HostData::I32(b)) => HostData::I32(sel(mask, &a, &b)),
         (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
         (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
         _ => unreachable!("the dispatcher casts both branches to one dtype"),
@@ -61,7 +65,19 @@ pub(super) fn scatter(base: &mut HostData, index: &[i64], values: &HostData, acc
                 };
             }
         }
+        (HostData::F64(b), HostData::F64(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { *slot + x } else { x };
+            }
+        }
         (HostData::I64(b), HostData::I64(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { slot.wrapping_add(x) } else { x };
+            }
+        }
+        (HostData::I32(b), HostData::I32(v)) => {
             for (&i, &x) in index.iter().zip(v) {
                 let slot = &mut b[i as usize];
                 *slot = if accumulate { slot.wrapping_add(x) } else { x };

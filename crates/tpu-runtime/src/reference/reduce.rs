@@ -4,7 +4,7 @@
 //! that they agree exactly.
 
 use crate::data::HostData;
-use tpu_ir::{ReduceOp, Shape};
+use tpu_ir::{Real, ReduceOp, Shape};
 
 /// The `(outer, n, inner)` factorisation of a shape around `axis`.
 fn around(shape: &Shape, axis: usize) -> (usize, usize, usize) {
@@ -44,7 +44,8 @@ pub(super) fn reduce(
     Some(match (op, data) {
         (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
         (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
-        (_, HostData::I64(v)) => HostData::I64(
+        (_, d @ (HostData::I64(_) | HostData::I32(_))) => HostData::I64({
+            let v = d.as_i64().unwrap_or_default();
             lanes
                 .map(|(o, i)| {
                     let mut it = lane(o, i).map(|p| v[p]);
@@ -55,8 +56,8 @@ pub(super) fn reduce(
                         _ => it.next().map(|f| it.fold(f, i64::min)).unwrap_or(0),
                     }
                 })
-                .collect(),
-        ),
+                .collect()
+        }),
         (ReduceOp::Max | ReduceOp::Min, HostData::Bool(v)) => HostData::Bool(
             lanes
                 .map(|(o, i)| {
@@ -66,6 +67,14 @@ pub(super) fn reduce(
                     } else {
                         it.all(|x| x)
                     }
+                })
+                .collect(),
+        ),
+        (_, HostData::F64(v)) => HostData::F64(
+            lanes
+                .map(|(o, i)| {
+                    let xs: Vec<f64> = lane(o, i).map(|p| v[p]).collect();
+                    reduce_lane(op, &xs)
                 })
                 .collect(),
         ),
@@ -98,7 +107,21 @@ pub(super) fn cumsum(
         }
     };
     Some(match data {
-        HostData::I64(v) => {
+        HostData::F64(v) => {
+            let mut out = v.clone();
+            for o in 0..outer {
+                for i in 0..inner {
+                    let mut acc = 0f64;
+                    for p in order(o, i) {
+                        acc += v[p];
+                        out[p] = acc;
+                    }
+                }
+            }
+            HostData::F64(out)
+        }
+        HostData::I64(_) | HostData::I32(_) => {
+            let v = data.as_i64().unwrap_or_default();
             let mut out = v.clone();
             for o in 0..outer {
                 for i in 0..inner {
@@ -130,34 +153,39 @@ pub(super) fn cumsum(
 
 /// One lane of a float reduction (sum, prod, max or min; a NaN wins max and
 /// min), shared by the unfused op and fused row kernels so they agree exactly.
-pub(super) fn reduce_lane(op: ReduceOp, xs: &[f32]) -> f32 {
-    let pick = |better: fn(f32, f32) -> f32| {
+pub(super) fn reduce_lane<T: Real + std::iter::Sum + std::iter::Product>(
+    op: ReduceOp,
+    xs: &[T],
+) -> T {
+    let pick = |better: fn(T, T) -> T| {
         xs.iter()
             .copied()
             .reduce(|a, b| {
                 if a.is_nan() || b.is_nan() {
-                    f32::NAN
+                    T::NAN
                 } else {
                     better(a, b)
                 }
             })
-            .unwrap_or(f32::NAN)
+            .unwrap_or(T::NAN)
     };
     match op {
         ReduceOp::Sum => pairwise_sum(xs),
-        ReduceOp::Prod => xs.iter().product(),
-        ReduceOp::Max => pick(f32::max),
-        ReduceOp::Min => pick(f32::min),
+        ReduceOp::Prod => xs.iter().copied().product(),
+        ReduceOp::Max => pick(T::max),
+        ReduceOp::Min => pick(T::min),
         ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
     }
 }
 
 /// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
 /// accuracy PyTorch users see.
-pub(super) fn pairwise_sum(values: &[f32]) -> f32 {
+pub(super) fn pairwise_sum<T: Copy + std::iter::Sum + std::ops::Add<Output = T>>(
+    values: &[T],
+) -> T {
     const BLOCK: usize = 128;
     if values.len() <= BLOCK {
-        values.iter().sum()
+        values.iter().copied().sum()
     } else {
         let mid = values.len() / 2;
         pairwise_sum(&values[..mid]) + pairwise_sum(&values[mid..])

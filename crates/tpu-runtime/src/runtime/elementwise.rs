@@ -28,7 +28,7 @@ impl Runtime {
     /// true division of integers is floating, and bool arithmetic is not built.
     fn arithmetic_dtype(op: BinaryOp, promoted: DType) -> Result<DType, RuntimeError> {
         match (op, promoted) {
-            (BinaryOp::Div, DType::Int64 | DType::Bool) => Ok(DType::Float32),
+            (BinaryOp::Div, d) if !d.is_floating() => Ok(DType::Float32),
             (BinaryOp::Maximum | BinaryOp::Minimum, DType::Bool) => Ok(DType::Bool),
             (_, DType::Bool) => Err(RuntimeError::NotImplemented(format!(
                 "arithmetic ({}) on two bool tensors is not supported yet",
@@ -66,7 +66,7 @@ impl Runtime {
                 .await?;
             return self.cast(&sum, DType::Bool).await;
         }
-        let dtype = Self::arithmetic_dtype(op, DType::promote(a.dtype(), b.dtype()))?;
+        let dtype = Self::arithmetic_dtype(op, result_type(a, b))?;
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         let result = self
             .dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
@@ -117,7 +117,7 @@ impl Runtime {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
         let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
-        if op == BinaryOp::Pow && dtype == DType::Int64 && !scalar_on_left && scalar < 0.0 {
+        if op == BinaryOp::Pow && dtype.is_integer() && !scalar_on_left && scalar < 0.0 {
             return Err(RuntimeError::Message(
                 "Integers to negative integer powers are not allowed.".into(),
             ));
@@ -153,8 +153,8 @@ impl Runtime {
                     "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into(),
                 ));
             }
-            DType::Int64 if op.keeps_integers() => DType::Int64,
-            DType::Int64 | DType::Bool => DType::Float32,
+            d if d.is_integer() && op.keeps_integers() => d,
+            DType::Int32 | DType::Int64 | DType::Bool => DType::Float32,
             d => d,
         };
         let t = self.cast(t, dtype).await?;
@@ -180,7 +180,7 @@ impl Runtime {
         b: &Tensor,
     ) -> Result<Tensor, RuntimeError> {
         let out = Shape::broadcast(&a.shape(), &b.shape())?;
-        let dtype = DType::promote(a.dtype(), b.dtype());
+        let dtype = result_type(a, b);
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         self.dispatch(Op::Compare { op }, &[&a, &b], out, DType::Bool, a.device())
             .await
@@ -213,7 +213,7 @@ impl Runtime {
         }
         let ab = Shape::broadcast(&a.shape(), &b.shape())?;
         let out = Shape::broadcast(&cond.shape(), &ab)?;
-        let dtype = DType::promote(a.dtype(), b.dtype());
+        let dtype = result_type(a, b);
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
         let result = self
             .dispatch(Op::Where, &[cond, &a, &b], out, dtype, a.device())
@@ -226,4 +226,10 @@ impl Runtime {
         self.record(&result, grad_fn, &[&a, &b]);
         Ok(result)
     }
+}
+
+/// The dtype two tensors combine in (`torch.result_type`): a 0-d tensor takes
+/// part only when its category is higher.
+fn result_type(a: &Tensor, b: &Tensor) -> DType {
+    DType::result_type((a.dtype(), a.rank() == 0), (b.dtype(), b.rank() == 0))
 }

@@ -72,7 +72,9 @@ impl RuntimeError {
 pub fn c_type_name(dtype: DType) -> &'static str {
     match dtype {
         DType::Float32 => "float",
+        DType::Float64 => "double",
         DType::BFloat16 => "c10::BFloat16",
+        DType::Int32 => "int",
         DType::Int64 => "long int",
         DType::Bool => "bool",
     }
@@ -82,7 +84,9 @@ pub fn c_type_name(dtype: DType) -> &'static str {
 pub fn scalar_type_name(dtype: DType) -> &'static str {
     match dtype {
         DType::Float32 => "Float",
+        DType::Float64 => "Double",
         DType::BFloat16 => "BFloat16",
+        DType::Int32 => "Int",
         DType::Int64 => "Long",
         DType::Bool => "Bool",
     }
