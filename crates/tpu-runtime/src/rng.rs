@@ -150,6 +150,35 @@ impl Generator {
         }
     }
 
+    /// `uniform_(from, to)` / `torch.rand` on float64 values, in order.
+    pub fn fill_uniform_f64(&mut self, out: &mut [f64], from: f64, to: f64) {
+        for v in out {
+            *v = self.uniform_f64(from, to);
+        }
+    }
+
+    /// `normal_(mean, std)` / `torch.randn` on float64 values: ATen's generic
+    /// `normal_fill` (no AVX2 path for doubles) for 16 or more, Box–Muller in
+    /// double on blocks of 16 uniforms; fewer, one double normal at a time.
+    pub fn fill_normal_f64(&mut self, out: &mut [f64], mean: f64, std: f64) {
+        let n = out.len();
+        if n < 16 {
+            for v in out {
+                *v = self.normal_f64(mean, std);
+            }
+            return;
+        }
+        self.fill_uniform_f64(out, 0.0, 1.0);
+        for start in (0..n - 15).step_by(16) {
+            normal_fill_16_f64(&mut out[start..start + 16], mean, std);
+        }
+        if !n.is_multiple_of(16) {
+            let tail = &mut out[n - 16..];
+            self.fill_uniform_f64(tail, 0.0, 1.0);
+            normal_fill_16_f64(tail, mean, std);
+        }
+    }
+
     /// `torch.randint(low, high)` values: `random() % range + low`, or
     /// `random64()` when the range needs more than 32 bits.
     pub fn randint(&mut self, low: i64, high: i64, count: usize) -> Vec<i64> {
@@ -192,6 +221,19 @@ fn normal_fill_16(data: &mut [f32], mean: f32, std: f32) {
         // AVX2 fuses the scaling into one multiply-add.
         data[j] = (radius * theta.cos()).mul_add(std, mean);
         data[j + 8] = (radius * theta.sin()).mul_add(std, mean);
+    }
+}
+
+/// ATen's scalar `normal_fill_16` in double: radii from the first 8 uniforms,
+/// angles from the last 8.
+fn normal_fill_16_f64(data: &mut [f64], mean: f64, std: f64) {
+    for j in 0..8 {
+        let u1 = 1.0 - data[j];
+        let u2 = data[j + 8];
+        let radius = (-2.0 * u1.ln()).sqrt();
+        let theta = 2.0 * std::f64::consts::PI * u2;
+        data[j] = radius * theta.cos() * std + mean;
+        data[j + 8] = radius * theta.sin() * std + mean;
     }
 }
 

@@ -274,6 +274,8 @@ impl Value {
             (Value::None, Value::None) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
+            // dtypes are singletons in PyTorch: `x.dtype is torch.float32`.
+            (Value::DType(a), Value::DType(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || a == b,
             _ => match (self.identity(), other.identity()) {
                 (Some(a), Some(b)) => a == b,

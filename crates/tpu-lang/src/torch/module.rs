@@ -53,7 +53,11 @@ pub fn torch_module_attributes() -> HashMap<String, Value> {
     for (name, dtype) in [
         ("float32", DType::Float32),
         ("float", DType::Float32),
+        ("float64", DType::Float64),
+        ("double", DType::Float64),
         ("bfloat16", DType::BFloat16),
+        ("int32", DType::Int32),
+        ("int", DType::Int32),
         ("int64", DType::Int64),
         ("long", DType::Int64),
         ("bool", DType::Bool),
@@ -217,6 +221,13 @@ fn host_data(values: &[Value], dtype: Option<DType>) -> HostData {
                 .map(|v| tpu_runtime::data::f32_to_bf16(v.as_number().unwrap_or(0.0) as f32))
                 .collect(),
         ),
+        // A Python float is already a double: no float32 rounding on the way.
+        Some(DType::Float64) if kind == ScalarKind::Float => HostData::F64(
+            values
+                .iter()
+                .map(|v| v.as_number().unwrap_or(0.0))
+                .collect(),
+        ),
         Some(d) => data.cast(d),
         None => data,
     }
@@ -324,24 +335,22 @@ impl Interpreter<'_> {
                         let dtype = dtype.unwrap_or(DType::Float32);
                         self.runtime.full(shape, 0.0, dtype, device).await?
                     }
-                    _ => {
-                        let t = self.runtime.random(shape, name == "randn", device).await?;
-                        match dtype {
-                            Some(d @ (DType::Float32 | DType::BFloat16)) => {
-                                self.runtime.cast(&t, d).await?
-                            }
-                            None => t,
-                            Some(d) => {
-                                return Err(PyErr::new(
-                                    "RuntimeError",
-                                    format!(
-                                        "\"{name}\" not implemented for '{}'",
-                                        d.torch_name().trim_start_matches("torch.")
-                                    ),
-                                ));
-                            }
+                    _ => match dtype.unwrap_or(DType::Float32) {
+                        d if d.is_floating() => {
+                            self.runtime
+                                .random(shape, name == "randn", d, device)
+                                .await?
                         }
-                    }
+                        d => {
+                            return Err(PyErr::new(
+                                "RuntimeError",
+                                format!(
+                                    "\"{name}\" not implemented for '{}'",
+                                    d.torch_name().trim_start_matches("torch.")
+                                ),
+                            ));
+                        }
+                    },
                 };
                 Ok(Value::Tensor(tensor))
             }

@@ -291,9 +291,11 @@ impl Interpreter<'_> {
                     "long" => DType::Int64,
                     "bool" => DType::Bool,
                     "bfloat16" => DType::BFloat16,
+                    "double" => DType::Float64,
+                    "int" => DType::Int32,
                     other => {
                         return Err(PyErr::not_implemented(format!(
-                            "Tensor.{other}(): only float32, bfloat16, int64 and bool are supported"
+                            "Tensor.{other}(): float16 is not supported (float32, float64, bfloat16, int32, int64 and bool are)"
                         )));
                     }
                 };

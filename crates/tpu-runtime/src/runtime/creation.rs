@@ -22,21 +22,19 @@ impl Runtime {
     }
 
     /// `torch.rand` (`normal` false) or `torch.randn` (true): values drawn on the
-    /// host from the default generator, then placed on `device`.
+    /// host from the default generator, then placed on `device`. float64 draws
+    /// 53-bit uniforms from two words each, as PyTorch's CPU generator does, so
+    /// its stream differs from float32's; bfloat16 rounds the float32 stream.
     pub async fn random(
         &mut self,
         shape: Shape,
         normal: bool,
+        dtype: DType,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
-        check_size(&shape, DType::Float32)?;
-        let mut values = vec![0f32; shape.numel()];
-        if normal {
-            self.generator.fill_normal_f32(&mut values, 0.0, 1.0);
-        } else {
-            self.generator.fill_uniform_f32(&mut values, 0.0, 1.0);
-        }
-        self.from_data(HostData::F32(values), shape, device).await
+        check_size(&shape, dtype)?;
+        let data = self.draw(shape.numel(), normal, 0.0, 1.0, dtype);
+        self.from_data(data, shape, device).await
     }
 
     /// `tensor.uniform_(a, b)` (`normal` false) or `tensor.normal_(mean, std)`:
@@ -48,14 +46,29 @@ impl Runtime {
         a: f64,
         b: f64,
     ) -> Result<(), RuntimeError> {
-        let mut values = vec![0f32; t.numel()];
+        let data = self.draw(t.numel(), normal, a, b, t.dtype());
+        let src = self.from_data(data, t.shape(), t.device()).await?;
+        self.write(t, &src).await
+    }
+
+    /// `n` draws of the generator's uniform (on `[a, b)`) or normal (mean `a`,
+    /// std `b`) stream for `dtype`.
+    fn draw(&mut self, n: usize, normal: bool, a: f64, b: f64, dtype: DType) -> HostData {
+        if dtype == DType::Float64 {
+            let mut values = vec![0f64; n];
+            if normal {
+                self.generator.fill_normal_f64(&mut values, a, b);
+            } else {
+                self.generator.fill_uniform_f64(&mut values, a, b);
+            }
+            return HostData::F64(values);
+        }
+        let mut values = vec![0f32; n];
         if normal {
             self.generator.fill_normal_f32(&mut values, a, b);
         } else {
             self.generator.fill_uniform_f32(&mut values, a, b);
         }
-        let data = HostData::F32(values).cast(t.dtype());
-        let src = self.from_data(data, t.shape(), t.device()).await?;
-        self.write(t, &src).await
+        HostData::F32(values).cast(dtype)
     }
 }

@@ -109,6 +109,12 @@ class Module:
     def float(self):
         return self.to(torch.float32)
 
+    def double(self):
+        return self.to(torch.float64)
+
+    def bfloat16(self):
+        return self.to(torch.bfloat16)
+
     def apply(self, fn):
         for m in self.children():
             m.apply(fn)

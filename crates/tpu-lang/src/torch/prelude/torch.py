@@ -4,10 +4,6 @@
 # Functions here shadow Python built-ins of the same name (sum, max, float, ...);
 # the built-ins are also bound as _py_sum, _py_max, ... in every prelude module.
 
-float64 = float32
-double = float32
-int32 = int64
-int = int64
 half = bfloat16
 float16 = bfloat16
 
