@@ -10,5 +10,5 @@ mod shape;
 
 pub use dtype::{DType, ScalarKind};
 pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv1a};
-pub use op::{BinaryOp, CompareOp, Op, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS, erf, pow_f32};
+pub use op::{BinaryOp, CompareOp, Op, ReduceOp, UnaryOp, erf, pow_f32};
 pub use shape::{Shape, ShapeError};
