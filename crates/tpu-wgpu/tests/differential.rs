@@ -13,65 +13,20 @@
 //! The wgpu part runs where `tpu_wgpu::wgpu_for_tests` finds an adapter (always
 //! under `TPU_REQUIRE_GPU=1`); that every variant has a case is checked always.
 
-use serde::de::DeserializeOwned;
+use case::{Case, Expect, Tolerance, run_case};
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ReduceOp, Shape, UnaryOp};
-use tpu_runtime::{Backend, BackendError, BufferId, HostData, Operand, ReferenceBackend, run_op};
-use tpu_wgpu::WgpuBackend;
+use tpu_runtime::{Backend, HostData};
+use values::{divisors, dyadic, exponents, mixed, positive, powers_of_two, ramp};
+use variants::{every, variant_names};
 
-/// How close wgpu must come to the reference, per op family.
-#[derive(Clone, Copy, Debug)]
-enum Tolerance {
-    /// The same value (NaN where the reference has NaN; `-0.0` equals `0.0`).
-    /// For data movement, for ops WGSL defines as correctly rounded (`+`, `-`,
-    /// `*`, `floor`, `round`, `max`, ...), and for sums and products whose
-    /// inputs make every partial result exact, so that the kernels' order of
-    /// accumulation (sequential, or a tree) cannot change the result.
-    Exact,
-    /// Within `ulps` units in the last place of the reference's result, or
-    /// `floor` absolutely (for results near zero, where an ulp is tiny).
-    Ulps { ulps: f32, floor: f32 },
-}
-
-/// What a case expects of wgpu.
-#[derive(Clone, Copy, Debug)]
-enum Expect {
-    Close(Tolerance),
-    /// Refused with `BackendError::Unsupported`, so placement falls back.
-    Refused,
-}
-
-struct Case {
-    op: Op,
-    inputs: Vec<(HostData, Shape)>,
-    out: Shape,
-    dtype: DType,
-    expect: Expect,
-}
-
-impl Case {
-    fn f32(op: Op, inputs: Vec<(Vec<f32>, Shape)>, out: Shape, tolerance: Tolerance) -> Case {
-        Case {
-            op,
-            inputs: inputs
-                .into_iter()
-                .map(|(d, s)| (HostData::F32(d), s))
-                .collect(),
-            out,
-            dtype: DType::Float32,
-            expect: Expect::Close(tolerance),
-        }
-    }
-
-    fn refused(op: Op, inputs: Vec<(HostData, Shape)>, out: Shape, dtype: DType) -> Case {
-        Case {
-            op,
-            inputs,
-            out,
-            dtype,
-            expect: Expect::Refused,
-        }
-    }
-}
+// The crate root of a test resolves modules beside it, in `tests/`; these
+// live in `tests/differential/`, which Cargo does not take for a test.
+#[path = "differential/case.rs"]
+mod case;
+#[path = "differential/values.rs"]
+mod values;
+#[path = "differential/variants.rs"]
+mod variants;
 
 /// One op of each `Op` variant; `cases` turns each into the variant's cases.
 fn seeds() -> Vec<Op> {
@@ -490,111 +445,6 @@ fn strided() -> Vec<Case> {
     cases
 }
 
-/// Values in [-3, 3.6] that are not exact in binary.
-fn ramp(n: usize) -> Vec<f32> {
-    (0..n)
-        .map(|i| ((i * 7919) % 113) as f32 / 17.0 - 3.0)
-        .collect()
-}
-
-/// `ramp` with the values ops disagree on sprinkled in: NaN, signed zeros,
-/// negative integers and halves (for rounding, floor and remainder).
-fn mixed(n: usize) -> Vec<f32> {
-    const SPECIAL: [f32; 9] = [f32::NAN, -0.0, 0.0, -2.0, -1.5, -0.5, 0.5, 2.5, -3.0];
-    let mut v = ramp(n);
-    for (i, x) in v.iter_mut().enumerate() {
-        if i % 5 == 1 {
-            *x = SPECIAL[(i / 5) % SPECIAL.len()];
-        }
-    }
-    v
-}
-
-/// Non-zero divisors of both signs, and NaN. Not 0.3: `3.0 % 0.3` is a
-/// known defect of the wgpu remainder (see `rem_f32` in
-/// `src/kernels/expr.rs`), whose quotient rounds up to 10.
-fn divisors(n: usize) -> Vec<f32> {
-    const D: [f32; 11] = [
-        -2.5,
-        3.0,
-        -1.0,
-        0.75,
-        f32::NAN,
-        7.0,
-        -0.5,
-        1.0,
-        2.0,
-        -3.0,
-        0.7,
-    ];
-    (0..n).map(|i| D[i % D.len()]).collect()
-}
-
-/// Exponents: the special-cased ones, fractions (NaN for negative bases),
-/// negative integers, and NaN.
-fn exponents(n: usize) -> Vec<f32> {
-    const E: [f32; 13] = [
-        2.0,
-        3.0,
-        0.5,
-        -1.0,
-        0.0,
-        1.0,
-        -2.0,
-        1.5,
-        2.5,
-        -0.5,
-        f32::NAN,
-        4.0,
-        -3.0,
-    ];
-    (0..n).map(|i| E[i % E.len()]).collect()
-}
-
-/// Positive values (with NaN and zero), for `log` and `sqrt`.
-fn positive(n: usize) -> Vec<f32> {
-    mixed(n)
-        .into_iter()
-        .map(|x| if x.is_nan() { x } else { x.abs() })
-        .collect()
-}
-
-/// Quarters in [-3, 3]: every sum of up to 2^20 of them, and every product of
-/// two summed up to 2^18 times, is exact in float32.
-fn dyadic(n: usize) -> Vec<f32> {
-    (0..n)
-        .map(|i| ((i * 7919) % 25) as f32 / 4.0 - 3.0)
-        .collect()
-}
-
-/// Factors whose running products stay between 1/8 and 8, all exact.
-fn powers_of_two(n: usize) -> Vec<f32> {
-    const P: [f32; 8] = [2.0, -1.0, 0.5, 2.0, 1.0, -0.5, 0.5, -1.0];
-    (0..n).map(|i| P[i % P.len()]).collect()
-}
-
-/// Every variant of an enum of unit variants, read from the names serde
-/// lists when asked for a variant that does not exist: the sub-enums' matches
-/// above are exhaustive, and this makes each of their arms run.
-fn every<T: DeserializeOwned>() -> Vec<T> {
-    variant_names::<T>(r#""?""#)
-        .iter()
-        .map(|name| serde_json::from_str(&format!("\"{name}\"")).unwrap())
-        .collect()
-}
-
-/// The variant names in serde's "unknown variant `?`, expected one of `a`,
-/// `b`" error for `probe`.
-fn variant_names<T: DeserializeOwned>(probe: &str) -> Vec<String> {
-    let error = serde_json::from_str::<T>(probe).err().unwrap().to_string();
-    error
-        .split('`')
-        .skip(3)
-        .step_by(2)
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn every_op_variant_has_a_seed_and_cases() {
     let mut names: Vec<String> = seeds()
@@ -614,98 +464,6 @@ fn every_op_variant_has_a_seed_and_cases() {
     for seed in seeds() {
         assert!(!cases(&seed).is_empty(), "{seed:?} has no cases");
     }
-}
-
-/// Whether `actual` is within `tolerance` of `expected`.
-fn agrees(expected: f32, actual: f32, tolerance: Tolerance) -> bool {
-    if expected.is_nan() || actual.is_nan() {
-        return expected.is_nan() && actual.is_nan();
-    }
-    if expected == actual {
-        return true;
-    }
-    match tolerance {
-        Tolerance::Exact => false,
-        Tolerance::Ulps { ulps, floor } => {
-            let ulp = f32::EPSILON * expected.abs().max(f32::MIN_POSITIVE);
-            (expected - actual).abs() <= (ulps * ulp).max(floor)
-        }
-    }
-}
-
-fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
-    let what = format!(
-        "{:?} on {:?} into {:?}",
-        case.op,
-        shapes(case),
-        case.out.dims()
-    );
-    let reference = pollster::block_on(run_op(
-        &mut ReferenceBackend::new(),
-        &case.op,
-        &case.inputs,
-        &case.out,
-        case.dtype,
-    ))
-    .map_err(|e| format!("{what}: the reference failed: {e}"))?;
-    match case.expect {
-        Expect::Refused => {
-            // Buffers wgpu never made: the refusal must come before any use.
-            let operands: Vec<Operand> = case
-                .inputs
-                .iter()
-                .map(|(data, shape)| Operand {
-                    buffer: BufferId(u64::MAX),
-                    shape,
-                    dtype: data.dtype(),
-                })
-                .collect();
-            let checked = gpu.check(&case.op, &operands, &case.out, case.dtype);
-            let executed = gpu.execute(&case.op, &operands, &case.out, case.dtype);
-            match (checked, executed) {
-                (Err(BackendError::Unsupported { .. }), Err(BackendError::Unsupported { .. })) => {
-                    Ok(())
-                }
-                (c, e) => Err(format!(
-                    "{what}: expected a refusal, got {c:?} and {:?}",
-                    e.map(|d| d.kernel)
-                )),
-            }
-        }
-        Expect::Close(tolerance) => {
-            let actual =
-                pollster::block_on(run_op(gpu, &case.op, &case.inputs, &case.out, case.dtype))
-                    .map_err(|e| format!("{what}: wgpu failed: {e}"))?;
-            let (expected, actual) = (reference.as_f32().unwrap(), actual.as_f32().unwrap());
-            if expected.len() != actual.len() {
-                return Err(format!(
-                    "{what}: {} values, expected {}",
-                    actual.len(),
-                    expected.len()
-                ));
-            }
-            for (i, (&e, &a)) in expected.iter().zip(&actual).enumerate() {
-                if !agrees(e, a, tolerance) {
-                    let inputs: Vec<String> = case
-                        .inputs
-                        .iter()
-                        .map(|(d, _)| match d {
-                            HostData::F32(v) => format!("{:?}", v.get(i)),
-                            _ => String::new(),
-                        })
-                        .collect();
-                    return Err(format!(
-                        "{what}: element {i} (inputs there {inputs:?}): reference {e}, wgpu {a}, tolerance {tolerance:?}"
-                    ));
-                }
-            }
-            Ok(())
-        }
-    }
-}
-
-fn shapes(case: &Case) -> Vec<Vec<usize>> {
-    case.inputs.iter().map(|(_, s)| s.dims().to_vec()).collect()
 }
 
 #[test]
