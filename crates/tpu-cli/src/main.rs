@@ -7,6 +7,7 @@
 mod bench;
 mod cache_dir;
 mod device;
+mod runtime_dir;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -116,7 +117,17 @@ enum Sim {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    // Parsing exits on `--help` and on errors, before anything is made; the
+    // runtime directory comes next, before any thread (see `runtime_dir`).
+    let cli = Cli::parse();
+    let runtime_dir = runtime_dir::set();
+    let code = command(cli.command);
+    runtime_dir.remove();
+    code
+}
+
+fn command(command: Command) -> ExitCode {
+    match command {
         Command::Chips { json } => finish("chips", device::chips(json)),
         Command::Sim {
             what:

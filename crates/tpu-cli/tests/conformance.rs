@@ -29,7 +29,6 @@ fn corpus_on_the_reference_backend() {
 #[test]
 fn corpus_on_the_wgpu_backend() {
     if !support::wgpu_available() {
-        eprintln!("skipping: no wgpu adapter");
         return;
     }
     check_backend("wgpu");

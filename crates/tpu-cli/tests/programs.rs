@@ -32,7 +32,6 @@ fn programs_on_the_reference_backend() {
 #[test]
 fn programs_on_the_wgpu_backend() {
     if !support::wgpu_available() {
-        eprintln!("skipping: no wgpu adapter");
         return;
     }
     check("wgpu");

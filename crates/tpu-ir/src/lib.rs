@@ -10,7 +10,5 @@ mod shape;
 
 pub use dtype::{DType, ScalarKind};
 pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv1a};
-pub use op::{
-    BinaryOp, CompareOp, Op, Real, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS, erf, pow, pow_f32,
-};
+pub use op::{BinaryOp, CompareOp, Op, Real, ReduceOp, UnaryOp, erf, pow, pow_f32};
 pub use shape::{Shape, ShapeError};

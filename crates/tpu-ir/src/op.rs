@@ -114,22 +114,6 @@ impl BinaryOp {
             }
         }
     }
-
-    /// The WGSL expression of the op on `a` and `b`, so generated shaders and the
-    /// reference agree on which operation a name means.
-    pub fn wgsl(self, a: &str, b: &str) -> String {
-        match self {
-            BinaryOp::Add => format!("({a} + {b})"),
-            BinaryOp::Sub => format!("({a} - {b})"),
-            BinaryOp::Mul => format!("({a} * {b})"),
-            BinaryOp::Div => format!("({a} / {b})"),
-            BinaryOp::Pow => format!("pow_f32({a}, {b})"),
-            BinaryOp::Maximum => format!("max_nan({a}, {b})"),
-            BinaryOp::Minimum => format!("min_nan({a}, {b})"),
-            BinaryOp::FloorDiv => format!("floor({a} / {b})"),
-            BinaryOp::Remainder => format!("rem_f32({a}, {b})"),
-        }
-    }
 }
 
 /// The float types the reference computes in: float32 (and bfloat16, widened)
@@ -207,36 +191,6 @@ pub fn pow<T: Real>(a: T, b: T) -> T {
 pub fn pow_f32(a: f32, b: f32) -> f32 {
     pow(a, b)
 }
-
-/// Helpers the WGSL of binary ops calls (`pow_f32`, `max_nan`, ...), to prepend to
-/// any shader that uses `BinaryOp::wgsl`.
-pub const WGSL_BINARY_HELPERS: &str = "
-fn pow_f32(a: f32, b: f32) -> f32 {
-    if (b == 2.0) { return a * a; }
-    if (b == 1.0) { return a; }
-    if (b == 0.5) { return sqrt(a); }
-    if (b == 3.0) { return a * a * a; }
-    if (b == -1.0) { return 1.0 / a; }
-    if (b == 0.0) { return 1.0; }
-    if (a < 0.0 && b == floor(b)) {
-        let m = pow(-a, b);
-        return select(m, -m, (abs(b) % 2.0) == 1.0);
-    }
-    return pow(a, b);
-}
-fn max_nan(a: f32, b: f32) -> f32 {
-    if (a != a || b != b) { return a + b; }
-    return max(a, b);
-}
-fn min_nan(a: f32, b: f32) -> f32 {
-    if (a != a || b != b) { return a + b; }
-    return min(a, b);
-}
-fn rem_f32(a: f32, b: f32) -> f32 {
-    let r = a - b * trunc(a / b);
-    return select(r, r + b, r != 0.0 && ((r < 0.0) != (b < 0.0)));
-}
-";
 
 /// Elementwise comparisons; their result is a bool tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -387,27 +341,6 @@ impl UnaryOp {
             UnaryOp::Sign => x.signum(),
             UnaryOp::Relu => x.max(0),
             _ => x,
-        }
-    }
-
-    /// The WGSL expression of the function of `x`.
-    pub fn wgsl(self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "-x",
-            UnaryOp::Abs => "abs(x)",
-            UnaryOp::Relu => "select(0.0, x, x > 0.0 || x != x)",
-            UnaryOp::Exp => "exp(x)",
-            UnaryOp::Log => "log(x)",
-            UnaryOp::Sqrt => "sqrt(x)",
-            UnaryOp::Tanh => "tanh(x)",
-            UnaryOp::Sigmoid => "1.0 / (1.0 + exp(-x))",
-            UnaryOp::Sin => "sin(x)",
-            UnaryOp::Cos => "cos(x)",
-            UnaryOp::Erf => "erf_f32(x)",
-            UnaryOp::Floor => "floor(x)",
-            UnaryOp::Ceil => "ceil(x)",
-            UnaryOp::Round => "round(x)",
-            UnaryOp::Sign => "sign(x)",
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `WgpuBackend`: buffers, pipelines and dispatch. Each op is encoded and submitted
+//! `WgpuBackend`: buffers, pipelines and dispatch (which kernel an op runs, and
+//! its parameters, come from `kernels/`). Each op is encoded and submitted
 //! at once without waiting (the host runs ahead of the GPU); only a read waits, and
 //! it waits by awaiting the buffer-mapping callback, never by spinning, because in a
 //! browser that callback only fires after control returns to the event loop.
@@ -8,7 +9,7 @@
 //! records into `BackendError`s, so a bad kernel is an error and not a crash.
 
 use crate::codegen;
-use crate::kernels::{self, MATMUL_TILE, MAX_RANK, WORKGROUP_SIZE};
+use crate::kernels::{self, elementwise_grid, unsupported_dtype};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tpu_ir::{DType, FusedKernel, Op, Shape};
@@ -45,13 +46,6 @@ pub struct WgpuBackend {
 
 /// The most bytes of released buffers kept for reuse.
 const POOL_BYTES: u64 = 256 << 20;
-
-/// What a kernel launch needs besides its pipeline: the `params` array the
-/// kernel reads its sizes and constants from, and the grid.
-struct Launch {
-    params: Vec<u32>,
-    workgroups: (u32, u32, u32),
-}
 
 impl WgpuBackend {
     pub async fn new() -> Result<Self, WgpuInitError> {
@@ -205,124 +199,6 @@ impl WgpuBackend {
     }
 }
 
-/// A 2-D grid of 256-wide workgroups covering `n` elements.
-fn elementwise_grid(n: usize) -> (u32, u32, u32) {
-    let groups = n.div_ceil(WORKGROUP_SIZE as usize).max(1) as u32;
-    let x = groups.min(65_535);
-    (x, groups.div_ceil(x), 1)
-}
-
-fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendError> {
-    let n = out.numel();
-    Ok(match op {
-        Op::Fill { value } => Launch {
-            params: vec![n as u32, (*value as f32).to_bits()],
-            workgroups: elementwise_grid(n),
-        },
-        Op::BinaryScalar { scalar, .. } => Launch {
-            params: vec![n as u32, (*scalar as f32).to_bits()],
-            workgroups: elementwise_grid(n),
-        },
-        Op::Binary { .. } => {
-            if out.rank() > MAX_RANK {
-                return Err(BackendError::Unsupported {
-                    backend: "wgpu",
-                    what: format!(
-                        "elementwise ops on tensors of rank {} (at most {MAX_RANK})",
-                        out.rank()
-                    ),
-                });
-            }
-            let mut params = vec![0u32; 2 + 3 * MAX_RANK];
-            params[0] = n as u32;
-            params[1] = out.rank() as u32;
-            let sa = inputs[0].shape.broadcast_strides(out);
-            let sb = inputs[1].shape.broadcast_strides(out);
-            for axis in 0..out.rank() {
-                params[2 + axis] = out.dims()[axis] as u32;
-                params[2 + MAX_RANK + axis] = sa[axis] as u32;
-                params[2 + 2 * MAX_RANK + axis] = sb[axis] as u32;
-            }
-            Launch {
-                params,
-                workgroups: elementwise_grid(n),
-            }
-        }
-        Op::MatMul {
-            transpose_a,
-            transpose_b,
-        } => {
-            let (batch, m, k, n) = Op::matmul_dims(
-                inputs[0].shape.dims(),
-                inputs[1].shape.dims(),
-                *transpose_a,
-                *transpose_b,
-            );
-            Launch {
-                params: vec![m as u32, k as u32, n as u32],
-                workgroups: (
-                    (n as u32).div_ceil(MATMUL_TILE),
-                    (m as u32).div_ceil(MATMUL_TILE),
-                    batch as u32,
-                ),
-            }
-        }
-        Op::Strided { offset, strides } => {
-            if out.rank() > MAX_RANK {
-                return Err(BackendError::Unsupported {
-                    backend: "wgpu",
-                    what: format!("strided copies of rank {} (at most {MAX_RANK})", out.rank()),
-                });
-            }
-            let mut params = vec![0u32; 3 + 2 * MAX_RANK];
-            params[0] = n as u32;
-            params[1] = out.rank() as u32;
-            params[2] = *offset as u32;
-            for axis in 0..out.rank() {
-                params[3 + axis] = out.dims()[axis] as u32;
-                params[3 + MAX_RANK + axis] = strides[axis] as u32;
-            }
-            Launch {
-                params,
-                workgroups: elementwise_grid(n),
-            }
-        }
-        Op::Reduce { axis, .. } | Op::Cumsum { axis, .. } => {
-            let d = inputs[0].shape.dims();
-            let len = d[*axis];
-            let inner: usize = d[axis + 1..].iter().product();
-            let lanes = inputs[0].shape.numel() / len.max(1);
-            Launch {
-                params: vec![lanes as u32, len as u32, inner.max(1) as u32],
-                workgroups: elementwise_grid(lanes),
-            }
-        }
-        Op::Gather | Op::Scatter { .. } | Op::Where => {
-            return Err(unsupported_dtype(DType::Int64));
-        }
-        Op::SumAll => Launch {
-            params: vec![inputs[0].shape.numel() as u32],
-            workgroups: (1, 1, 1),
-        },
-        Op::Unary { .. } => Launch {
-            params: vec![n as u32],
-            workgroups: elementwise_grid(n),
-        },
-        Op::Cast { to } => return Err(unsupported_dtype(*to)),
-        Op::Compare { .. } | Op::CompareScalar { .. } => {
-            return Err(unsupported_dtype(DType::Bool));
-        }
-    })
-}
-
-/// The kernels are float32 only so far; other dtypes are refused by name.
-fn unsupported_dtype(dtype: DType) -> BackendError {
-    BackendError::Unsupported {
-        backend: "wgpu",
-        what: format!("{} tensors yet (only torch.float32)", dtype.torch_name()),
-    }
-}
-
 impl Backend for WgpuBackend {
     fn kind(&self) -> BackendKind {
         BackendKind::Wgpu
@@ -374,7 +250,7 @@ impl Backend for WgpuBackend {
             return Err(unsupported_dtype(d));
         }
         self.storage_size(out_shape.numel())?;
-        plan(op, inputs, out_shape).map(|_| ())
+        kernels::launch(op, inputs, out_shape).map(|_| ())
     }
 
     fn supports_fused(&self) -> bool {
@@ -439,9 +315,10 @@ impl Backend for WgpuBackend {
         {
             return Err(unsupported_dtype(d));
         }
-        // Size first: a refused size must never reach the grid arithmetic in `plan`.
+        // Size first: a refused size must never reach the grid arithmetic of
+        // `kernels::launch`.
         let size = self.storage_size(out_shape.numel())?;
-        let launch = plan(op, inputs, out_shape)?;
+        let launch = kernels::launch(op, inputs, out_shape)?;
         let name = op.kernel_name();
         let out = self.tensor_buffer(size);
         if out_shape.numel() > 0 {

@@ -16,13 +16,20 @@
 //! depends only on the kernel's structure (`FusedKernel::code_key`), never on
 //! sizes or scalar values, which are parameters.
 
-use crate::kernels::{ELEMENTWISE_INDEX, ERF_HELPER, helpers_for, reduce_step};
+use crate::kernels::expr;
+use crate::kernels::{MAX_RANK, elementwise_index};
 use std::collections::{BTreeSet, HashMap};
-use tpu_ir::{FusedKernel, FusedNode, UnaryOp};
+use tpu_ir::{FusedKernel, FusedNode};
+
+/// Where `params` holds the thread count, the iteration shape's rank and its
+/// dimensions; the inputs' strides follow (`strides_at`).
+const THREADS: usize = 0;
+const RANK: usize = THREADS + 1;
+const DIMS: usize = RANK + 1;
 
 /// Where `params` holds the strides of input `i`.
 fn strides_at(i: usize) -> usize {
-    10 + 8 * i
+    DIMS + MAX_RANK * (1 + i)
 }
 
 /// Where the pattern's extra words start, and how many there are.
@@ -48,10 +55,10 @@ pub fn threads(kernel: &FusedKernel) -> usize {
 pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
     let out = &kernel.shape;
     let mut params = vec![0u32; strides_at(kernel.inputs.len())];
-    params[0] = threads(kernel) as u32;
-    params[1] = out.rank() as u32;
+    params[THREADS] = threads(kernel) as u32;
+    params[RANK] = out.rank() as u32;
     for axis in 0..out.rank() {
-        params[2 + axis] = out.dims()[axis] as u32;
+        params[DIMS + axis] = out.dims()[axis] as u32;
     }
     for (i, input) in kernel.inputs.iter().enumerate() {
         if kernel.is_matmul_operand(i) {
@@ -92,7 +99,7 @@ pub fn fused(kernel: &FusedKernel) -> String {
             body.push_str(&format!("    out{j}[i] = v{node};\n"));
         }
     }
-    let index = ELEMENTWISE_INDEX.replace("params[0]", "param(0u)");
+    let index = elementwise_index(&format!("param({THREADS}u)"));
     format!("{}{}{index}\n{body}}}\n", g.helpers(), g.decls())
 }
 
@@ -146,32 +153,30 @@ impl<'k> Gen<'k> {
     fn helpers(&self) -> String {
         let nodes = &self.kernel.nodes;
         let mut helpers = String::new();
-        let erf = |n: &FusedNode| {
-            matches!(
-                n,
-                FusedNode::Unary {
-                    op: UnaryOp::Erf,
-                    ..
-                }
-            )
-        };
-        if nodes.iter().any(erf) {
-            helpers.push_str(ERF_HELPER);
-        }
-        let binary_helpers = nodes.iter().any(|n| match n {
-            FusedNode::Binary { op, .. } | FusedNode::Scalar { op, .. } => {
-                !helpers_for(*op).is_empty()
+        // Each helper function once, however many nodes call it.
+        let mut add = |text: &str| {
+            if !helpers.contains(text) {
+                helpers.push_str(text);
             }
-            _ => false,
-        });
-        if binary_helpers {
-            helpers.push_str(tpu_ir::WGSL_BINARY_HELPERS);
+        };
+        for node in nodes {
+            let texts = match node {
+                FusedNode::Unary { op, .. } => expr::unary_helpers(*op),
+                FusedNode::Binary { op, .. } | FusedNode::Scalar { op, .. } => {
+                    expr::binary_helpers(*op)
+                }
+                FusedNode::Reduce { op, .. } => expr::reduce_helpers(*op),
+                _ => &[],
+            };
+            for text in texts {
+                add(text);
+            }
         }
         for (n, node) in nodes.iter().enumerate() {
             if let FusedNode::Unary { op, .. } = node {
                 helpers.push_str(&format!(
                     "fn unary_{n}(x: f32) -> f32 {{\n    return {};\n}}\n",
-                    op.wgsl()
+                    expr::unary(*op)
                 ));
             }
         }
@@ -188,12 +193,12 @@ impl<'k> Gen<'k> {
             return;
         }
         body.push_str(&format!(
-            "    let rank = param(1u);\n    var rest = {at};\n"
+            "    let rank = param({RANK}u);\n    var rest = {at};\n"
         ));
         for i in &read {
             body.push_str(&format!("    var o{i} = 0u;\n"));
         }
-        body.push_str("    for (var d = 0u; d < rank; d = d + 1u) {\n        let axis = rank - 1u - d;\n        let size = param(2u + axis);\n        let c = rest % size;\n        rest = rest / size;\n");
+        body.push_str(&format!("    for (var d = 0u; d < rank; d = d + 1u) {{\n        let axis = rank - 1u - d;\n        let size = param({DIMS}u + axis);\n        let c = rest % size;\n        rest = rest / size;\n"));
         for i in &read {
             body.push_str(&format!(
                 "        o{i} = o{i} + c * param({}u + axis);\n",
@@ -213,7 +218,7 @@ impl<'k> Gen<'k> {
                 _ => format!("in{index}[o{index}]"),
             },
             FusedNode::Const { .. } => param(n),
-            FusedNode::Binary { op, a, b } => op.wgsl(&format!("v{a}"), &format!("v{b}")),
+            FusedNode::Binary { op, a, b } => expr::binary(*op, &format!("v{a}"), &format!("v{b}")),
             FusedNode::Scalar {
                 op,
                 x,
@@ -221,9 +226,9 @@ impl<'k> Gen<'k> {
                 ..
             } => {
                 if *scalar_on_left {
-                    op.wgsl(&param(n), &format!("v{x}"))
+                    expr::binary(*op, &param(n), &format!("v{x}"))
                 } else {
-                    op.wgsl(&format!("v{x}"), &param(n))
+                    expr::binary(*op, &format!("v{x}"), &param(n))
                 }
             }
             FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
@@ -309,7 +314,7 @@ impl<'k> Gen<'k> {
             }
             if let FusedNode::Reduce { op, x } = node {
                 body.push_str(&format!("    var v{n} = 0.0;\n"));
-                let step = reduce_step(*op).replace("acc", &format!("v{n}"));
+                let step = expr::reduce_step(*op).replace("acc", &format!("v{n}"));
                 let tail = format!(
                     "        let x = v{x};\n        if (e == 0u) {{\n            v{n} = x;\n        }} else {{\n            v{n} = {step};\n        }}\n"
                 );
@@ -337,7 +342,7 @@ impl<'k> Gen<'k> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use tpu_ir::{BinaryOp, DType, FusedInput, ReduceOp, Shape};
+    use tpu_ir::{BinaryOp, DType, FusedInput, ReduceOp, Shape, UnaryOp};
 
     /// Parses and validates WGSL with naga, as wgpu does before compiling.
     pub(crate) fn validate(source: &str) {

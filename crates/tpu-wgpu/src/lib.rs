@@ -4,12 +4,20 @@
 //!
 //! `select_backend` is how front ends pick the backend for `tpu` tensors: wgpu when
 //! an adapter exists, the reference backend otherwise, or whichever is forced.
+//! `wgpu_for_tests` is every test suite's rule for when a missing adapter is a
+//! skip and when it is a failure.
+//!
+//! `backend.rs` holds buffers, pipelines and dispatch; `kernels/` the per-op
+//! kernels, one module per family with its WGSL and its parameter packing;
+//! `codegen.rs` the WGSL of fusion groups.
 
 mod backend;
 pub mod codegen;
-pub mod kernels;
+mod kernels;
+mod testing;
 
 pub use backend::{WgpuBackend, WgpuInitError};
+pub use testing::{REQUIRE_GPU, wgpu_for_tests};
 
 use tpu_runtime::{Backend, ReferenceBackend};
 

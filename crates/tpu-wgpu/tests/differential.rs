@@ -1,172 +1,497 @@
-//! The wgpu backend against the reference backend, op by op, on a real adapter
-//! (lavapipe on CI). Set `TPU_REQUIRE_GPU=1` (the test command does) to make a
-//! missing adapter a failure instead of a skip.
+//! The wgpu backend against the reference backend, every op: `cases` matches
+//! on every `Op` variant with no `_` arm (and `binary`, `unary`, `reduce` and
+//! `compare` on every variant of theirs), so a new op does not compile until it
+//! has a case here. Each case runs on both backends with the same inputs, on
+//! ragged shapes (1, 7, 257, 1000 elements, odd matmul sizes, broadcasting and
+//! views up to rank 8, every axis of reductions and running sums) with NaN,
+//! signed zeros, negative numbers and halves where the op's definition cares,
+//! and must agree within the tolerance its family states (see `Tolerance`).
+//! Ops wgpu has no kernel for must be refused as `BackendError::Unsupported`,
+//! which is what makes the runtime run them on the host instead, and must run
+//! on the reference.
+//!
+//! The wgpu part runs where `tpu_wgpu::wgpu_for_tests` finds an adapter (always
+//! under `TPU_REQUIRE_GPU=1`); that every variant has a case is checked always.
 
-use tpu_ir::{BinaryOp, DType, Op, Shape, UnaryOp};
-use tpu_runtime::{Backend, HostData, ReferenceBackend, run_op};
-use tpu_wgpu::WgpuBackend;
+use case::{Case, Expect, Tolerance, run_case};
+use tpu_ir::{BinaryOp, CompareOp, DType, Op, ReduceOp, Shape, UnaryOp};
+use tpu_runtime::{Backend, HostData};
+use values::{divisors, dyadic, exponents, mixed, positive, powers_of_two, ramp};
+use variants::{every, variant_names};
 
-fn wgpu_or_skip() -> Option<WgpuBackend> {
-    match pollster::block_on(WgpuBackend::new()) {
-        Ok(b) => Some(b),
-        Err(e) if std::env::var_os("TPU_REQUIRE_GPU").is_some() => {
-            panic!("TPU_REQUIRE_GPU is set but {e}")
+// The crate root of a test resolves modules beside it, in `tests/`; these
+// live in `tests/differential/`, which Cargo does not take for a test.
+#[path = "differential/case.rs"]
+mod case;
+#[path = "differential/values.rs"]
+mod values;
+#[path = "differential/variants.rs"]
+mod variants;
+
+/// One op of each `Op` variant; `cases` turns each into the variant's cases.
+fn seeds() -> Vec<Op> {
+    vec![
+        Op::Fill { value: 0.0 },
+        Op::Binary { op: BinaryOp::Add },
+        Op::BinaryScalar {
+            op: BinaryOp::Add,
+            scalar: 0.0,
+            scalar_on_left: false,
+        },
+        Op::Unary { op: UnaryOp::Neg },
+        Op::Compare { op: CompareOp::Eq },
+        Op::CompareScalar {
+            op: CompareOp::Eq,
+            scalar: 0.0,
+        },
+        Op::Cast { to: DType::Int64 },
+        Op::MATMUL,
+        Op::SumAll,
+        Op::Strided {
+            offset: 0,
+            strides: vec![],
+        },
+        Op::Gather,
+        Op::Scatter { accumulate: false },
+        Op::Where,
+        Op::Reduce {
+            op: ReduceOp::Sum,
+            axis: 0,
+        },
+        Op::Cumsum {
+            axis: 0,
+            reverse: false,
+        },
+    ]
+}
+
+/// Every case of `seed`'s variant. No `_` arm: add a new op's cases here.
+fn cases(seed: &Op) -> Vec<Case> {
+    match seed {
+        Op::Fill { .. } => [1, 7, 257, 1000, 70_001]
+            .into_iter()
+            .flat_map(|n| {
+                [-1.5, 0.0, f64::NAN, 1e40].map(|value| {
+                    // 1e40 rounds to float32 infinity on both.
+                    Case::f32(
+                        Op::Fill { value },
+                        vec![],
+                        Shape::new([n]),
+                        Tolerance::Exact,
+                    )
+                })
+            })
+            .collect(),
+        Op::Binary { .. } => every::<BinaryOp>().into_iter().flat_map(binary).collect(),
+        Op::BinaryScalar { .. } => every::<BinaryOp>()
+            .into_iter()
+            .flat_map(binary_scalar)
+            .collect(),
+        Op::Unary { .. } => every::<UnaryOp>().into_iter().flat_map(unary).collect(),
+        Op::Compare { .. } => every::<CompareOp>()
+            .into_iter()
+            .map(|op| compare(op, false))
+            .collect(),
+        Op::CompareScalar { .. } => every::<CompareOp>()
+            .into_iter()
+            .map(|op| compare(op, true))
+            .collect(),
+        Op::Cast { .. } => [DType::Int64, DType::Bool, DType::BFloat16]
+            .map(|to| {
+                let x = (HostData::F32(mixed(7)), Shape::new([7]));
+                Case::refused(Op::Cast { to }, vec![x], Shape::new([7]), to)
+            })
+            .into(),
+        Op::MatMul { .. } => matmul(),
+        Op::SumAll => [1, 7, 257, 1000, 70_001]
+            .map(|n| {
+                let x = (dyadic(n), Shape::new([n]));
+                Case::f32(Op::SumAll, vec![x], Shape::scalar(), Tolerance::Exact)
+            })
+            .into(),
+        Op::Strided { .. } => strided(),
+        Op::Gather => {
+            let x = (HostData::F32(mixed(7)), Shape::new([7]));
+            let index = (HostData::I64(vec![6, 0, 3]), Shape::new([3]));
+            vec![Case::refused(
+                Op::Gather,
+                vec![x, index],
+                Shape::new([3]),
+                DType::Float32,
+            )]
         }
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
+        Op::Scatter { .. } => [false, true]
+            .map(|accumulate| {
+                let base = (HostData::F32(mixed(7)), Shape::new([7]));
+                let index = (HostData::I64(vec![6, 0, 6]), Shape::new([3]));
+                let values = (HostData::F32(vec![1.0, 2.0, 3.0]), Shape::new([3]));
+                let op = Op::Scatter { accumulate };
+                Case::refused(
+                    op,
+                    vec![base, index, values],
+                    Shape::new([7]),
+                    DType::Float32,
+                )
+            })
+            .into(),
+        Op::Where => {
+            let cond = (HostData::Bool(vec![true, false, true]), Shape::new([3]));
+            let a = (HostData::F32(vec![1.0, 2.0, 3.0]), Shape::new([3]));
+            let b = (HostData::F32(vec![4.0]), Shape::new([1]));
+            vec![Case::refused(
+                Op::Where,
+                vec![cond, a, b],
+                Shape::new([3]),
+                DType::Float32,
+            )]
+        }
+        Op::Reduce { .. } => every::<ReduceOp>().into_iter().flat_map(reduce).collect(),
+        Op::Cumsum { .. } => {
+            let mut cases = Vec::new();
+            for dims in [vec![1000], vec![7, 1, 257], vec![3, 4, 5, 2]] {
+                let shape = Shape::new(dims.clone());
+                for axis in 0..dims.len() {
+                    for reverse in [false, true] {
+                        // Accumulated in double by the reference and in float
+                        // by wgpu: exact on inputs whose partial sums are.
+                        let x = (dyadic(shape.numel()), shape.clone());
+                        let op = Op::Cumsum { axis, reverse };
+                        cases.push(Case::f32(op, vec![x], shape.clone(), Tolerance::Exact));
+                    }
+                }
+            }
+            cases
         }
     }
 }
 
-/// Runs `op` on both backends with the same inputs and returns both outputs.
-fn both(
-    gpu: &mut WgpuBackend,
-    op: Op,
-    inputs: &[(Vec<f32>, Shape)],
-    out: &Shape,
-) -> (Vec<f32>, Vec<f32>) {
-    let inputs: Vec<(HostData, Shape)> = inputs
-        .iter()
-        .map(|(d, s)| (HostData::F32(d.clone()), s.clone()))
-        .collect();
-    let f32 = DType::Float32;
-    let reference =
-        pollster::block_on(run_op(&mut ReferenceBackend::new(), &op, &inputs, out, f32));
-    let wgpu = pollster::block_on(run_op(gpu, &op, &inputs, out, f32));
-    let values = |d: HostData| d.as_f32().expect("float32 results");
-    (values(reference.unwrap()), values(wgpu.unwrap()))
-}
-
-fn assert_close(reference: &[f32], actual: &[f32]) {
-    assert_eq!(reference.len(), actual.len());
-    for (i, (r, a)) in reference.iter().zip(actual).enumerate() {
-        let tolerance = 1e-5f32.max(1e-5 * r.abs());
-        assert!(
-            (r - a).abs() <= tolerance,
-            "element {i}: reference {r}, wgpu {a}"
-        );
-    }
-}
-
-fn ramp(n: usize) -> Vec<f32> {
-    (0..n)
-        .map(|i| ((i * 7919) % 113) as f32 / 17.0 - 3.0)
-        .collect()
-}
-
-#[test]
-fn matmul_matches_reference_on_ragged_shapes() {
-    let Some(mut gpu) = wgpu_or_skip() else {
-        return;
-    };
-    for (m, k, n) in [(1, 1, 1), (2, 3, 2), (17, 33, 5), (64, 128, 96)] {
-        let inputs = [
-            (ramp(m * k), Shape::new([m, k])),
-            (ramp(k * n), Shape::new([k, n])),
-        ];
-        let (r, g) = both(&mut gpu, Op::MATMUL, &inputs, &Shape::new([m, n]));
-        assert_close(&r, &g);
-    }
-}
-
-#[test]
-fn broadcasting_binary_ops_match_reference() {
-    let Some(mut gpu) = wgpu_or_skip() else {
-        return;
-    };
-    let cases = [
-        (Shape::new([4, 5]), Shape::new([5]), Shape::new([4, 5])),
+/// Broadcasting pairs of shapes, from one element to rank 8.
+fn broadcast_shapes() -> Vec<(Vec<usize>, Vec<usize>, Vec<usize>)> {
+    vec![
+        (vec![1], vec![1], vec![1]),
+        (vec![7], vec![1], vec![7]),
+        (vec![1000], vec![1000], vec![1000]),
+        (vec![4, 5], vec![5], vec![4, 5]),
+        (vec![3, 1, 2], vec![4, 1], vec![3, 4, 2]),
+        (vec![257, 1], vec![1, 3], vec![257, 3]),
         (
-            Shape::new([3, 1, 2]),
-            Shape::new([4, 1]),
-            Shape::new([3, 4, 2]),
+            vec![2, 1, 3, 1, 2, 1, 2, 3],
+            vec![1, 3, 1, 2, 1, 2, 1],
+            vec![2, 1, 3, 3, 2, 2, 2, 3],
         ),
-        (Shape::new([1000]), Shape::new([1000]), Shape::new([1000])),
+    ]
+}
+
+/// The tolerance of a binary op, and the second operand's values.
+fn binary_family(op: BinaryOp) -> (Tolerance, fn(usize) -> Vec<f32>) {
+    match op {
+        // Correctly rounded in WGSL, and NaN-aware by the helpers.
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => (Tolerance::Exact, mixed),
+        BinaryOp::Maximum | BinaryOp::Minimum => (Tolerance::Exact, mixed),
+        // WGSL allows 2.5 ulp for `/`.
+        BinaryOp::Div => (
+            Tolerance::Ulps {
+                ulps: 3.0,
+                floor: 0.0,
+            },
+            divisors,
+        ),
+        // Exact: a quotient off by an ulp at an integer would change the
+        // floor, and `-6 // 3` must print what PyTorch prints. Vulkan drivers
+        // (lavapipe) divide correctly rounded; one that does not fails here.
+        BinaryOp::FloorDiv => (Tolerance::Exact, divisors),
+        // The reference's `fmod` is exact; WGSL's `a - b * trunc(a / b)`
+        // rounds the product, an error of an ulp or two of `|a|` (at most 3.6
+        // here), which is large next to a small remainder.
+        BinaryOp::Remainder => (
+            Tolerance::Ulps {
+                ulps: 4.0,
+                floor: 1e-6,
+            },
+            divisors,
+        ),
+        // WGSL's `pow` is `exp2(b * log2(a))`, whose error grows with
+        // `|b * log2(a)|` (at most 2.5 * 2 here); the special cases (`x ** 2`,
+        // `x ** 0.5`, negative bases with integer exponents) are as exact as
+        // `*`, `sqrt` and `/`.
+        BinaryOp::Pow => (
+            Tolerance::Ulps {
+                ulps: 16.0,
+                floor: 0.0,
+            },
+            exponents,
+        ),
+    }
+}
+
+fn binary(op: BinaryOp) -> Vec<Case> {
+    let (tolerance, second) = binary_family(op);
+    let mut cases = Vec::new();
+    for (a, b, out) in broadcast_shapes() {
+        let (a, b, out) = (Shape::new(a), Shape::new(b), Shape::new(out));
+        let inputs = vec![(mixed(a.numel()), a), (second(b.numel()), b)];
+        cases.push(Case::f32(Op::Binary { op }, inputs, out, tolerance));
+    }
+    // Rank 9 is past the kernel's parameters: refused, run on the host.
+    let nine = Shape::new([1, 2, 1, 2, 1, 2, 1, 2, 1]);
+    let x = || (HostData::F32(mixed(16)), nine.clone());
+    cases.push(Case::refused(
+        Op::Binary { op },
+        vec![x(), x()],
+        nine.clone(),
+        DType::Float32,
+    ));
+    cases
+}
+
+fn binary_scalar(op: BinaryOp) -> Vec<Case> {
+    let (tolerance, second) = binary_family(op);
+    let mut cases = Vec::new();
+    for n in [1, 7, 257, 1000] {
+        for scalar in second(11) {
+            for scalar_on_left in [false, true] {
+                // The tensor takes the divisor's or exponent's role on the left.
+                let x = if scalar_on_left { second(n) } else { mixed(n) };
+                let op = Op::BinaryScalar {
+                    op,
+                    scalar: scalar as f64,
+                    scalar_on_left,
+                };
+                cases.push(Case::f32(
+                    op,
+                    vec![(x, Shape::new([n]))],
+                    Shape::new([n]),
+                    tolerance,
+                ));
+            }
+        }
+    }
+    cases
+}
+
+fn unary(op: UnaryOp) -> Vec<Case> {
+    // Transcendentals on a GPU are not correctly rounded: 4 ulp of the
+    // result, or 1e-6 absolute near zero (sin, tanh, erf), as measured on
+    // lavapipe with a margin. WGSL's own bounds are looser (sin and cos are
+    // 2^-11 absolute), so a browser's driver may need more.
+    let transcendental = Tolerance::Ulps {
+        ulps: 4.0,
+        floor: 1e-6,
+    };
+    let (tolerance, values): (Tolerance, fn(usize) -> Vec<f32>) = match op {
+        UnaryOp::Neg
+        | UnaryOp::Abs
+        | UnaryOp::Relu
+        | UnaryOp::Floor
+        | UnaryOp::Ceil
+        | UnaryOp::Round
+        | UnaryOp::Sign => (Tolerance::Exact, mixed),
+        UnaryOp::Exp | UnaryOp::Tanh | UnaryOp::Sigmoid | UnaryOp::Sin | UnaryOp::Cos => {
+            (transcendental, mixed)
+        }
+        UnaryOp::Log | UnaryOp::Sqrt => (transcendental, positive),
+        // Abramowitz and Stegun 7.1.26 has an absolute error below 1.5e-7;
+        // float32 rounding of its steps adds a few ulp of 1.
+        UnaryOp::Erf => (
+            Tolerance::Ulps {
+                ulps: 0.0,
+                floor: 5e-7,
+            },
+            mixed,
+        ),
+    };
+    [1, 7, 257, 1000]
+        .map(|n| {
+            let shape = Shape::new([n]);
+            Case::f32(
+                Op::Unary { op },
+                vec![(values(n), shape.clone())],
+                shape,
+                tolerance,
+            )
+        })
+        .into()
+}
+
+/// Comparisons give bool tensors, which wgpu does not hold yet: refused.
+fn compare(op: CompareOp, with_scalar: bool) -> Case {
+    let x = || (HostData::F32(mixed(7)), Shape::new([7]));
+    let (op, inputs) = match op {
+        CompareOp::Eq
+        | CompareOp::Ne
+        | CompareOp::Lt
+        | CompareOp::Le
+        | CompareOp::Gt
+        | CompareOp::Ge => {
+            if with_scalar {
+                (Op::CompareScalar { op, scalar: 0.5 }, vec![x()])
+            } else {
+                (Op::Compare { op }, vec![x(), x()])
+            }
+        }
+    };
+    Case::refused(op, inputs, Shape::new([7]), DType::Bool)
+}
+
+fn reduce(op: ReduceOp) -> Vec<Case> {
+    let (expect, values): (Expect, fn(usize) -> Vec<f32>) = match op {
+        // Pairwise on the reference, sequential on wgpu: exact on inputs
+        // whose partial sums (products) are all exact.
+        ReduceOp::Sum => (Expect::Close(Tolerance::Exact), dyadic),
+        ReduceOp::Prod => (Expect::Close(Tolerance::Exact), powers_of_two),
+        ReduceOp::Max | ReduceOp::Min => (Expect::Close(Tolerance::Exact), mixed),
+        // int64 results.
+        ReduceOp::ArgMax | ReduceOp::ArgMin => (Expect::Refused, mixed),
+    };
+    let mut cases = Vec::new();
+    for dims in [vec![1], vec![1000], vec![7, 1, 257], vec![3, 4, 5, 2]] {
+        let shape = Shape::new(dims.clone());
+        for axis in 0..dims.len() {
+            let mut out = dims.clone();
+            out[axis] = 1;
+            let dtype = match expect {
+                Expect::Close(_) => DType::Float32,
+                Expect::Refused => DType::Int64,
+            };
+            cases.push(Case {
+                op: Op::Reduce { op, axis },
+                inputs: vec![(HostData::F32(values(shape.numel())), shape.clone())],
+                out: Shape::new(out),
+                dtype,
+                expect,
+            });
+        }
+    }
+    cases
+}
+
+fn matmul() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let sizes = [
+        (1, 1, 1, 1),
+        (1, 2, 3, 2),
+        (1, 17, 33, 5),
+        (1, 65, 1, 129),
+        (3, 5, 7, 3),
     ];
-    for op in [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div] {
-        for (a, b, out) in &cases {
-            let inputs = [
-                (ramp(a.numel()), a.clone()),
-                (ramp(b.numel()).iter().map(|x| x + 5.0).collect(), b.clone()),
+    for (batch, m, k, n) in sizes {
+        for (transpose_a, transpose_b) in
+            [(false, false), (true, false), (false, true), (true, true)]
+        {
+            let stored = |rows: usize, cols: usize, t: bool| {
+                let (r, c) = if t { (cols, rows) } else { (rows, cols) };
+                if batch == 1 {
+                    vec![r, c]
+                } else {
+                    vec![batch, r, c]
+                }
+            };
+            let (a, b) = (stored(m, k, transpose_a), stored(k, n, transpose_b));
+            let out = if batch == 1 {
+                vec![m, n]
+            } else {
+                vec![batch, m, n]
+            };
+            let op = Op::MatMul {
+                transpose_a,
+                transpose_b,
+            };
+            // Products of quarters summed in the same order on both: exact.
+            let inputs = vec![
+                (dyadic(a.iter().product()), Shape::new(a)),
+                (dyadic(b.iter().product()), Shape::new(b)),
             ];
-            let (r, g) = both(&mut gpu, Op::Binary { op }, &inputs, out);
-            assert_close(&r, &g);
+            cases.push(Case::f32(op, inputs, Shape::new(out), Tolerance::Exact));
         }
+    }
+    cases
+}
+
+fn strided() -> Vec<Case> {
+    let mut cases = Vec::new();
+    // (out dims, strides, offset) over a flat buffer of 2,000 elements: a
+    // transpose, a slice with an offset, a broadcast (stride 0), a step, and a
+    // rank-8 window.
+    let windows: Vec<(Vec<usize>, Vec<usize>, usize)> = vec![
+        (vec![1], vec![1], 0),
+        (vec![7], vec![1], 13),
+        (vec![5, 3], vec![1, 5], 0),
+        (vec![257], vec![3], 5),
+        (vec![4, 1000], vec![0, 1], 1),
+        (vec![2, 3, 4], vec![1, 8, 2], 7),
+        (
+            vec![2, 1, 3, 1, 2, 2, 1, 3],
+            vec![400, 9, 100, 1, 30, 3, 1, 1],
+            11,
+        ),
+    ];
+    for (dims, strides, offset) in windows {
+        let op = Op::Strided { offset, strides };
+        let input = (ramp(2000), Shape::new([2000]));
+        cases.push(Case::f32(
+            op,
+            vec![input],
+            Shape::new(dims),
+            Tolerance::Exact,
+        ));
+    }
+    let nine = Shape::new([1, 2, 1, 2, 1, 2, 1, 2, 1]);
+    let op = Op::Strided {
+        offset: 0,
+        strides: vec![1; 9],
+    };
+    let input = (HostData::F32(ramp(16)), Shape::new([16]));
+    cases.push(Case::refused(op, vec![input], nine, DType::Float32));
+    cases
+}
+
+#[test]
+fn every_op_variant_has_a_seed_and_cases() {
+    let mut names: Vec<String> = seeds()
+        .iter()
+        .map(|op| {
+            serde_json::to_value(op).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    names.sort();
+    let mut all = variant_names::<Op>(r#"{"kind": "?"}"#);
+    all.sort();
+    assert!(all.len() >= 15, "serde's error changed: {all:?}");
+    assert_eq!(names, all, "every Op variant needs one seed in `seeds`");
+    for seed in seeds() {
+        assert!(!cases(&seed).is_empty(), "{seed:?} has no cases");
     }
 }
 
 #[test]
-fn scalar_ops_fill_and_sum_match_reference() {
-    let Some(mut gpu) = wgpu_or_skip() else {
+fn every_op_matches_the_reference_or_is_refused() {
+    let Some(mut gpu) = pollster::block_on(tpu_wgpu::wgpu_for_tests()) else {
         return;
     };
-    // 70,000 elements need more than one row of workgroups' worth of 256 threads
-    // per dimension only past 16.7M, but exercise a non-multiple of 256.
-    let shape = Shape::new([70_001]);
-    let input = [(ramp(70_001), shape.clone())];
-    let op = Op::BinaryScalar {
-        op: BinaryOp::Sub,
-        scalar: 2.5,
-        scalar_on_left: true,
-    };
-    let (r, g) = both(&mut gpu, op, &input, &shape);
-    assert_close(&r, &g);
-    let (r, g) = both(&mut gpu, Op::Fill { value: -1.5 }, &[], &shape);
-    assert_close(&r, &g);
-    let ones = [(vec![1.0; 70_001], shape.clone())];
-    let (r, g) = both(&mut gpu, Op::SumAll, &ones, &Shape::scalar());
-    assert_eq!(r, vec![70_001.0]);
-    assert_eq!(g, vec![70_001.0]);
-}
-
-#[test]
-fn unary_functions_match_reference_within_a_few_ulps() {
-    let Some(mut gpu) = wgpu_or_skip() else {
-        return;
-    };
-    let shape = Shape::new([1000]);
-    // Positive inputs keep log and sqrt defined; the ramp covers [-3, 3.6].
-    let ramp = ramp(1000);
-    let positive: Vec<f32> = ramp.iter().map(|x| x.abs() + 0.01).collect();
-    for op in [
-        UnaryOp::Neg,
-        UnaryOp::Abs,
-        UnaryOp::Relu,
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Sqrt,
-        UnaryOp::Tanh,
-        UnaryOp::Sigmoid,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-    ] {
-        let input = if matches!(op, UnaryOp::Log | UnaryOp::Sqrt) {
-            &positive
-        } else {
-            &ramp
-        };
-        let (r, g) = both(
-            &mut gpu,
-            Op::Unary { op },
-            &[(input.clone(), shape.clone())],
-            &shape,
-        );
-        for (i, (x, y)) in r.iter().zip(&g).enumerate() {
-            // GPU transcendentals are not correctly rounded: allow 4 ulps of
-            // the result, or 1e-6 absolute near zero (sin, tanh).
-            let tolerance = (4.0 * f32::EPSILON * x.abs()).max(1e-6);
-            assert!(
-                (x - y).abs() <= tolerance,
-                "{op:?} element {i}: reference {x}, wgpu {y}"
-            );
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for seed in seeds() {
+        for case in cases(&seed) {
+            count += 1;
+            if let Err(e) = run_case(&mut gpu, &case) {
+                failures.push(e);
+            }
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn oversized_tensors_are_an_error_not_a_crash() {
-    let Some(mut gpu) = wgpu_or_skip() else {
+    let Some(mut gpu) = pollster::block_on(tpu_wgpu::wgpu_for_tests()) else {
         return;
     };
     let huge = Shape::new([1usize << 40]);

@@ -269,12 +269,7 @@ fn fused_graphs_match_unfused_on_the_reference_backend() {
 
 #[test]
 fn fused_graphs_match_the_reference_on_wgpu() {
-    let Ok(gpu) = block_on(tpu_wgpu::WgpuBackend::new()) else {
-        assert!(
-            std::env::var_os("TPU_REQUIRE_GPU").is_none(),
-            "TPU_REQUIRE_GPU is set but no adapter was found"
-        );
-        eprintln!("skipping: no wgpu adapter");
+    let Some(gpu) = block_on(tpu_wgpu::wgpu_for_tests()) else {
         return;
     };
     let mut gpu = Some(gpu);

@@ -51,9 +51,9 @@ pub fn run_corpus(dir: &Path, backend: &str, mode: &str) -> Vec<Outcome> {
         .collect()
 }
 
-/// Whether the wgpu tests should run: always under `TPU_REQUIRE_GPU`, else when
-/// an adapter exists.
+/// Whether the wgpu corpus runs: by the one test policy for wgpu
+/// (`tpu_wgpu::wgpu_for_tests`): when an adapter exists, and always (failing
+/// without one) under `TPU_REQUIRE_GPU`.
 pub fn wgpu_available() -> bool {
-    std::env::var_os("TPU_REQUIRE_GPU").is_some()
-        || pollster::block_on(tpu_wgpu::WgpuBackend::new()).is_ok()
+    pollster::block_on(tpu_wgpu::wgpu_for_tests()).is_some()
 }
