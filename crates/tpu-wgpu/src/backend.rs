@@ -309,6 +309,21 @@ fn plan(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Launch, BackendE
             workgroups: elementwise_grid(n),
         },
         Op::Cast { to } => return Err(unsupported_dtype(*to)),
+        // No kernels yet for the creation ops and `nonzero`: they run on the
+        // host reference, recorded as fallbacks.
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero => {
+            return Err(BackendError::Unsupported {
+                backend: "wgpu",
+                what: op.kernel_name(),
+            });
+        }
+        // The runtime draws random values on the host; no backend runs them.
+        Op::Random { draw } => {
+            return Err(BackendError::Unsupported {
+                backend: "wgpu",
+                what: format!("{} draws (the runtime's generator makes them)", draw.name()),
+            });
+        }
         Op::Compare { .. } | Op::CompareScalar { .. } => {
             return Err(unsupported_dtype(DType::Bool));
         }

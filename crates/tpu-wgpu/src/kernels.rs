@@ -37,6 +37,9 @@ pub fn source(op: &Op) -> String {
         | Op::Where => {
             unreachable!("the wgpu backend refuses non-float32 operands before planning")
         }
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero | Op::Random { .. } => {
+            unreachable!("the wgpu backend refuses {} when planning", op.kernel_name())
+        }
     }
 }
 
