@@ -11,7 +11,7 @@ mod shape;
 pub use dtype::{DType, ScalarKind};
 pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv1a};
 pub use op::{
-    BinaryOp, CompareOp, Number, Op, RandomDraw, Real, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS, erf,
-    pow, pow_f32,
+    BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, WGSL_BINARY_HELPERS,
+    erf, pow, pow_f32,
 };
 pub use shape::{Shape, ShapeError};

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 mod creation;
-pub use creation::{Number, RandomDraw};
+pub use creation::{IntOrFloat, RandomDraw};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -506,7 +506,7 @@ pub enum Op {
     Cumsum { axis: usize, reverse: bool },
     /// `torch.arange`: `start + step * i`, exact in int64 for integer bounds and
     /// output, else in double rounded to the output dtype (PyTorch's CPU kernel).
-    Arange { start: Number, step: Number },
+    Arange { start: IntOrFloat, step: IntOrFloat },
     /// `torch.linspace`: the first half steps up from `start`, the second down
     /// from `end`, in the output's float type (float32 below float64).
     Linspace { start: f64, end: f64 },

@@ -91,7 +91,13 @@ impl Runtime {
         self.check_allocation(&out_shape, out_dtype)?;
         let fallback = (device != Device::Cpu).then(|| reason.to_string());
         self.run_on(
-            Home::Host, &op, inputs, out_shape, out_dtype, device, fallback,
+            Home::Host,
+            &op,
+            inputs,
+            out_shape,
+            out_dtype,
+            device,
+            fallback,
         )
         .await
     }
@@ -106,7 +112,11 @@ impl Runtime {
     ) -> Result<Tensor, RuntimeError> {
         self.check_allocation(&shape, data.dtype())?;
         let buffer = self.host_upload(&data)?;
-        self.track(Home::Host, buffer, data.len() * data.dtype().size_in_bytes());
+        self.track(
+            Home::Host,
+            buffer,
+            data.len() * data.dtype().size_in_bytes(),
+        );
         Ok(Tensor::new(
             shape,
             data.dtype(),

@@ -274,9 +274,7 @@ impl ReferenceBackend {
             .ok_or_else(|| unsupported("cumsum"))?
             .cast(out_dtype),
             Op::Arange { start, step } => creation::arange(*start, *step, out.numel(), out_dtype),
-            Op::Linspace { start, end } => {
-                creation::linspace(*start, *end, out.numel(), out_dtype)
-            }
+            Op::Linspace { start, end } => creation::linspace(*start, *end, out.numel(), out_dtype),
             Op::Eye => creation::eye(out, out_dtype),
             Op::Nonzero => {
                 let coords = creation::nonzero(self.get(inputs[0].buffer)?, inputs[0].shape);

@@ -38,7 +38,10 @@ pub fn source(op: &Op) -> String {
             unreachable!("the wgpu backend refuses non-float32 operands before planning")
         }
         Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero | Op::Random { .. } => {
-            unreachable!("the wgpu backend refuses {} when planning", op.kernel_name())
+            unreachable!(
+                "the wgpu backend refuses {} when planning",
+                op.kernel_name()
+            )
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The constants of the ops that make tensors from nothing: `Number`, the
+//! The constants of the ops that make tensors from nothing: `IntOrFloat`, the
 //! exact-or-float bounds of `torch.arange`, and `RandomDraw`, what an
 //! `Op::Random` drew. They live apart from `Op` so that the op list stays one
 //! screen of variants.
@@ -10,16 +10,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(untagged)]
-pub enum Number {
+pub enum IntOrFloat {
     Int(i64),
     Float(f64),
 }
 
-impl Number {
+impl IntOrFloat {
     pub fn as_f64(self) -> f64 {
         match self {
-            Number::Int(i) => i as f64,
-            Number::Float(x) => x,
+            IntOrFloat::Int(i) => i as f64,
+            IntOrFloat::Float(x) => x,
         }
     }
 }

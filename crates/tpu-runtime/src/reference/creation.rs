@@ -3,14 +3,14 @@
 //! PyTorch's CPU kernel computes, in the same arithmetic and order.
 
 use crate::data::HostData;
-use tpu_ir::{DType, Number, Shape};
+use tpu_ir::{DType, IntOrFloat, Shape};
 
 /// `start + step * i` for `i` in `0..n`: exact (wrapping) int64 arithmetic
 /// when both are integers and the output is an integer dtype; otherwise the
 /// value in double (PyTorch's accumulate type for float and float64 on the
 /// CPU), rounded once to float64, or to float32 and then to `dtype`.
-pub(super) fn arange(start: Number, step: Number, n: usize, dtype: DType) -> HostData {
-    if let (Number::Int(s), Number::Int(st), true) = (start, step, dtype.is_integer()) {
+pub(super) fn arange(start: IntOrFloat, step: IntOrFloat, n: usize, dtype: DType) -> HostData {
+    if let (IntOrFloat::Int(s), IntOrFloat::Int(st), true) = (start, step, dtype.is_integer()) {
         let values = (0..n as i64)
             .map(|i| s.wrapping_add(i.wrapping_mul(st)))
             .collect();

@@ -10,7 +10,7 @@ use super::{Runtime, RuntimeError};
 use crate::data::HostData;
 use crate::report::OpRecord;
 use crate::tensor::{Device, Home, Tensor};
-use tpu_ir::{DType, Number, Op, RandomDraw, Shape};
+use tpu_ir::{DType, IntOrFloat, Op, RandomDraw, Shape};
 
 impl Runtime {
     /// `torch.full(shape, value, dtype=...)`; `zeros` and `ones` are fills of 0 and 1.
@@ -29,9 +29,9 @@ impl Runtime {
     /// integers and no dtype is given, float32 otherwise.
     pub async fn arange(
         &mut self,
-        start: Number,
-        end: Number,
-        step: Number,
+        start: IntOrFloat,
+        end: IntOrFloat,
+        step: IntOrFloat,
         dtype: Option<DType>,
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
@@ -46,15 +46,30 @@ impl Runtime {
         }
         let all_int = [start, end, step]
             .iter()
-            .all(|n| matches!(n, Number::Int(_)));
+            .all(|n| matches!(n, IntOrFloat::Int(_)));
         let dtype = dtype.unwrap_or(if all_int {
             DType::Int64
         } else {
             DType::Float32
         });
-        let n = length(((e - s) / st).ceil().max(0.0))?;
-        self.dispatch(Op::Arange { start, step }, &[], Shape::new([n]), dtype, device)
-            .await
+        // Integer bounds count exactly, as PyTorch does for int64: in double,
+        // `arange(2**60, 2**60 + 3)` would be empty.
+        let count = match (start, end, step) {
+            (IntOrFloat::Int(s), IntOrFloat::Int(e), IntOrFloat::Int(st)) => {
+                let (s, e, st) = (s as i128, e as i128, st as i128);
+                ((e - s + st - st.signum()) / st).max(0) as f64
+            }
+            _ => ((e - s) / st).ceil().max(0.0),
+        };
+        let n = length(count)?;
+        self.dispatch(
+            Op::Arange { start, step },
+            &[],
+            Shape::new([n]),
+            dtype,
+            device,
+        )
+        .await
     }
 
     /// `torch.linspace(start, end, steps, dtype=float32)`.

@@ -7,7 +7,7 @@ use super::args::Args;
 use super::{tensor, unknown};
 use crate::python::interp::{Interpreter, PyResult};
 use crate::python::value::Value;
-use tpu_ir::{DType, Number, Shape};
+use tpu_ir::{DType, IntOrFloat, Shape};
 
 impl Interpreter<'_> {
     /// Runs the primitive `a.name` names, one of the family in this file.
@@ -15,10 +15,10 @@ impl Interpreter<'_> {
         let rt = &mut *self.runtime;
         Ok(match a.name {
             "arange" => {
-                let number = |i: usize| -> PyResult<Number> {
+                let number = |i: usize| -> PyResult<IntOrFloat> {
                     Ok(match a.get(i)? {
-                        Value::Int(n) => Number::Int(*n),
-                        _ => Number::Float(a.float(i)?),
+                        Value::Int(n) => IntOrFloat::Int(*n),
+                        _ => IntOrFloat::Float(a.float(i)?),
                     })
                 };
                 let (start, end, step) = (number(0)?, number(1)?, number(2)?);
@@ -46,7 +46,10 @@ impl Interpreter<'_> {
                 let dims: Vec<usize> = a.ints(2)?.iter().map(|&d| d.max(0) as usize).collect();
                 let dtype = a.opt_dtype(3)?.unwrap_or(DType::Int64);
                 let device = a.device(4)?;
-                tensor(rt.randint(low, high, Shape::new(dims), dtype, device).await?)
+                tensor(
+                    rt.randint(low, high, Shape::new(dims), dtype, device)
+                        .await?,
+                )
             }
             "randperm" => {
                 let dtype = a.opt_dtype(1)?.unwrap_or(DType::Int64);
