@@ -2,8 +2,9 @@
 //! torch API from. Each takes positional arguments already normalised by the
 //! prelude's Python signatures (defaults, keywords, `*sizes`), so parsing here is
 //! only type checking (`args`). Everything with a PyTorch name and signature
-//! lives in the prelude; everything that computes lives in the runtime. The primitives are grouped by family, one file each, and
-//! `call_native` routes a name to its family.
+//! lives in the prelude; everything that computes lives in the runtime. The
+//! primitives are grouped by family, one file each, and `call_native` routes a
+//! name to its family.
 
 mod args;
 mod autograd;
