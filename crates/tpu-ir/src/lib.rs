@@ -10,5 +10,7 @@ mod shape;
 
 pub use dtype::{DType, ScalarKind};
 pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv1a};
-pub use op::{BinaryOp, CompareOp, Op, Real, ReduceOp, UnaryOp, erf, pow, pow_f32};
+pub use op::{
+    BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, erf, pow, pow_f32,
+};
 pub use shape::{Shape, ShapeError};

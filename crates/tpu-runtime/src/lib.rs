@@ -35,4 +35,4 @@ pub use report::{
 };
 pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
 pub use tensor::{Device, Home, Tensor};
-pub use views::{infer_shape, normalize_axis};
+pub use views::{IndexItem, infer_shape, normalize_axis};

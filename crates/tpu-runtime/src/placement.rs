@@ -75,6 +75,58 @@ impl Runtime {
         }
     }
 
+    /// Runs `op` on the host reference whatever the device, for an op whose
+    /// operands were just read there (`nonzero`); a `tpu` op run this way is
+    /// recorded as a fallback with `reason`.
+    pub(crate) async fn dispatch_on_host(
+        &mut self,
+        op: Op,
+        inputs: &[&Tensor],
+        out_shape: Shape,
+        out_dtype: DType,
+        reason: &str,
+    ) -> Result<Tensor, RuntimeError> {
+        let device = inputs.first().map_or(Device::Cpu, |t| t.device());
+        self.check_hbm(&out_shape, out_dtype, device)?;
+        self.check_allocation(&out_shape, out_dtype)?;
+        let fallback = (device != Device::Cpu).then(|| reason.to_string());
+        self.run_on(
+            Home::Host,
+            &op,
+            inputs,
+            out_shape,
+            out_dtype,
+            device,
+            fallback,
+        )
+        .await
+    }
+
+    /// Values already on the host as a tensor of `device` homed there, for an
+    /// op to run on without reading the device again.
+    pub(crate) fn host_copy(
+        &mut self,
+        data: HostData,
+        shape: Shape,
+        device: Device,
+    ) -> Result<Tensor, RuntimeError> {
+        self.check_allocation(&shape, data.dtype())?;
+        let buffer = self.host_upload(&data)?;
+        self.track(
+            Home::Host,
+            buffer,
+            data.len() * data.dtype().size_in_bytes(),
+        );
+        Ok(Tensor::new(
+            shape,
+            data.dtype(),
+            device,
+            Home::Host,
+            buffer,
+            self.release.clone(),
+        ))
+    }
+
     /// Runs `op` on the backend at `home`, copying operands there as needed.
     #[allow(clippy::too_many_arguments)]
     async fn run_on(

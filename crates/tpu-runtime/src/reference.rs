@@ -3,7 +3,8 @@
 //! Clarity wins over speed here, except where a loop order is free to choose.
 //!
 //! This file holds the backend and each op's arm (elementwise, casts, fills);
-//! the kernels the arms call live beside it: `reference/matmul.rs`,
+//! the kernels the arms call live beside it: `reference/creation.rs`
+//! (`arange`, `linspace`, `eye`, `nonzero`), `reference/matmul.rs`,
 //! `reference/reduce.rs` (reductions and running sums), `reference/indexing.rs`
 //! (strided windows, gathers, scatters, `where`'s selection) and
 //! `reference/fused.rs` (fusion groups).
@@ -15,10 +16,12 @@ use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
 use tpu_ir::{DType, FusedKernel, Op, Shape};
 
+mod creation;
 mod fused;
 mod indexing;
 mod matmul;
 mod reduce;
+pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
 use indexing::{pick, scatter, select, strided_positions};
 use matmul::batched;
@@ -270,6 +273,28 @@ impl ReferenceBackend {
             )
             .ok_or_else(|| unsupported("cumsum"))?
             .cast(out_dtype),
+            Op::Arange { start, step } => creation::arange(*start, *step, out.numel(), out_dtype),
+            Op::Linspace { start, end } => creation::linspace(*start, *end, out.numel(), out_dtype),
+            Op::Eye => creation::eye(out, out_dtype),
+            Op::Nonzero => {
+                let coords = creation::nonzero(self.get(inputs[0].buffer)?, inputs[0].shape);
+                if coords.len() != out.numel() {
+                    return Err(BackendError::Device(
+                        "nonzero: the output's shape does not match the input's nonzero count"
+                            .into(),
+                    ));
+                }
+                HostData::I64(coords)
+            }
+            Op::Random { draw } => {
+                return Err(BackendError::Unsupported {
+                    backend: "reference",
+                    what: format!(
+                        "{} draws, which the runtime makes from its generator",
+                        draw.name()
+                    ),
+                });
+            }
             Op::SumAll => match self.get(inputs[0].buffer)? {
                 HostData::F64(x) => HostData::F64(vec![pairwise_sum(x)]),
                 data => match (data.as_i64(), data.as_f32()) {

@@ -3,14 +3,17 @@
 //! over the same storage: no op runs, as in PyTorch. Ops that need dense
 //! operands get them from `dense`, which copies a view through one `Strided`
 //! op. Writes through views, `cat`, and the gather and scatters of advanced
-//! indexing live in `views/writes.rs`.
+//! indexing live in `views/writes.rs`; the index expressions that use them
+//! (`t[...]`, `t[...] = v`) in `views/index.rs`.
 
 use crate::autograd::GradFn;
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Layout, Tensor};
 use tpu_ir::{Op, Shape};
 
+mod index;
 mod writes;
+pub use index::IndexItem;
 
 /// The whole storage behind `layout`, as a dense 1-D tensor.
 fn whole_storage(layout: &Layout) -> Tensor {

@@ -44,12 +44,30 @@ pub(crate) fn op_work(
             sparse: true,
             ..Work::default()
         },
-        // Copies move bytes and compute nothing.
-        Op::Strided { .. } | Op::Cast { .. } | Op::Fill { .. } => Work {
+        // Copies move bytes and compute nothing; the creation ops only write
+        // their output (random draws are made on the host and uploaded).
+        Op::Strided { .. }
+        | Op::Cast { .. }
+        | Op::Fill { .. }
+        | Op::Arange { .. }
+        | Op::Linspace { .. }
+        | Op::Eye
+        | Op::Random { .. } => Work {
             hbm_bytes,
             ..Work::default()
         },
-        _ => Work {
+        // One operation per element of the largest operand (for `nonzero`, a
+        // comparison per input element).
+        Op::Nonzero
+        | Op::Binary { .. }
+        | Op::BinaryScalar { .. }
+        | Op::Unary { .. }
+        | Op::Compare { .. }
+        | Op::CompareScalar { .. }
+        | Op::SumAll
+        | Op::Where
+        | Op::Reduce { .. }
+        | Op::Cumsum { .. } => Work {
             vector_flops: largest,
             hbm_bytes,
             ..Work::default()

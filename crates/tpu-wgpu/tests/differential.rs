@@ -14,7 +14,7 @@
 //! under `TPU_REQUIRE_GPU=1`); that every variant has a case is checked always.
 
 use case::{Case, Expect, Tolerance, run_case};
-use tpu_ir::{BinaryOp, CompareOp, DType, Op, ReduceOp, Shape, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, DType, IntOrFloat, Op, RandomDraw, ReduceOp, Shape, UnaryOp};
 use tpu_runtime::{Backend, HostData};
 use values::{divisors, dyadic, exponents, mixed, positive, powers_of_two, ramp};
 use variants::{every, variant_names};
@@ -62,6 +62,19 @@ fn seeds() -> Vec<Op> {
             axis: 0,
             reverse: false,
         },
+        Op::Arange {
+            start: IntOrFloat::Int(0),
+            step: IntOrFloat::Int(1),
+        },
+        Op::Linspace {
+            start: 0.0,
+            end: 1.0,
+        },
+        Op::Eye,
+        Op::Nonzero,
+        Op::Random {
+            draw: RandomDraw::Randperm,
+        },
     ]
 }
 
@@ -96,12 +109,54 @@ fn cases(seed: &Op) -> Vec<Case> {
             .into_iter()
             .map(|op| compare(op, true))
             .collect(),
-        Op::Cast { .. } => [DType::Int64, DType::Bool, DType::BFloat16]
-            .map(|to| {
-                let x = (HostData::F32(mixed(7)), Shape::new([7]));
-                Case::refused(Op::Cast { to }, vec![x], Shape::new([7]), to)
-            })
-            .into(),
+        // No wgpu kernels yet for the creation ops and nonzero: refused, so
+        // they run on the host reference (recorded as fallbacks).
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye => {
+            let arange = Op::Arange {
+                start: IntOrFloat::Float(0.5),
+                step: IntOrFloat::Float(0.25),
+            };
+            let linspace = Op::Linspace {
+                start: -1.0,
+                end: 1.0,
+            };
+            vec![
+                Case::refused(arange, vec![], Shape::new([7]), DType::Float32),
+                Case::refused(linspace, vec![], Shape::new([257]), DType::Float32),
+                Case::refused(Op::Eye, vec![], Shape::new([3, 5]), DType::Float32),
+            ]
+        }
+        Op::Nonzero => {
+            let x = (HostData::F32(vec![0.0, 1.5, 0.0, -2.0]), Shape::new([2, 2]));
+            vec![Case::refused(
+                Op::Nonzero,
+                vec![x],
+                Shape::new([2, 2]),
+                DType::Int64,
+            )]
+        }
+        Op::Random { .. } => vec![Case::runtime_only(
+            Op::Random {
+                draw: RandomDraw::Uniform {
+                    low: 0.0,
+                    high: 1.0,
+                },
+            },
+            Shape::new([7]),
+            DType::Float32,
+        )],
+        Op::Cast { .. } => [
+            DType::Int64,
+            DType::Int32,
+            DType::Float64,
+            DType::Bool,
+            DType::BFloat16,
+        ]
+        .map(|to| {
+            let x = (HostData::F32(mixed(7)), Shape::new([7]));
+            Case::refused(Op::Cast { to }, vec![x], Shape::new([7]), to)
+        })
+        .into(),
         Op::MatMul { .. } => matmul(),
         Op::SumAll => [1, 7, 257, 1000, 70_001]
             .map(|n| {
@@ -351,7 +406,7 @@ fn reduce(op: ReduceOp) -> Vec<Case> {
             out[axis] = 1;
             let dtype = match expect {
                 Expect::Close(_) => DType::Float32,
-                Expect::Refused => DType::Int64,
+                Expect::Refused | Expect::RuntimeOnly => DType::Int64,
             };
             cases.push(Case {
                 op: Op::Reduce { op, axis },

@@ -315,6 +315,12 @@ export type HintCount = { hint: string, kernels: number, };
 export type IciLink = { from: number, to: number, axis: number, wraparound: boolean, };
 
 /**
+ * A Python number carried by an op, kept exact when it is an integer
+ * (`torch.arange` counts in int64 from integer bounds).
+ */
+export type IntOrFloat = number | number;
+
+/**
  * One kernel launch.
  */
 export type KernelRecord = { name: string, 
@@ -379,7 +385,7 @@ value: string, };
  * One computation on device tensors. Scalars from Python (`x * 2`) are carried
  * in the op, as PyTorch treats them as wrapped numbers rather than tensors.
  */
-export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: BinaryOp, } | { "kind": "binary_scalar", op: BinaryOp, scalar: number, scalar_on_left: boolean, } | { "kind": "unary", op: UnaryOp, } | { "kind": "compare", op: CompareOp, } | { "kind": "compare_scalar", op: CompareOp, scalar: number, } | { "kind": "cast", to: DType, } | { "kind": "mat_mul", transpose_a: boolean, transpose_b: boolean, } | { "kind": "sum_all" } | { "kind": "strided", offset: number, strides: Array<number>, } | { "kind": "gather" } | { "kind": "scatter", accumulate: boolean, } | { "kind": "where" } | { "kind": "reduce", op: ReduceOp, axis: number, } | { "kind": "cumsum", axis: number, reverse: boolean, };
+export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: BinaryOp, } | { "kind": "binary_scalar", op: BinaryOp, scalar: number, scalar_on_left: boolean, } | { "kind": "unary", op: UnaryOp, } | { "kind": "compare", op: CompareOp, } | { "kind": "compare_scalar", op: CompareOp, scalar: number, } | { "kind": "cast", to: DType, } | { "kind": "mat_mul", transpose_a: boolean, transpose_b: boolean, } | { "kind": "sum_all" } | { "kind": "strided", offset: number, strides: Array<number>, } | { "kind": "gather" } | { "kind": "scatter", accumulate: boolean, } | { "kind": "where" } | { "kind": "reduce", op: ReduceOp, axis: number, } | { "kind": "cumsum", axis: number, reverse: boolean, } | { "kind": "arange", start: IntOrFloat, step: IntOrFloat, } | { "kind": "linspace", start: number, end: number, } | { "kind": "eye" } | { "kind": "nonzero" } | { "kind": "random", draw: RandomDraw, };
 
 export type OpRecord = { 
 /**
@@ -407,6 +413,11 @@ line: number | null,
  * backend (no kernel for it yet), if it did.
  */
 fallback: string | null, };
+
+/**
+ * What an `Op::Random` drew, with its parameters.
+ */
+export type RandomDraw = { "distribution": "uniform", low: number, high: number, } | { "distribution": "normal", mean: number, std: number, } | { "distribution": "randint", low: number, high: number, } | { "distribution": "randperm" };
 
 /**
  * Reductions along one axis.

@@ -188,7 +188,7 @@ impl Interpreter<'_> {
                 ),
             ));
         }
-        crate::torch::native::check_cast(result.dtype(), t.dtype())?;
+        tpu_runtime::Runtime::check_cast(result.dtype(), t.dtype())?;
         let result = self.runtime.cast(&result, t.dtype()).await?;
         self.runtime.assign(t, result).await?;
         Ok(Value::Tensor(t.clone()))

@@ -1,5 +1,5 @@
 //! Writes and scatters: in-place writes through views (`x[i] = v`, `copy_`,
-//! the second half of `add_`), PyTorch's autograd rule for them, `x.data = y`,
+//! the second half of `add_`), PyTorch's autograd and cast rules for them, `x.data = y`,
 //! `torch.cat` (one scatter per input), and the flat gather `take` behind
 //! advanced indexing with its scatter-add gradient. Each computes new values out
 //! of place and then swaps them into the storage or scatters them into it, so
@@ -217,6 +217,24 @@ impl Runtime {
             return Err(RuntimeError::NotImplemented(
                 "in-place updates of tensors that are part of an autograd graph are not supported yet; write `x = x + y` instead of `x += y`".into(),
             ));
+        }
+        Ok(())
+    }
+
+    /// PyTorch's rule for writing a result into an existing tensor (`x += y`,
+    /// `out=`): no float into an integer tensor, no number into a bool tensor.
+    pub fn check_cast(from: DType, to: DType) -> Result<(), RuntimeError> {
+        let kind = |d: DType| match d {
+            DType::Bool => 0,
+            d if d.is_integer() => 1,
+            _ => 2,
+        };
+        if kind(from) > kind(to) {
+            return Err(RuntimeError::Message(format!(
+                "result type {} can't be cast to the desired output type {}",
+                crate::scalar_type_name(from),
+                crate::scalar_type_name(to)
+            )));
         }
         Ok(())
     }

@@ -62,6 +62,12 @@ pub(crate) fn source(op: &Op) -> String {
         | Op::Where => {
             unreachable!("the wgpu backend refuses non-float32 operands before planning")
         }
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero | Op::Random { .. } => {
+            unreachable!(
+                "the wgpu backend refuses {} when planning",
+                op.kernel_name()
+            )
+        }
     }
 }
 
@@ -92,6 +98,21 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
         Op::Cast { to } => return Err(unsupported_dtype(*to)),
         Op::Compare { .. } | Op::CompareScalar { .. } => {
             return Err(unsupported_dtype(DType::Bool));
+        }
+        // No kernels yet for the creation ops and `nonzero`: they run on the
+        // host reference, recorded as fallbacks.
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero => {
+            return Err(BackendError::Unsupported {
+                backend: "wgpu",
+                what: op.kernel_name(),
+            });
+        }
+        // The runtime draws random values on the host; no backend runs them.
+        Op::Random { draw } => {
+            return Err(BackendError::Unsupported {
+                backend: "wgpu",
+                what: format!("{} draws (the runtime's generator makes them)", draw.name()),
+            });
         }
     })
 }

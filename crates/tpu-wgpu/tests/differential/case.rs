@@ -25,6 +25,9 @@ pub enum Expect {
     Close(Tolerance),
     /// Refused with `BackendError::Unsupported`, so placement falls back.
     Refused,
+    /// Refused by every backend: the runtime itself makes the values (the
+    /// generator's draws), and the op only records that it did.
+    RuntimeOnly,
 }
 
 pub struct Case {
@@ -58,6 +61,16 @@ impl Case {
             expect: Expect::Refused,
         }
     }
+
+    pub fn runtime_only(op: Op, out: Shape, dtype: DType) -> Case {
+        Case {
+            op,
+            inputs: vec![],
+            out,
+            dtype,
+            expect: Expect::RuntimeOnly,
+        }
+    }
 }
 
 /// Whether `actual` is within `tolerance` of `expected`.
@@ -84,6 +97,20 @@ pub fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
         shapes(case),
         case.out.dims()
     );
+    if matches!(case.expect, Expect::RuntimeOnly) {
+        let on_reference = ReferenceBackend::new().execute(&case.op, &[], &case.out, case.dtype);
+        let on_wgpu = gpu.execute(&case.op, &[], &case.out, case.dtype);
+        return match (on_reference, on_wgpu) {
+            (Err(BackendError::Unsupported { .. }), Err(BackendError::Unsupported { .. })) => {
+                Ok(())
+            }
+            (r, w) => Err(format!(
+                "{what}: expected both backends to refuse, got {:?} and {:?}",
+                r.map(|d| d.kernel),
+                w.map(|d| d.kernel)
+            )),
+        };
+    }
     let reference = pollster::block_on(run_op(
         &mut ReferenceBackend::new(),
         &case.op,
@@ -93,6 +120,7 @@ pub fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
     ))
     .map_err(|e| format!("{what}: the reference failed: {e}"))?;
     match case.expect {
+        Expect::RuntimeOnly => unreachable!("handled before the reference runs"),
         Expect::Refused => {
             // Buffers wgpu never made: the refusal must come before any use.
             let operands: Vec<Operand> = case

@@ -2,10 +2,9 @@
 //! torch API from. Each takes positional arguments already normalised by the
 //! prelude's Python signatures (defaults, keywords, `*sizes`), so parsing here is
 //! only type checking (`args`). Everything with a PyTorch name and signature
-//! lives in the prelude; everything that computes lives in the runtime, except
-//! the host-computed creation primitives of `creation`, which are still to move
-//! there. The primitives are grouped by family, one file each, and
-//! `call_native` routes a name to its family.
+//! lives in the prelude; everything that computes lives in the runtime. The
+//! primitives are grouped by family, one file each, and `call_native` routes a
+//! name to its family.
 
 mod args;
 mod autograd;
@@ -14,8 +13,6 @@ mod elementwise;
 mod reductions;
 mod views;
 mod writes;
-
-pub use writes::check_cast;
 
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
@@ -76,7 +73,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.assign",
     "torch._C.write",
     "torch._C.fill_random",
-    // Creation from host-computed values (`creation.rs`).
+    // Creation (`creation.rs`).
     "torch._C.arange",
     "torch._C.linspace",
     "torch._C.eye",

@@ -1,5 +1,5 @@
 //! `torch._C` in-place writes: `assign` (an out-of-place result written back
-//! into a tensor's storage, after PyTorch's cast check), `write` (`fill_`,
+//! into a tensor's storage, after the runtime's cast check), `write` (`fill_`,
 //! `copy_`, `zero_`: a value broadcast into a tensor), and `fill_random`
 //! (`uniform_`, `normal_`).
 
@@ -8,7 +8,7 @@ use super::{tensor, unknown};
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
 use crate::python::value::Value;
-use tpu_ir::{DType, Shape};
+use tpu_ir::Shape;
 
 impl Interpreter<'_> {
     /// Runs the primitive `a.name` names, one of the family in this file.
@@ -24,7 +24,7 @@ impl Interpreter<'_> {
                 };
                 let rt = &mut *self.runtime;
                 let result = if result.dtype() != t.dtype() {
-                    check_cast(result.dtype(), t.dtype())?;
+                    tpu_runtime::Runtime::check_cast(result.dtype(), t.dtype())?;
                     rt.cast(&result, t.dtype()).await?
                 } else {
                     result
@@ -62,12 +62,6 @@ impl Interpreter<'_> {
             }
             "fill_random" => {
                 let t = a.tensor(0)?;
-                if !t.dtype().is_floating() {
-                    return Err(PyErr::not_implemented(format!(
-                        "random fills of {} tensors are not supported",
-                        t.dtype().torch_name()
-                    )));
-                }
                 rt.fill_random(&t, a.bool(1)?, a.float(2)?, a.float(3)?)
                     .await?;
                 tensor(t)
@@ -75,25 +69,4 @@ impl Interpreter<'_> {
             other => return Err(unknown(other)),
         })
     }
-}
-
-/// PyTorch's rule for writing a result into an existing tensor: no float into
-/// an integer tensor, no number into a bool tensor.
-pub fn check_cast(from: DType, to: DType) -> PyResult<()> {
-    let rank = |d: DType| match d {
-        DType::Bool => 0,
-        DType::Int64 => 1,
-        _ => 2,
-    };
-    if rank(from) > rank(to) {
-        return Err(PyErr::new(
-            "RuntimeError",
-            format!(
-                "result type {} can't be cast to the desired output type {}",
-                tpu_runtime::scalar_type_name(from),
-                tpu_runtime::scalar_type_name(to)
-            ),
-        ));
-    }
-    Ok(())
 }
