@@ -109,7 +109,9 @@ impl Runtime {
     /// on what was read, rather than reading the device a second time.
     pub async fn nonzero(&mut self, t: &Tensor) -> Result<Tensor, RuntimeError> {
         let dense = self.dense(t).await?;
-        self.set_sync_reason("nonzero: the output's size depends on the values");
+        if dense.home() == Home::Accelerator {
+            self.set_sync_reason("nonzero: the output's size depends on the values");
+        }
         let values = self.read_dense(&dense).await?;
         let count = crate::reference::count_nonzero(&values);
         let on_host = if dense.home() == Home::Host {
