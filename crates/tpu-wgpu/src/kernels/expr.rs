@@ -35,13 +35,17 @@ pub(crate) fn binary_helpers(op: BinaryOp) -> &'static [&'static str] {
 /// NaN by its bits. Shader compilers may assume floats are never NaN (WGSL
 /// allows it), and lavapipe folds `x != x` to false, so a NaN is recognised
 /// by its bit pattern and made by one (the differential test caught
-/// `maximum`, `relu`, `sign`, `pow` and `max` reductions losing NaN).
+/// `maximum`, `relu`, `sign`, `pow` and `max` reductions losing NaN). The
+/// bits pass through a `var`: a constant `bitcast` to NaN is a const
+/// expression, which Chromium's compiler (Tint) rejects ("value nan cannot be
+/// represented as 'f32'") although naga accepts it.
 const NAN_HELPER: &str = "
 fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
 }
 fn nan() -> f32 {
-    return bitcast<f32>(0x7fc00000u);
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
 }
 ";
 
