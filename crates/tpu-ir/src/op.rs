@@ -1,8 +1,8 @@
 //! The op set a backend implements. An `Op` names the computation only; operands
 //! and the output shape travel beside it, so that an op stream can be logged,
 //! compared and (later) fingerprinted without holding any tensor data.
-//! It passes 600 lines by the WGSL helpers of binary ops, which issue 11 moves
-//! to `tpu-wgpu`; the creation ops' constants are in `op/creation.rs`.
+//! Kernel text lives in `tpu-wgpu`, not here; the creation ops' constants
+//! are in `op/creation.rs`.
 
 use serde::{Deserialize, Serialize};
 
