@@ -99,6 +99,7 @@ impl Interpreter<'_> {
                     }
                     Ok(instance)
                 }
+                Value::GradMode(enabled) => self.decorate_with_grad_mode(enabled, args).await,
                 Value::Instance(i) => match i.class.lookup("__call__") {
                     Some(method) => {
                         args.insert(0, Value::Instance(i.clone()));
@@ -114,6 +115,44 @@ impl Interpreter<'_> {
                     other.type_name()
                 ))),
             }
+        })
+    }
+
+    /// `torch.no_grad()(func)`, which `@torch.no_grad()` does: the prelude's
+    /// `_decorate_with_grad_mode` wraps `func` in `with mode:`, and the wrapper
+    /// takes `func`'s name, as `functools.wraps` gives it in PyTorch.
+    async fn decorate_with_grad_mode(
+        &mut self,
+        enabled: bool,
+        args: Vec<Value>,
+    ) -> PyResult<Value> {
+        let [func] = <[Value; 1]>::try_from(args).map_err(|args| {
+            PyErr::type_error(format!(
+                "no_grad.__call__() takes 1 positional argument but {} were given",
+                args.len()
+            ))
+        })?;
+        let torch = self.import("torch").await?;
+        let decorate = self
+            .get_attribute(&torch, "_decorate_with_grad_mode")
+            .await?;
+        let wrapper = self
+            .call(
+                decorate,
+                vec![Value::GradMode(enabled), func.clone()],
+                Vec::new(),
+            )
+            .await?;
+        Ok(match (&wrapper, &func) {
+            (Value::Function(w), Value::Function(f)) => Value::Function(Rc::new(Function {
+                name: f.name.clone(),
+                code: w.code.clone(),
+                defaults: w.defaults.clone(),
+                closure: w.closure.clone(),
+                file: w.file.clone(),
+                class: RefCell::new(std::rc::Weak::new()),
+            })),
+            _ => wrapper,
         })
     }
 

@@ -43,7 +43,8 @@ pub enum Value {
     Size(Rc<[usize]>),
     Device(Device),
     DType(DType),
-    /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context manager.
+    /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context
+    /// manager, or called on a function as a decorator.
     GradMode(bool),
 }
 
@@ -60,6 +61,7 @@ pub struct Function {
     pub class: RefCell<Weak<Class>>,
 }
 
+#[derive(Clone)]
 pub enum FunctionCode {
     Def(Rc<ast::StmtFunctionDef>),
     Lambda(Rc<ast::ExprLambda>),

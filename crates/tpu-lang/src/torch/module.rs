@@ -21,6 +21,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.device",
     "torch.no_grad",
     "torch.enable_grad",
+    "torch.inference_mode",
     "torch.is_tensor",
     "torch.abs",
     "torch.neg",
@@ -354,8 +355,30 @@ impl Interpreter<'_> {
                 };
                 Ok(Value::Tensor(tensor))
             }
-            "no_grad" => Ok(Value::GradMode(false)),
-            "enable_grad" => Ok(Value::GradMode(true)),
+            // Each is a context manager, and a decorator both called
+            // (`@torch.no_grad()`) and bare (`@torch.no_grad`), as in PyTorch 2.
+            "no_grad" | "enable_grad" => {
+                let mode = Value::GradMode(name == "enable_grad");
+                match args.into_iter().next() {
+                    None => Ok(mode),
+                    Some(func) => self.call(mode, vec![func], Vec::new()).await,
+                }
+            }
+            // Inference tensors are not modelled: `inference_mode(mode)` is the
+            // grad mode it implies (off inside `inference_mode()`, on inside
+            // `inference_mode(False)`, as ATen's `InferenceMode` guard sets it).
+            "inference_mode" => {
+                let mode = kw.take("mode");
+                kw.finish(name)?;
+                match args.into_iter().next().or(mode) {
+                    None => Ok(Value::GradMode(false)),
+                    Some(Value::Bool(on)) => Ok(Value::GradMode(!on)),
+                    Some(func) => {
+                        self.call(Value::GradMode(false), vec![func], Vec::new())
+                            .await
+                    }
+                }
+            }
             "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
             "matmul" | "sum" | "abs" | "neg" | "relu" | "exp" | "log" | "sqrt" | "tanh"
             | "sigmoid" | "sin" | "cos" => {

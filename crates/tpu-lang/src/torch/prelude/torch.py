@@ -985,8 +985,33 @@ def is_grad_enabled():
     return _C.is_grad_enabled()
 
 
-def set_grad_enabled(mode):
-    _C.set_grad_enabled(mode)
+def _decorate_with_grad_mode(mode, func):
+    # What `@torch.no_grad()` (and the other grad modes) make of `func`: the
+    # same call, run inside `with mode:`.
+    def decorate_context(*args, **kwargs):
+        with mode:
+            return func(*args, **kwargs)
+    return decorate_context
+
+
+class set_grad_enabled:
+    # As in PyTorch: the mode is set at once (so a plain call works), restored
+    # when a `with` block ends, and restored before decorating a function that
+    # then runs under the mode.
+    def __init__(self, mode):
+        self.prev = _C.is_grad_enabled()
+        self.mode = mode
+        _C.set_grad_enabled(mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *args):
+        _C.set_grad_enabled(self.prev)
+
+    def __call__(self, func):
+        _C.set_grad_enabled(self.prev)
+        return (enable_grad() if self.mode else no_grad())(func)
 
 
 def is_floating_point(input):
