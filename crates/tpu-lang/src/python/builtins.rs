@@ -163,6 +163,14 @@ impl Interpreter<'_> {
         if let Some(math_name) = name.strip_prefix("math.") {
             return self.call_math(math_name, &args).await;
         }
+        if let Some(time_name) = name.strip_prefix("time.") {
+            if !kwargs.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "time.{time_name}() takes no keyword arguments"
+                )));
+            }
+            return crate::python::clock::call_time(time_name, &args);
+        }
         let mut kw = Keywords(kwargs);
         let result = match name {
             "print" => {

@@ -4,7 +4,8 @@
 //! statements, `exceptions` those that manage failure), expressions (`expr`),
 //! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
 //! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
-//! `iterables`, `numbers`, `methods`), imports (`modules`), values (`value`) and
+//! `iterables`, `numbers`, `methods`), imports (`modules`; the `time` module
+//! with its clocks is `clock`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
@@ -12,7 +13,6 @@ pub(crate) mod bind;
 pub(crate) mod builtins;
 pub(crate) mod call;
 pub(crate) mod classes;
-#[allow(dead_code)] // read by `time` and the run's wall-clock limit, which issue 19 adds
 pub(crate) mod clock;
 pub(crate) mod env;
 pub(crate) mod error;

@@ -1,5 +1,6 @@
-//! The modules a program can import: `math`, `torch_tpu`, and `torch` with its
-//! submodules (built by `crate::torch::prelude`).
+//! The modules a program can import: `math`, `time` (in `clock`), `random` (in
+//! `random`), `torch_tpu`, and `torch` with its submodules (built by
+//! `crate::torch::prelude`).
 //! Functions implemented in Rust appear as `Value::Builtin` entries named by their
 //! qualified name (`math.sqrt`, `torch.full`), which is how calls find them.
 
@@ -76,6 +77,7 @@ impl Interpreter<'_> {
                     }
                     module("math", attrs)
                 }
+                "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
                 "torch_tpu" => module(
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
