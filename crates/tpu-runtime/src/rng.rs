@@ -4,7 +4,9 @@
 //! `native/cpu/DistributionTemplates.h`, `randperm` in `TensorFactories.cpp`).
 //! Every stream here is checked against values real PyTorch produced
 //! (`tests/rng/`), because a program that seeds its generator expects exactly
-//! PyTorch's numbers.
+//! PyTorch's numbers. The engine also serves the interpreter's Python `random`
+//! module, which seeds it CPython's way (`Mt19937::from_key`) and keeps its own
+//! state, apart from torch's generator.
 
 /// The 32-bit Mersenne Twister, as `at::mt19937` (the standard MT19937).
 #[derive(Clone)]
@@ -23,6 +25,44 @@ impl Mt19937 {
                 .wrapping_add(i as u32);
         }
         Mt19937 { state, index: 624 }
+    }
+
+    /// `init_by_array`, the seeding CPython's `random.seed` uses: the key words
+    /// are mixed into a state first filled from 19650218.
+    pub fn from_key(key: &[u32]) -> Self {
+        const N: usize = 624;
+        let mut mt = Mt19937::new(19_650_218);
+        let state = &mut mt.state;
+        let key: &[u32] = if key.is_empty() { &[0] } else { key };
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let prev = state[i - 1] ^ (state[i - 1] >> 30);
+            state[i] = (state[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                state[0] = state[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = state[i - 1] ^ (state[i - 1] >> 30);
+            state[i] = (state[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                state[0] = state[N - 1];
+                i = 1;
+            }
+        }
+        // The top bit set assures a state that is not all zeros.
+        state[0] = 0x8000_0000;
+        mt.index = N;
+        mt
     }
 
     fn twist(&mut self) {
@@ -250,5 +290,22 @@ mod tests {
             last = mt.next_u32();
         }
         assert_eq!(last, 4_123_659_995);
+    }
+
+    #[test]
+    fn init_by_array_matches_cpython_random_seed() {
+        // `random.Random(n).getrandbits(32)` three times, from CPython 3.11:
+        // seed 0 is the one-word key [0]; 2**40 + 5 is the key [5, 256].
+        for (key, words) in [
+            (
+                &[0u32][..],
+                [3_626_764_237u32, 1_654_615_998, 3_255_389_356],
+            ),
+            (&[5, 256][..], [2_166_296_868, 2_220_160_828, 1_153_647_273]),
+        ] {
+            let mut mt = Mt19937::from_key(key);
+            let got: Vec<u32> = (0..3).map(|_| mt.next_u32()).collect();
+            assert_eq!(got, words, "key {key:?}");
+        }
     }
 }

@@ -88,6 +88,7 @@ pub fn type_name_of_builtin(name: &str) -> Option<&'static str> {
 fn type_of(value: &Value) -> Value {
     match value {
         Value::Instance(i) => Value::Class(i.class.clone()),
+        Value::Random(_) => Value::Builtin("random.Random"),
         other => {
             let name = other.builtin_type_name();
             match TYPES.iter().find(|&&t| t == name) {
@@ -122,6 +123,7 @@ impl Interpreter<'_> {
                 ("object", _) => true,
                 ("int", Value::Int(_) | Value::Bool(_)) => true,
                 ("float", Value::Float(_)) => true,
+                ("random.Random", Value::Random(_)) => true,
                 (t, v) => v.builtin_type_name() == t,
             },
             Value::Tuple(items) => {
@@ -173,6 +175,7 @@ impl Interpreter<'_> {
         }
         let mut kw = Keywords(kwargs);
         let result = match name {
+            "random.Random" => return self.new_random(args, kw),
             "print" => {
                 let sep = kw.string("sep")?.unwrap_or_else(|| " ".into());
                 let end = kw.string("end")?.unwrap_or_else(|| "\n".into());

@@ -91,6 +91,7 @@ pub fn native_attribute(value: &Value, name: &str) -> Option<Value> {
                 _ => None,
             };
         }
+        Value::Random(_) => crate::python::random::RANDOM_METHODS,
         Value::DType(d) => {
             return match name {
                 "is_floating_point" => Some(Value::Bool(d.is_floating())),
@@ -124,6 +125,7 @@ impl Interpreter<'_> {
                 self.call_tensor_method(&t, name, args, kw.0).await
             }
             Value::Str(s) => self.str_method(s, name, args, kw).await,
+            Value::Random(r) => Box::pin(self.random_method(r, name, args, kw)).await,
             Value::List(list) => {
                 let result = match name {
                     "append" => {

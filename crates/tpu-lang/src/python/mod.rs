@@ -5,7 +5,7 @@
 //! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
 //! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
 //! `iterables`, `numbers`, `methods`), imports (`modules`; the `time` module
-//! with its clocks is `clock`), values (`value`) and
+//! with its clocks is `clock`, `random` is `random`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
@@ -26,6 +26,7 @@ pub(crate) mod modules;
 pub(crate) mod numbers;
 pub(crate) mod ops;
 pub(crate) mod pyformat;
+pub(crate) mod random;
 pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;

@@ -77,6 +77,7 @@ impl Interpreter<'_> {
                     }
                     module("math", attrs)
                 }
+                "random" => self.random_module()?,
                 "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
                 "torch_tpu" => module(
                     "torch_tpu",

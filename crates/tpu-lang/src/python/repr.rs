@@ -120,6 +120,7 @@ impl Interpreter<'_> {
                 Value::Class(c) => format!("<class '__main__.{}'>", c.name),
                 Value::Super(_) => "<super>".into(),
                 Value::GradMode(_) => "<torch.autograd.grad_mode.no_grad object>".into(),
+                Value::Random(_) => "<random.Random object>".into(),
                 Value::Instance(i) => {
                     if self.is_exception_class(&i.class) {
                         let args = i.get("args").unwrap_or(Value::tuple(vec![]));

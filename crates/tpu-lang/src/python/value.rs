@@ -46,6 +46,9 @@ pub enum Value {
     /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context
     /// manager, or called on a function as a decorator.
     GradMode(bool),
+    /// A `random.Random` generator (the `random` module's functions are the
+    /// methods of a hidden one).
+    Random(Rc<RefCell<crate::python::random::PythonRandom>>),
 }
 
 /// A `def` or a `lambda`, with what it captured when it was created.
@@ -248,6 +251,7 @@ impl Value {
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
             Value::GradMode(_) => "no_grad",
+            Value::Random(_) => "Random",
         }
     }
 
@@ -296,6 +300,7 @@ impl Value {
             Value::Class(c) => Rc::as_ptr(c) as usize,
             Value::Instance(i) => Rc::as_ptr(i) as usize,
             Value::Module(m) => Rc::as_ptr(m) as usize,
+            Value::Random(r) => Rc::as_ptr(r) as *const u8 as usize,
             Value::Tensor(t) => t.identity(),
             Value::Builtin(name) => name.as_ptr() as usize,
             _ => return None,
