@@ -54,6 +54,8 @@ const BUILTINS: &[&str] = &[
     "next",
     "frozenset",
     "slice",
+    "dir",
+    "help",
 ];
 
 /// The built-in types, which print as `<class 'int'>`.
@@ -166,16 +168,19 @@ impl Interpreter<'_> {
             return self.call_math(math_name, &args).await;
         }
         if let Some(time_name) = name.strip_prefix("time.") {
-            if !kwargs.is_empty() {
-                return Err(PyErr::type_error(format!(
-                    "time.{time_name}() takes no keyword arguments"
-                )));
-            }
-            return crate::python::clock::call_time(time_name, &args);
+            return crate::python::clock::call_time(time_name, &args, &kwargs);
         }
         let mut kw = Keywords(kwargs);
         let result = match name {
             "random.Random" => return self.new_random(args, kw),
+            "dir" => {
+                kw.finish(name)?;
+                return self.dir(&args);
+            }
+            "help" => {
+                kw.finish(name)?;
+                return self.help(&args).await;
+            }
             "print" => {
                 let sep = kw.string("sep")?.unwrap_or_else(|| " ".into());
                 let end = kw.string("end")?.unwrap_or_else(|| "\n".into());

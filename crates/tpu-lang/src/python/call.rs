@@ -118,44 +118,6 @@ impl Interpreter<'_> {
         })
     }
 
-    /// `torch.no_grad()(func)`, which `@torch.no_grad()` does: the prelude's
-    /// `_decorate_with_grad_mode` wraps `func` in `with mode:`, and the wrapper
-    /// takes `func`'s name, as `functools.wraps` gives it in PyTorch.
-    async fn decorate_with_grad_mode(
-        &mut self,
-        enabled: bool,
-        args: Vec<Value>,
-    ) -> PyResult<Value> {
-        let [func] = <[Value; 1]>::try_from(args).map_err(|args| {
-            PyErr::type_error(format!(
-                "no_grad.__call__() takes 1 positional argument but {} were given",
-                args.len()
-            ))
-        })?;
-        let torch = self.import("torch").await?;
-        let decorate = self
-            .get_attribute(&torch, "_decorate_with_grad_mode")
-            .await?;
-        let wrapper = self
-            .call(
-                decorate,
-                vec![Value::GradMode(enabled), func.clone()],
-                Vec::new(),
-            )
-            .await?;
-        Ok(match (&wrapper, &func) {
-            (Value::Function(w), Value::Function(f)) => Value::Function(Rc::new(Function {
-                name: f.name.clone(),
-                code: w.code.clone(),
-                defaults: w.defaults.clone(),
-                closure: w.closure.clone(),
-                file: w.file.clone(),
-                class: RefCell::new(std::rc::Weak::new()),
-            })),
-            _ => wrapper,
-        })
-    }
-
     async fn call_function(
         &mut self,
         f: Rc<Function>,
@@ -287,6 +249,12 @@ impl Interpreter<'_> {
                 )
             }),
             Value::Function(f) if name == "__name__" => Ok(Value::str(&f.name)),
+            Value::Function(f) if name == "__doc__" => {
+                Ok(crate::python::introspect::function_doc(f))
+            }
+            Value::BoundMethod(m) if name == "__doc__" => {
+                Ok(crate::python::introspect::function_doc(&m.1))
+            }
             Value::Builtin(b) if name == "__name__" => {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
             }

@@ -47,7 +47,12 @@ fn monotonic_nanos() -> u128 {
 }
 
 /// `time.<name>(*args)`.
-pub fn call_time(name: &str, args: &[Value]) -> PyResult<Value> {
+pub fn call_time(name: &str, args: &[Value], kwargs: &[(String, Value)]) -> PyResult<Value> {
+    if !kwargs.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "time.{name}() takes no keyword arguments"
+        )));
+    }
     if name != "sleep" && !args.is_empty() {
         return Err(PyErr::type_error(format!(
             "time.{name}() takes no arguments ({} given)",

@@ -269,10 +269,22 @@ impl Interpreter<'_> {
         generators: &[ast::Comprehension],
         kind: CompKind<'_>,
     ) -> PyResult<Vec<Value>> {
+        // As in CPython, the outermost iterable is evaluated in the enclosing
+        // scope (so `[n for n in dir()]` lists that scope), the rest inside.
+        let outermost = match generators.first() {
+            Some(first) => Some(
+                self.eval(&first.iter)
+                    .await
+                    .map_err(|e| e.at(first.iter.range()))?,
+            ),
+            None => None,
+        };
         let scope = Env::new(ScopeKind::Function, Some(self.env.clone()));
         let outer = std::mem::replace(&mut self.env, scope);
         let mut out = Vec::new();
-        let result = self.comprehension_level(generators, &kind, &mut out).await;
+        let result = self
+            .comprehension_level(generators, &kind, &mut out, outermost)
+            .await;
         self.env = outer;
         result.map(|_| out)
     }
@@ -282,6 +294,7 @@ impl Interpreter<'_> {
         generators: &'a [ast::Comprehension],
         kind: &'a CompKind<'a>,
         out: &'a mut Vec<Value>,
+        outermost: Option<Value>,
     ) -> Boxed<'a, ()> {
         Box::pin(async move {
             let Some((first, rest)) = generators.split_first() else {
@@ -300,7 +313,10 @@ impl Interpreter<'_> {
                     "async comprehensions are not supported",
                 ));
             }
-            let iterable = self.eval(&first.iter).await?;
+            let iterable = match outermost {
+                Some(v) => v,
+                None => self.eval(&first.iter).await?,
+            };
             let iter = self
                 .iter(iterable)
                 .await
@@ -313,7 +329,7 @@ impl Interpreter<'_> {
                         continue 'items;
                     }
                 }
-                self.comprehension_level(rest, kind, out).await?;
+                self.comprehension_level(rest, kind, out, None).await?;
             }
             Ok(())
         })

@@ -124,6 +124,8 @@ impl<'r> Interpreter<'r> {
             calls: 0,
         };
         interp.install_exceptions();
+        // `if __name__ == "__main__":` runs, as the program is the main module.
+        interp.env.set("__name__", Value::str("__main__"));
         interp
     }
 

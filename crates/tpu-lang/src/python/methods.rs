@@ -63,14 +63,29 @@ const SET_METHODS: &[&str] = &[
 ];
 const TUPLE_METHODS: &[&str] = &["index", "count"];
 
-/// `value.name` for the built-in types, if it exists.
-pub fn native_attribute(value: &Value, name: &str) -> Option<Value> {
-    let methods: &[&str] = match value {
+/// The methods a built-in value has here, which `dir` lists.
+pub fn native_method_names(value: &Value) -> Option<&'static [&'static str]> {
+    Some(match value {
         Value::Str(_) => STR_METHODS,
         Value::List(_) => LIST_METHODS,
         Value::Dict(_) => DICT_METHODS,
         Value::Set(_) => SET_METHODS,
         Value::Tuple(_) | Value::Size(_) => TUPLE_METHODS,
+        Value::Random(_) => crate::python::random_module::RANDOM_METHODS,
+        _ => return None,
+    })
+}
+
+/// `value.name` for the built-in types, if it exists.
+pub fn native_attribute(value: &Value, name: &str) -> Option<Value> {
+    let methods: &[&str] = match value {
+        Value::Str(_)
+        | Value::List(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::Tuple(_)
+        | Value::Size(_)
+        | Value::Random(_) => native_method_names(value)?,
         Value::Float(f) => {
             return match name {
                 "is_integer" => Some(Value::NativeMethod(Rc::new((value.clone(), "is_integer")))),
@@ -91,7 +106,6 @@ pub fn native_attribute(value: &Value, name: &str) -> Option<Value> {
                 _ => None,
             };
         }
-        Value::Random(_) => crate::python::random::RANDOM_METHODS,
         Value::DType(d) => {
             return match name {
                 "is_floating_point" => Some(Value::Bool(d.is_floating())),

@@ -4,8 +4,9 @@
 //! statements, `exceptions` those that manage failure), expressions (`expr`),
 //! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
 //! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
-//! `iterables`, `numbers`, `methods`), imports (`modules`; the `time` module
-//! with its clocks is `clock`, `random` is `random`), values (`value`) and
+//! `iterables`, `numbers`, `methods`; `dir`, `help` and `__doc__` in
+//! `introspect`), imports (`modules`; the `time` module
+//! with its clocks is `clock`, `random` is `random` and `random_module`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
@@ -20,6 +21,7 @@ pub(crate) mod exceptions;
 pub(crate) mod expr;
 pub(crate) mod guard;
 pub(crate) mod interp;
+pub(crate) mod introspect;
 pub(crate) mod iterables;
 pub(crate) mod methods;
 pub(crate) mod modules;
@@ -27,6 +29,7 @@ pub(crate) mod numbers;
 pub(crate) mod ops;
 pub(crate) mod pyformat;
 pub(crate) mod random;
+pub(crate) mod random_module;
 pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;

@@ -287,7 +287,12 @@ impl Interpreter<'_> {
         let result = self.exec_block(&def.body).await;
         self.env = outer;
         result?;
-        let attrs = body_env.vars.take();
+        let mut attrs = body_env.vars.take();
+        // A class statement always sets `__doc__`, so a subclass without a
+        // docstring has `None`, not its base's.
+        attrs.entry("__doc__".to_string()).or_insert_with(|| {
+            crate::python::introspect::docstring(&def.body).map_or(Value::None, |d| Value::str(&d))
+        });
         let class = crate::python::classes::new_class(def.name.as_str(), bases, attrs)?;
         self.classes.push(Rc::downgrade(&class));
         for value in class.attrs.borrow().values() {

@@ -1,6 +1,6 @@
 //! The `torch` module's Rust part: its dtypes and devices, the factories whose
 //! argument parsing is Rust (`torch.full`, `torch.tensor` with its nested data,
-//! the seeded random functions), grad-mode objects, and the elementwise functions
+//! the seeded random functions), grad-mode objects and their decorator form, and the elementwise functions
 //! that are also Rust tensor methods. Every other torch function is Python in
 //! `prelude/torch.py`, which runs on top of this module (and never redefines a
 //! name registered here). Tensor methods and operators live in `tensor`; nothing
@@ -9,9 +9,11 @@
 use crate::python::builtins::Keywords;
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::python::value::Value;
+use crate::python::value::{Function, Value};
 use crate::torch::scalars::{python_scalar_dtype, scalar_kind};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use tpu_ir::{DType, ScalarKind, Shape};
 use tpu_runtime::{Device, HostData, Tensor};
 
@@ -244,6 +246,44 @@ fn tensor_arg(args: &[Value], function: &str) -> PyResult<Tensor> {
 }
 
 impl Interpreter<'_> {
+    /// `torch.no_grad()(func)`, which `@torch.no_grad()` does: the prelude's
+    /// `_decorate_with_grad_mode` wraps `func` in `with mode:`, and the wrapper
+    /// takes `func`'s name, as `functools.wraps` gives it in PyTorch.
+    pub(crate) async fn decorate_with_grad_mode(
+        &mut self,
+        enabled: bool,
+        args: Vec<Value>,
+    ) -> PyResult<Value> {
+        let [func] = <[Value; 1]>::try_from(args).map_err(|args| {
+            PyErr::type_error(format!(
+                "no_grad.__call__() takes 1 positional argument but {} were given",
+                args.len()
+            ))
+        })?;
+        let torch = self.import("torch").await?;
+        let decorate = self
+            .get_attribute(&torch, "_decorate_with_grad_mode")
+            .await?;
+        let wrapper = self
+            .call(
+                decorate,
+                vec![Value::GradMode(enabled), func.clone()],
+                Vec::new(),
+            )
+            .await?;
+        Ok(match (&wrapper, &func) {
+            (Value::Function(w), Value::Function(f)) => Value::Function(Rc::new(Function {
+                name: f.name.clone(),
+                code: w.code.clone(),
+                defaults: w.defaults.clone(),
+                closure: w.closure.clone(),
+                file: w.file.clone(),
+                class: RefCell::new(std::rc::Weak::new()),
+            })),
+            _ => wrapper,
+        })
+    }
+
     pub async fn call_torch(
         &mut self,
         name: &str,
