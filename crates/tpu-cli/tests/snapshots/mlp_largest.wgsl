@@ -27,9 +27,11 @@ fn denormal_steps(x: f32) -> f32 {
     return f32(bitcast<u32>(x) & 0x7fffffu);
 }
 fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
     if (x == 0.0 || is_inf(x)) { return x; }
-    if (is_denormal(x)) { return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23; }
     return sqrt(x);
 }
 fn div_f32(a: f32, b: f32) -> f32 {

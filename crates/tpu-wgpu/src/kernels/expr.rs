@@ -102,9 +102,11 @@ const DIV_HELPER: &str = "fn div_f32(a: f32, b: f32) -> f32 {
 /// -88.02, not -92.10). `pow_f32` does the same for `log2`, and
 /// `log_f32` for `log`.
 const SQRT_HELPER: &str = "fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
     if (x == 0.0 || is_inf(x)) { return x; }
-    if (is_denormal(x)) { return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23; }
     return sqrt(x);
 }
 ";
@@ -262,9 +264,11 @@ const EXP_HELPER: &str = "fn exp_f32(x: f32) -> f32 {
 /// `inf`.
 const LOG_HELPER: &str = "fn log_f32(x: f32) -> f32 {
     if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return log(denormal_steps(x)) - 103.27893;
+    }
     if (x == 0.0) { return -inf(); }
     if (is_inf(x)) { return x; }
-    if (is_denormal(x)) { return log(denormal_steps(x)) - 103.27893; }
     return log(x);
 }
 ";
