@@ -68,7 +68,7 @@ impl BinaryOp {
                     a.min(b)
                 }
             }
-            BinaryOp::FloorDiv => (a / b).floor(),
+            BinaryOp::FloorDiv => floor_divide(a, b),
             BinaryOp::Remainder => {
                 let r = a % b;
                 let zero = T::from_f64(0.0);
@@ -173,22 +173,56 @@ macro_rules! real {
 real!(f32);
 real!(f64);
 
-/// `a ** b` as C's `pow`, with the integer-exponent cases exact (`x ** 2` is
-/// `x * x`, as PyTorch's CPU kernel special-cases it).
+/// `a ** b` as C's `pow`, with the exponents PyTorch's CPU kernel for a
+/// Python-number exponent special-cases (`x ** 2` is `x * x`, `x ** 0.5` is
+/// `sqrt(x)`, `x ** -0.5` is `1 / sqrt(x)`, so `(-inf) ** 0.5` is NaN and
+/// `(-0.0) ** -0.5` is `-inf`). PyTorch's tensor-exponent kernel calls C's
+/// `pow` for these too, which differs at `-inf` and `-0.0` only; both paths
+/// here take the special cases.
 pub fn pow<T: Real>(a: T, b: T) -> T {
     let is = |v: f64| b == T::from_f64(v);
+    let one = T::from_f64(1.0);
     if is(2.0) {
         a * a
     } else if is(1.0) {
         a
     } else if is(0.5) {
         a.sqrt()
+    } else if is(-0.5) {
+        one / a.sqrt()
     } else if is(3.0) {
         a * a * a
     } else if is(-1.0) {
-        T::from_f64(1.0) / a
+        one / a
+    } else if is(-2.0) {
+        one / (a * a)
     } else {
         a.powf(b)
+    }
+}
+
+/// `a // b` as PyTorch's `div_floor_floating`: through the exact `fmod`, so
+/// that `inf // 2` is NaN, `-1 // inf` is `-1`, and a quotient that rounds up
+/// to an integer (`3 // 0.3`) still floors to 9.
+pub fn floor_divide<T: Real>(a: T, b: T) -> T {
+    let zero = T::from_f64(0.0);
+    if b == zero {
+        return a / b;
+    }
+    let rem = a % b;
+    let mut div = (a - rem) / b;
+    if rem != zero && (b < zero) != (rem < zero) {
+        div = div - T::from_f64(1.0);
+    }
+    if div == zero {
+        // A zero with the sign of the true quotient.
+        return zero * (a / b);
+    }
+    let floor = div.floor();
+    if div - floor > T::from_f64(0.5) {
+        floor + T::from_f64(1.0)
+    } else {
+        floor
     }
 }
 
@@ -309,33 +343,38 @@ impl UnaryOp {
         match self {
             UnaryOp::Neg => -x,
             UnaryOp::Abs => x.abs(),
+            // `-0.0` stays `-0.0` and NaN stays NaN: PyTorch's `relu` is
+            // `clamp_min(x, 0)`, which keeps `x` unless `x < 0`.
             UnaryOp::Relu => {
-                if x > 0.0 || x.is_nan() {
-                    x
-                } else {
+                if x < 0.0 {
                     0.0
+                } else {
+                    x
                 }
             }
             UnaryOp::Exp => x.exp(),
             UnaryOp::Log => x.ln(),
             UnaryOp::Sqrt => x.sqrt(),
             UnaryOp::Tanh => x.tanh(),
-            UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+            // PyTorch computes `1 / (1 + exp(-x))` in float32, where
+            // `exp(-x)` overflows past `x < -88.72`: the result is 0 there,
+            // not the tiny value exact arithmetic gives.
+            UnaryOp::Sigmoid => {
+                if -x > f64::from(FLOAT32_EXP_OVERFLOW) {
+                    0.0
+                } else {
+                    1.0 / (1.0 + (-x).exp())
+                }
+            }
             UnaryOp::Sin => x.sin(),
             UnaryOp::Cos => x.cos(),
             UnaryOp::Erf => erf(x),
             UnaryOp::Floor => x.floor(),
             UnaryOp::Ceil => x.ceil(),
             UnaryOp::Round => x.round_ties_even(),
-            UnaryOp::Sign => {
-                if x > 0.0 {
-                    1.0
-                } else if x < 0.0 {
-                    -1.0
-                } else {
-                    x
-                }
-            }
+            // PyTorch's `(0 < x) - (x < 0)`: `sign(-0.0)` and `sign(nan)`
+            // are both `0.0`.
+            UnaryOp::Sign => f64::from(u8::from(x > 0.0)) - f64::from(u8::from(x < 0.0)),
         }
     }
 
@@ -349,6 +388,10 @@ impl UnaryOp {
         }
     }
 }
+
+/// The largest float32 `x` whose `exp(x)` is finite in float32 (`ln` of the
+/// largest float32, rounded down).
+pub const FLOAT32_EXP_OVERFLOW: f32 = 88.722_83;
 
 /// `erf` in double precision (musl's, through the `libm` crate): Python's
 /// `math.erf`, and `torch.erf` rounded once to float32.

@@ -313,11 +313,21 @@ impl<'k> Gen<'k> {
                 continue;
             }
             if let FusedNode::Reduce { op, x } = node {
-                body.push_str(&format!("    var v{n} = 0.0;\n"));
                 let step = expr::reduce_step(*op).replace("acc", &format!("v{n}"));
-                let tail = format!(
-                    "        let x = v{x};\n        if (e == 0u) {{\n            v{n} = x;\n        }} else {{\n            v{n} = {step};\n        }}\n"
-                );
+                // Sums and products start from their identity (a sum of
+                // `-0.0`s is `0.0`); max and min from the first element.
+                let tail = match expr::reduce_start(*op) {
+                    Some(start) => {
+                        body.push_str(&format!("    var v{n} = {start};\n"));
+                        format!("        let x = v{x};\n        v{n} = {step};\n")
+                    }
+                    None => {
+                        body.push_str(&format!("    var v{n} = 0.0;\n"));
+                        format!(
+                            "        let x = v{x};\n        if (e == 0u) {{\n            v{n} = x;\n        }} else {{\n            v{n} = {step};\n        }}\n"
+                        )
+                    }
+                };
                 self.row_loop(&self.full_ancestors(&[*x]), &tail, body);
             } else {
                 body.push_str(&format!("    let v{n} = {};\n", self.expr(n, None)));

@@ -9,10 +9,12 @@
 //!
 //! `backend.rs` holds buffers, pipelines and dispatch; `kernels/` the per-op
 //! kernels, one module per family with its WGSL and its parameter packing;
-//! `codegen.rs` the WGSL of fusion groups.
+//! `codegen.rs` the WGSL of fusion groups; `edge_values.rs` the float32
+//! edge-value check that the native and the browser tests share.
 
 mod backend;
 pub mod codegen;
+pub mod edge_values;
 mod kernels;
 mod testing;
 

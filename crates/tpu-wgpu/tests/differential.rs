@@ -255,16 +255,9 @@ fn binary_family(op: BinaryOp) -> (Tolerance, fn(usize) -> Vec<f32>) {
         // floor, and `-6 // 3` must print what PyTorch prints. Vulkan drivers
         // (lavapipe) divide correctly rounded; one that does not fails here.
         BinaryOp::FloorDiv => (Tolerance::Exact, divisors),
-        // The reference's `fmod` is exact; WGSL's `a - b * trunc(a / b)`
-        // rounds the product, an error of an ulp or two of `|a|` (at most 3.6
-        // here), which is large next to a small remainder.
-        BinaryOp::Remainder => (
-            Tolerance::Ulps {
-                ulps: 4.0,
-                floor: 1e-6,
-            },
-            divisors,
-        ),
+        // Both compute `fmod` exactly (the kernel by long division on the
+        // significands), so the remainder is exact.
+        BinaryOp::Remainder => (Tolerance::Exact, divisors),
         // WGSL's `pow` is `exp2(b * log2(a))`, whose error grows with
         // `|b * log2(a)|` (at most 2.5 * 2 here); the special cases (`x ** 2`,
         // `x ** 0.5`, negative bases with integer exponents) are as exact as

@@ -1,3 +1,46 @@
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
 fn unary_16(x: f32) -> f32 {
     return -x;
 }
@@ -57,17 +100,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         let v3 = in2[o2 + e * s2];
         let v4 = (v0 * v3);
         let x = v4;
-        if (e == 0u) {
-            v5 = x;
-        } else {
-            v5 = v5 + x;
-        }
+        v5 = v5 + x;
     }
     let v6 = in3[o3];
     let v7 = (v5 * v6);
     let v8 = in4[o4];
-    let v9 = (v7 / v8);
-    let v10 = (v9 / bitcast<f32>(param(61u)));
+    let v9 = div_f32(v7, v8);
+    let v10 = div_f32(v9, bitcast<f32>(param(61u)));
     var v15 = 0.0;
     for (var e = 0u; e < rn; e = e + 1u) {
         let v0 = in0[o0 + e * s0];
@@ -78,14 +117,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         let v13 = (v2 + v11);
         let v14 = (v13 + v12);
         let x = v14;
-        if (e == 0u) {
-            v15 = x;
-        } else {
-            v15 = v15 + x;
-        }
+        v15 = v15 + x;
     }
     let v16 = unary_16(v15);
-    let v19 = (v16 / bitcast<f32>(param(62u)));
+    let v19 = div_f32(v16, bitcast<f32>(param(62u)));
     out1[i] = v19;
     for (var e = 0u; e < rn; e = e + 1u) {
         let v0 = in0[o0 + e * s0];

@@ -1,5 +1,56 @@
-fn unary_12(x: f32) -> f32 {
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
     return sqrt(x);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_12(x: f32) -> f32 {
+    return sqrt_f32(x);
 }
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
 fn param(i: u32) -> u32 {
@@ -54,10 +105,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let v10 = (v9 * v0);
     let v11 = (v8 + v10);
     let v12 = unary_12(v11);
-    let v13 = (v12 / bitcast<f32>(param(43u)));
+    let v13 = div_f32(v12, bitcast<f32>(param(43u)));
     let v14 = (v13 + bitcast<f32>(param(44u)));
     let v15 = (v7 * bitcast<f32>(param(45u)));
-    let v16 = (v15 / v14);
+    let v16 = div_f32(v15, v14);
     let v17 = (v4 + v16);
     out0[i] = v0;
     out1[i] = v7;

@@ -153,10 +153,7 @@ pub(super) fn cumsum(
 
 /// One lane of a float reduction (sum, prod, max or min; a NaN wins max and
 /// min), shared by the unfused op and fused row kernels so they agree exactly.
-pub(super) fn reduce_lane<T: Real + std::iter::Sum + std::iter::Product>(
-    op: ReduceOp,
-    xs: &[T],
-) -> T {
+pub(super) fn reduce_lane<T: Real + Default + std::iter::Product>(op: ReduceOp, xs: &[T]) -> T {
     let pick = |better: fn(T, T) -> T| {
         xs.iter()
             .copied()
@@ -172,20 +169,22 @@ pub(super) fn reduce_lane<T: Real + std::iter::Sum + std::iter::Product>(
     match op {
         ReduceOp::Sum => pairwise_sum(xs),
         ReduceOp::Prod => xs.iter().copied().product(),
-        ReduceOp::Max => pick(T::max),
-        ReduceOp::Min => pick(T::min),
+        // The first of equal values wins (`max(0.0, -0.0)` is `0.0`), as in
+        // PyTorch's reductions.
+        ReduceOp::Max => pick(|a, b| if b > a { b } else { a }),
+        ReduceOp::Min => pick(|a, b| if b < a { b } else { a }),
         ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
     }
 }
 
 /// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
-/// accuracy PyTorch users see.
-pub(super) fn pairwise_sum<T: Copy + std::iter::Sum + std::ops::Add<Output = T>>(
-    values: &[T],
-) -> T {
+/// accuracy PyTorch users see. Each block starts from `+0.0` (`T::default()`),
+/// as PyTorch's do: a sum of `-0.0`s is `0.0` (Rust's float `Sum` starts from
+/// `-0.0` and would keep it).
+pub(super) fn pairwise_sum<T: Copy + Default + std::ops::Add<Output = T>>(values: &[T]) -> T {
     const BLOCK: usize = 128;
     if values.len() <= BLOCK {
-        values.iter().copied().sum()
+        values.iter().fold(T::default(), |s, &x| s + x)
     } else {
         let mid = values.len() / 2;
         pairwise_sum(&values[..mid]) + pairwise_sum(&values[mid..])

@@ -13,11 +13,11 @@ pub(crate) fn binary(op: BinaryOp, a: &str, b: &str) -> String {
         BinaryOp::Add => format!("({a} + {b})"),
         BinaryOp::Sub => format!("({a} - {b})"),
         BinaryOp::Mul => format!("({a} * {b})"),
-        BinaryOp::Div => format!("({a} / {b})"),
+        BinaryOp::Div => format!("div_f32({a}, {b})"),
         BinaryOp::Pow => format!("pow_f32({a}, {b})"),
         BinaryOp::Maximum => format!("max_nan({a}, {b})"),
         BinaryOp::Minimum => format!("min_nan({a}, {b})"),
-        BinaryOp::FloorDiv => format!("floor({a} / {b})"),
+        BinaryOp::FloorDiv => format!("floor_div_f32({a}, {b})"),
         BinaryOp::Remainder => format!("rem_f32({a}, {b})"),
     }
 }
@@ -25,62 +25,182 @@ pub(crate) fn binary(op: BinaryOp, a: &str, b: &str) -> String {
 /// The helper functions `binary(op, ..)` calls, in order, if any.
 pub(crate) fn binary_helpers(op: BinaryOp) -> &'static [&'static str] {
     match op {
-        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv => &[],
-        BinaryOp::Pow | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Remainder => {
-            &[NAN_HELPER, BINARY_HELPERS]
-        }
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => &[],
+        BinaryOp::Div => &[FLOAT_HELPERS, DIV_HELPER],
+        BinaryOp::Maximum | BinaryOp::Minimum => &[FLOAT_HELPERS, MAX_MIN_HELPERS],
+        BinaryOp::Pow => &[FLOAT_HELPERS, DIV_HELPER, SQRT_HELPER, POW_HELPER],
+        BinaryOp::FloorDiv | BinaryOp::Remainder => &[FLOAT_HELPERS, DIV_HELPER, FMOD_HELPERS],
     }
 }
 
-/// NaN by its bits. Shader compilers may assume floats are never NaN (WGSL
-/// allows it), and lavapipe folds `x != x` to false, so a NaN is recognised
-/// by its bit pattern and made by one (the differential test caught
-/// `maximum`, `relu`, `sign`, `pow` and `max` reductions losing NaN). The
-/// bits pass through a `var`: a constant `bitcast` to NaN is a const
-/// expression, which Chromium's compiler (Tint) rejects ("value nan cannot be
-/// represented as 'f32'") although naga accepts it.
-const NAN_HELPER: &str = "
+/// Float32's edges by their bits. Shader compilers may assume floats are
+/// never NaN or infinite (WGSL allows it), and lavapipe folds `x != x` to
+/// false, so NaN and infinities are recognised by their bit patterns and made
+/// from them (the differential test caught `maximum`, `relu`, `sign`, `pow`
+/// and `max` reductions losing NaN). The bits pass through a `var`: a
+/// constant `bitcast` to NaN or infinity is a const expression, which
+/// Chromium's compiler (Tint) rejects ("value nan cannot be represented as
+/// 'f32'") although naga accepts it. Every helper below tests its edges first
+/// and calls a WGSL built-in only on the arguments where WGSL bounds its
+/// error, because the built-ins differ between adapters outside them
+/// (SwiftShader's `tanh(100.0)` is NaN, its `log(0.0)` is -88.03).
+const FLOAT_HELPERS: &str = "
 fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
 }
 fn nan() -> f32 {
     var bits = 0x7fc00000u;
     return bitcast<f32>(bits);
 }
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
 ";
 
-/// `pow_f32` special-cases the exponents PyTorch's CPU kernel computes exactly
-/// (and WGSL's `pow`, which is `exp2(b * log2(a))`, is undefined for `a < 0`
-/// and for NaN); `max_nan` and `min_nan` let a NaN win, as `torch.maximum`
-/// does; `rem_f32` is Python's remainder, with the sign of the divisor
-/// (known defect: where `a / b` rounds up to an integer, as in `3.0 % 0.3`,
-/// it gives 0 where PyTorch's exact `fmod` gives 0.2999999; an `fma`
-/// residual would fix it, but lavapipe does not fuse WGSL's `fma`).
-const BINARY_HELPERS: &str = "fn pow_f32(a: f32, b: f32) -> f32 {
+/// `a / b` with IEEE's edges written out (WGSL bounds `/` only for
+/// `2^-126 <= |b| <= 2^126`): `x / 0` is a signed infinity, `0 / 0` and
+/// `inf / inf` NaN, `x / inf` a signed zero; a divisor past `2^126` is scaled
+/// down first, so the quotient stays within WGSL's bound.
+const DIV_HELPER: &str = "fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+";
+
+/// `sqrt` with its edges: NaN below zero, `-0.0` and infinity kept.
+/// Denormals (`x = n * 2^-149`, with `n` their significand's integer) are
+/// taken from their bits, as `sqrt(2n) * 2^-75`, because adapters differ on
+/// them (flushed, or read with a wrong exponent: lavapipe's `log(1e-40)` is
+/// -88.02, not -92.10). `pow_f32` does the same for `log2`, and
+/// `log_f32` for `log`.
+const SQRT_HELPER: &str = "fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+";
+
+/// `max_nan` and `min_nan` let a NaN win, as `torch.maximum` does; between
+/// equal values they return `b`, as PyTorch's vectorised CPU kernel does (so
+/// `maximum(0.0, -0.0)` is `-0.0`; PyTorch's scalar path may give either, and
+/// the tests accept either zero there).
+const MAX_MIN_HELPERS: &str = "fn max_nan(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    return select(b, a, a > b);
+}
+fn min_nan(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    return select(b, a, a < b);
+}
+";
+
+/// `pow_f32` is C's `pow` with the exponents PyTorch special-cases computed
+/// as it computes them (see `tpu_ir::pow`): `x ** 0` and `1 ** y` are 1 even
+/// for NaN; zeros, infinities and infinite exponents follow C's table; a
+/// negative base needs an integer exponent (its sign from the exponent's
+/// parity); the rest is `exp2(b * log2(a))`, whose error grows with
+/// `|b * log2(a)|`, saturated to 0 and infinity outside float32's range.
+const POW_HELPER: &str = "fn pow_f32(a: f32, b: f32) -> f32 {
     if (b == 0.0 || a == 1.0) { return 1.0; }
     if (is_nan(a) || is_nan(b)) { return nan(); }
     if (b == 2.0) { return a * a; }
     if (b == 1.0) { return a; }
-    if (b == 0.5) { return sqrt(a); }
+    if (b == 0.5) { return sqrt_f32(a); }
+    if (b == -0.5) { return div_f32(1.0, sqrt_f32(a)); }
     if (b == 3.0) { return a * a * a; }
-    if (b == -1.0) { return 1.0 / a; }
-    if (a < 0.0 && b == floor(b)) {
-        let m = pow(-a, b);
-        return select(m, -m, (abs(b) % 2.0) == 1.0);
+    if (b == -1.0) { return div_f32(1.0, a); }
+    if (b == -2.0) { return div_f32(1.0, a * a); }
+    if (is_inf(b)) {
+        if (a == -1.0) { return 1.0; }
+        return select(0.0, inf(), (abs(a) > 1.0) == (b > 0.0));
     }
-    return pow(a, b);
+    let integer = b == floor(b);
+    let odd = integer && abs(b) < 16777216.0 && fract(b * 0.5) != 0.0;
+    let sign = select(0u, sign_bit(a), odd);
+    if (a == 0.0) {
+        return with_sign(select(0.0, inf(), b < 0.0), sign);
+    }
+    if (is_inf(a)) {
+        return with_sign(select(0.0, inf(), b > 0.0), sign);
+    }
+    if (a < 0.0 && !integer) { return nan(); }
+    var l = log2(abs(a));
+    if (is_denormal(a)) { l = log2(denormal_steps(a)) - 149.0; }
+    let t = b * l;
+    if (t >= 128.0) { return with_sign(inf(), sign); }
+    if (t < -150.0) { return with_sign(0.0, sign); }
+    return with_sign(exp2(t), sign);
 }
-fn max_nan(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    return max(a, b);
-}
-fn min_nan(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    return min(a, b);
+";
+
+/// `fmod_f32` is C's `fmod`, exact, by long division on the significands
+/// (the remainder of `a` by `b` needs no rounding, but `a - b * trunc(a / b)`
+/// rounds twice, and gave 0 for `3.0 % 0.3` where PyTorch gives 0.29999986);
+/// `rem_f32` is Python's remainder, with the sign of the divisor, and
+/// `floor_div_f32` PyTorch's `div_floor_floating` (`inf // 2` is NaN, `-1 //
+/// inf` is -1), both from the exact `fmod`, as in `tpu_ir`.
+const FMOD_HELPERS: &str = "fn fmod_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b) || is_inf(a) || b == 0.0) { return nan(); }
+    if (is_inf(b) || abs(a) < abs(b)) { return a; }
+    let ua = bitcast<u32>(a) & 0x7fffffffu;
+    let ub = bitcast<u32>(b) & 0x7fffffffu;
+    var ea = ua >> 23u;
+    var eb = ub >> 23u;
+    var ma = ua & 0x7fffffu;
+    var mb = ub & 0x7fffffu;
+    if (ea == 0u) { ea = 1u; } else { ma = ma | 0x800000u; }
+    if (eb == 0u) { eb = 1u; } else { mb = mb | 0x800000u; }
+    var r = ma % mb;
+    for (var e = ea; e > eb; e = e - 1u) {
+        r = (r << 1u) % mb;
+    }
+    return with_sign(ldexp(f32(r), i32(eb) - 150), sign_bit(a));
 }
 fn rem_f32(a: f32, b: f32) -> f32 {
-    let r = a - b * trunc(a / b);
+    let r = fmod_f32(a, b);
+    if (is_nan(r)) { return r; }
     return select(r, r + b, r != 0.0 && ((r < 0.0) != (b < 0.0)));
+}
+fn floor_div_f32(a: f32, b: f32) -> f32 {
+    if (b == 0.0) { return div_f32(a, b); }
+    let r = fmod_f32(a, b);
+    if (is_nan(r)) { return r; }
+    var q = div_f32(a - r, b);
+    if (r != 0.0 && ((b < 0.0) != (r < 0.0))) { q = q - 1.0; }
+    if (q == 0.0) { return with_sign(0.0, sign_bit(a) ^ sign_bit(b)); }
+    let f = floor(q);
+    return select(f, f + 1.0, q - f > 0.5);
 }
 ";
 
@@ -88,35 +208,138 @@ fn rem_f32(a: f32, b: f32) -> f32 {
 pub(crate) fn unary(op: UnaryOp) -> &'static str {
     match op {
         UnaryOp::Neg => "-x",
-        UnaryOp::Abs => "abs(x)",
-        UnaryOp::Relu => "select(0.0, x, x > 0.0 || is_nan(x))",
-        UnaryOp::Exp => "exp(x)",
-        UnaryOp::Log => "log(x)",
-        UnaryOp::Sqrt => "sqrt(x)",
-        UnaryOp::Tanh => "tanh(x)",
-        UnaryOp::Sigmoid => "1.0 / (1.0 + exp(-x))",
-        UnaryOp::Sin => "sin(x)",
-        UnaryOp::Cos => "cos(x)",
+        UnaryOp::Abs => "with_sign(x, 0u)",
+        UnaryOp::Relu => "select(x, 0.0, x < 0.0 && !is_nan(x))",
+        UnaryOp::Exp => "exp_f32(x)",
+        UnaryOp::Log => "log_f32(x)",
+        UnaryOp::Sqrt => "sqrt_f32(x)",
+        UnaryOp::Tanh => "tanh_f32(x)",
+        UnaryOp::Sigmoid => "sigmoid_f32(x)",
+        UnaryOp::Sin => "sin_f32(x)",
+        UnaryOp::Cos => "cos_f32(x)",
         UnaryOp::Erf => "erf_f32(x)",
         UnaryOp::Floor => "floor(x)",
         UnaryOp::Ceil => "ceil(x)",
         UnaryOp::Round => "round(x)",
-        UnaryOp::Sign => "select(sign(x), x, is_nan(x))",
+        UnaryOp::Sign => "sign_f32(x)",
     }
 }
 
 /// The helper functions `unary(op)` calls, in order, if any.
 pub(crate) fn unary_helpers(op: UnaryOp) -> &'static [&'static str] {
     match op {
-        UnaryOp::Erf => &[ERF_HELPER],
-        UnaryOp::Relu | UnaryOp::Sign => &[NAN_HELPER],
-        _ => &[],
+        UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => &[],
+        UnaryOp::Abs | UnaryOp::Relu => &[FLOAT_HELPERS],
+        UnaryOp::Sign => &[FLOAT_HELPERS, SIGN_HELPER],
+        UnaryOp::Exp => &[FLOAT_HELPERS, EXP_HELPER],
+        UnaryOp::Log => &[FLOAT_HELPERS, LOG_HELPER],
+        UnaryOp::Sqrt => &[FLOAT_HELPERS, SQRT_HELPER],
+        UnaryOp::Tanh => &[FLOAT_HELPERS, EXP_HELPER, TANH_HELPER],
+        UnaryOp::Sigmoid => &[FLOAT_HELPERS, EXP_HELPER, SIGMOID_HELPER],
+        UnaryOp::Sin | UnaryOp::Cos => &[FLOAT_HELPERS, SIN_COS_HELPERS],
+        UnaryOp::Erf => &[FLOAT_HELPERS, ERF_HELPER],
     }
 }
 
+/// PyTorch's `(0 < x) - (x < 0)`: `+0.0` for both zeros and for NaN. Written
+/// with a `return 0.0`, because lavapipe gave `-0.0` for `sign(0.0)` written
+/// as nested `select`s.
+const SIGN_HELPER: &str = "fn sign_f32(x: f32) -> f32 {
+    if (is_nan(x) || x == 0.0) { return 0.0; }
+    return select(-1.0, 1.0, x > 0.0);
+}
+";
+
+/// `exp` saturated where float32's result is infinite (past
+/// `tpu_ir::FLOAT32_EXP_OVERFLOW`) or rounds to 0 (below `ln(2^-150)`).
+const EXP_HELPER: &str = "fn exp_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (x > 88.72283) { return inf(); }
+    if (x < -103.97208) { return 0.0; }
+    return exp(x);
+}
+";
+
+/// `log` with its edges: NaN below zero, `-inf` at either zero, `inf` at
+/// `inf`.
+const LOG_HELPER: &str = "fn log_f32(x: f32) -> f32 {
+    if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return log(denormal_steps(x)) - 103.27893;
+    }
+    if (x == 0.0) { return -inf(); }
+    if (is_inf(x)) { return x; }
+    return log(x);
+}
+";
+
+/// `tanh` as Cephes' `tanhf` (its odd polynomial below 0.625, `1 - 2 /
+/// (exp(2|x|) + 1)` above, within 2 ulp), `x` itself where `tanh(x)` rounds
+/// to `x` (so signed zeros and tiny values are kept), and `±1` past 10, where
+/// it rounds to 1 (WGSL's built-in is NaN there on SwiftShader).
+const TANH_HELPER: &str = "fn tanh_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    let z = abs(x);
+    if (z < 0.0001) { return x; }
+    if (z >= 10.0) { return with_sign(1.0, sign_bit(x)); }
+    if (z < 0.625) {
+        let s = x * x;
+        let p = (((-5.70498872745e-3 * s + 2.06390887954e-2) * s - 5.37397155531e-2) * s + 1.33314422036e-1) * s - 3.33332819422e-1;
+        return p * s * x + x;
+    }
+    return with_sign(1.0 - 2.0 / (exp_f32(2.0 * z) + 1.0), sign_bit(x));
+}
+";
+
+/// `1 / (1 + exp(-x))` in float32, as PyTorch computes it: 0 where
+/// `exp(-x)` overflows, 1 where it vanishes next to 1.
+const SIGMOID_HELPER: &str = "fn sigmoid_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (x < -88.72283) { return 0.0; }
+    if (x > 20.0) { return 1.0; }
+    return 1.0 / (1.0 + exp_f32(-x));
+}
+";
+
+/// `sin` and `cos` reduced to `[-pi/4, pi/4]` first (Cody and Waite, `pi/2`
+/// in three parts, accurate while `|x|` is below about 1e4), because WGSL
+/// bounds the built-ins' error only on `[-pi, pi]`; NaN at the infinities,
+/// and `sin(x) = x`, `cos(x) = 1` where those round exactly.
+const SIN_COS_HELPERS: &str = "fn quarter_turns(x: f32) -> vec2<f32> {
+    let j = round(x * 0.63661977);
+    let r = ((x - j * 1.5703125) - j * 4.837513e-4) - j * 7.54979e-8;
+    return vec2<f32>(r, j - 4.0 * floor(j * 0.25));
+}
+fn sin_f32(x: f32) -> f32 {
+    if (is_nan(x) || is_inf(x)) { return nan(); }
+    if (abs(x) < 0.0001) { return x; }
+    let t = quarter_turns(x);
+    let q = t.y;
+    if (q == 0.0) { return sin(t.x); }
+    if (q == 1.0) { return cos(t.x); }
+    if (q == 2.0) { return -sin(t.x); }
+    return -cos(t.x);
+}
+fn cos_f32(x: f32) -> f32 {
+    if (is_nan(x) || is_inf(x)) { return nan(); }
+    if (abs(x) < 0.0001) { return 1.0; }
+    let t = quarter_turns(x);
+    let q = t.y;
+    if (q == 0.0) { return cos(t.x); }
+    if (q == 1.0) { return -sin(t.x); }
+    if (q == 2.0) { return -cos(t.x); }
+    return sin(t.x);
+}
+";
+
 /// `erf` in float32 (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7,
-/// the formula of ATen's vectorised CPU `erf`): WGSL has no built-in.
+/// the formula of ATen's vectorised CPU `erf`): WGSL has no built-in. Tiny
+/// arguments take `erf(x) = 2x / sqrt(pi)` (the formula's absolute error
+/// would swamp them, and lose `-0.0`), and `|x| >= 4` is `±1`.
 const ERF_HELPER: &str = "fn erf_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (abs(x) < 0.0001) { return x * 1.1283792; }
+    if (abs(x) >= 4.0) { return with_sign(1.0, sign_bit(x)); }
     let t = 1.0 / fma(0.3275911, abs(x), 1.0);
     var r = fma(1.061405429, t, -1.453152027);
     r = fma(r, t, 1.421413741);
@@ -130,19 +353,41 @@ const ERF_HELPER: &str = "fn erf_f32(x: f32) -> f32 {
 /// The helper functions `reduce_step(op)` calls, in order, if any.
 pub(crate) fn reduce_helpers(op: ReduceOp) -> &'static [&'static str] {
     match op {
-        ReduceOp::Max | ReduceOp::Min => &[NAN_HELPER],
+        ReduceOp::Max | ReduceOp::Min => &[FLOAT_HELPERS, REDUCE_HELPERS],
         ReduceOp::Sum | ReduceOp::Prod | ReduceOp::ArgMax | ReduceOp::ArgMin => &[],
     }
 }
 
-/// One step of a float reduction, `acc` folded with `x` (a NaN wins max and
-/// min).
+/// The running value a reduction starts from before its first element:
+/// `+0.0` for sums (so that a sum of `-0.0`s is `0.0`, as PyTorch's), 1 for
+/// products; max and min start from their first element.
+pub(crate) fn reduce_start(op: ReduceOp) -> Option<&'static str> {
+    match op {
+        ReduceOp::Sum => Some("0.0"),
+        ReduceOp::Prod => Some("1.0"),
+        ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin => None,
+    }
+}
+
+/// A NaN wins max and min reductions; of equal values the first stays (so
+/// the max of `[0.0, -0.0]` is `0.0`), as in PyTorch and the reference.
+const REDUCE_HELPERS: &str = "fn max_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x > acc);
+}
+fn min_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x < acc);
+}
+";
+
+/// One step of a float reduction, `acc` folded with `x`.
 pub(crate) fn reduce_step(op: ReduceOp) -> &'static str {
     match op {
         ReduceOp::Sum => "acc + x",
         ReduceOp::Prod => "acc * x",
-        ReduceOp::Max => "select(max(acc, x), nan(), is_nan(x) || is_nan(acc))",
-        ReduceOp::Min => "select(min(acc, x), nan(), is_nan(x) || is_nan(acc))",
+        ReduceOp::Max => "max_step(acc, x)",
+        ReduceOp::Min => "min_step(acc, x)",
         ReduceOp::ArgMax | ReduceOp::ArgMin => {
             unreachable!("int64 results are refused before any kernel is built")
         }
