@@ -2,7 +2,9 @@
 //! on the selected backend, prints what the program printed, and on error prints a
 //! Python traceback to stderr and exits 1. `--report out.json` writes the Report;
 //! `--mode debug|strict|fused` picks the eager mode the program starts in;
-//! `--cache-dir DIR` persists the compilation cache between runs.
+//! `--cache-dir DIR` persists the compilation cache between runs; `--timeout
+//! SECONDS` ends a run that takes longer in `TimeoutError`. The program's
+//! output is printed as it is written, not at the end.
 
 mod bench;
 mod cache_dir;
@@ -54,6 +56,10 @@ enum Command {
         /// in Perfetto or chrome://tracing).
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// End the run with `TimeoutError` once it has run this many seconds
+        /// (wall time on this machine).
+        #[arg(long, value_parser = parse_timeout)]
+        timeout: Option<std::time::Duration>,
     },
     /// List the TPU generations the device model knows, with their figures.
     Chips {
@@ -181,6 +187,7 @@ fn command(command: Command) -> ExitCode {
             chip,
             slice,
             trace,
+            timeout,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
@@ -193,7 +200,7 @@ fn command(command: Command) -> ExitCode {
                         cache_dir: cache_dir.as_deref(),
                         trace: trace.as_deref(),
                     };
-                    run(&file, backend, mode, (&chip, &slice), outputs)
+                    run(&file, backend, mode, (&chip, &slice), timeout, outputs)
                 });
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
@@ -218,6 +225,7 @@ fn run(
     backend: BackendChoice,
     mode: EagerMode,
     (chip, slice): (&str, &str),
+    timeout: Option<std::time::Duration>,
     outputs: Outputs<'_>,
 ) -> ExitCode {
     let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
@@ -248,6 +256,14 @@ fn run(
     let options = RunOptions {
         filename: file.display().to_string(),
         mode,
+        timeout,
+        // The program's output appears as it is written, as under CPython.
+        on_output: Some(tpu_lang::OutputSink::new(|text| {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`tpu run f.py | head`) is not the program's error.
+            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        })),
         ..RunOptions::default()
     };
     let mut runtime = Runtime::new(selected.backend);
@@ -269,7 +285,6 @@ fn run(
         // The run's results stand; only the cache is not updated.
         eprintln!("tpu: cannot write the cache directory: {e}");
     }
-    print!("{}", report.stdout);
     for diagnostic in &report.diagnostics {
         eprintln!("{}", diagnostic.traceback);
     }
@@ -293,6 +308,19 @@ fn run(
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `--timeout SECONDS`: a positive number of seconds, fractions allowed.
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(format!(
+            "the timeout must be a positive number of seconds, not {text}"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// Exit status for a subcommand's outcome: errors go to stderr, status 2.

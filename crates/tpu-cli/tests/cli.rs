@@ -339,3 +339,64 @@ fn sim_collective_prints_one_json_object() {
     let out = tpu(&["chips"]);
     assert!(stdout(&out).contains("tpu7x"), "{}", stdout(&out));
 }
+
+/// Writes a program to a fresh temporary file.
+fn temp_program(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tpu-cli-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.py"));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+#[test]
+fn timeout_ends_a_runaway_in_a_timeout_error_naming_its_line() {
+    let path = temp_program(
+        "runaway",
+        "print('before')\nx = 0\nwhile True:\n    x += 1\n",
+    );
+    let started = std::time::Instant::now();
+    let out = tpu(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--timeout",
+        "0.3",
+        path.to_str().unwrap(),
+    ]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "before\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("TimeoutError: the program ran past its time limit of 0.3 s"),
+        "{err}"
+    );
+    assert!(err.contains("line 3") || err.contains("line 4"), "{err}");
+    let out = tpu(&["run", "--timeout", "soon", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'soon' is not a number of seconds"));
+}
+
+#[test]
+fn output_is_printed_while_the_program_still_runs() {
+    use std::io::BufRead;
+    let path = temp_program("live", "print('started')\nwhile True:\n    pass\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(["run", "--backend", "cpu", "--timeout", "3"])
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tpu runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "started\n");
+    // The line arrived while the loop after it is still running.
+    assert!(child.try_wait().unwrap().is_none());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("TimeoutError"));
+}

@@ -20,6 +20,7 @@ pub use python::value::float_repr;
 
 use python::{error, guard, interp};
 use std::rc::Rc;
+use std::time::Duration;
 use tpu_runtime::{Report, Runtime};
 
 /// The stack a native thread running `run` should have: the interpreter recurses
@@ -42,6 +43,51 @@ pub struct RunOptions {
     /// programs (ranks) or stop one between calls. `None` never suspends except
     /// at device reads.
     pub suspend_every_calls: Option<u32>,
+    /// Called with each piece of text the program writes to stdout, as soon as
+    /// it is written (`report.stdout` still holds all of it at the end).
+    pub on_output: Option<OutputSink>,
+    /// Called with the line being executed and the wall time since the run
+    /// began, at most every `PROGRESS_INTERVAL`.
+    pub on_progress: Option<ProgressHook>,
+    /// Wall-clock limit: past it the run ends in `TimeoutError` naming the
+    /// line, checked where fuel is burned.
+    pub timeout: Option<Duration>,
+}
+
+/// How often at most `RunOptions::on_progress` is called.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Receives the program's output as it is written (see `RunOptions::on_output`).
+#[derive(Clone)]
+pub struct OutputSink(pub Rc<dyn Fn(&str)>);
+
+impl OutputSink {
+    pub fn new(f: impl Fn(&str) + 'static) -> Self {
+        OutputSink(Rc::new(f))
+    }
+}
+
+impl std::fmt::Debug for OutputSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OutputSink(..)")
+    }
+}
+
+/// Receives the line being executed (1-based, in the user's file) and the wall
+/// time since the run began (see `RunOptions::on_progress`).
+#[derive(Clone)]
+pub struct ProgressHook(pub Rc<dyn Fn(u32, Duration)>);
+
+impl ProgressHook {
+    pub fn new(f: impl Fn(u32, Duration) + 'static) -> Self {
+        ProgressHook(Rc::new(f))
+    }
+}
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook(..)")
+    }
 }
 
 impl Default for RunOptions {
@@ -51,6 +97,9 @@ impl Default for RunOptions {
             fuel: 10_000_000,
             suspend_every_calls: None,
             mode: tpu_runtime::EagerMode::Strict,
+            on_output: None,
+            on_progress: None,
+            timeout: None,
         }
     }
 }
@@ -63,6 +112,8 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
     let mut report = Report {
         backend: Some(runtime.tpu_backend_kind()),
         backend_device: runtime.tpu_device_description(),
+        backend_label: runtime.tpu_backend_label().text,
+        backend_software: runtime.tpu_backend_label().software,
         ..Report::default()
     };
     if let Err((message, range)) = guard::check(source) {
@@ -87,6 +138,7 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
     }
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
     interp.suspend_every_calls = options.suspend_every_calls;
+    interp.watch = python::watch::Watch::new(options);
     let result = interp.exec_block(&parsed.syntax().body).await;
     if let Err(e) = result {
         let e = e.leave_frame(&file, "<module>");

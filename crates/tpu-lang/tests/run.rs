@@ -6,17 +6,18 @@ use tpu_lang::{RunOptions, run};
 use tpu_runtime::{ReferenceBackend, Report, Runtime};
 
 fn run_program(source: &str) -> Report {
-    run_with(source, RunOptions::default())
+    run_with(source, RunOptions::default)
 }
 
-/// Runs on a thread with the stack the CLI gives the interpreter.
-fn run_with(source: &str, options: RunOptions) -> Report {
+/// Runs on a thread with the stack the CLI gives the interpreter (options are
+/// made there: their callbacks are not `Send`).
+fn run_with(source: &str, options: fn() -> RunOptions) -> Report {
     let source = source.to_string();
     std::thread::Builder::new()
         .stack_size(tpu_lang::NATIVE_STACK_BYTES)
         .spawn(move || {
             let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
-            pollster::block_on(run(&source, &mut runtime, &options))
+            pollster::block_on(run(&source, &mut runtime, &options()))
         })
         .unwrap()
         .join()

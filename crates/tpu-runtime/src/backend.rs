@@ -32,6 +32,16 @@ impl BackendKind {
     }
 }
 
+/// A backend as a person is shown it (see `Backend::label`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackendLabel {
+    pub text: String,
+    /// Whether `tpu` tensors are computed by the CPU: a software adapter
+    /// (SwiftShader, llvmpipe) or the reference backend. Measured times then
+    /// say little about a GPU.
+    pub software: bool,
+}
+
 /// An input to an op: which buffer, and the logical shape it holds.
 #[derive(Clone, Copy, Debug)]
 pub struct Operand<'a> {
@@ -115,6 +125,21 @@ pub trait Backend {
 
     /// A human description of the device, e.g. the wgpu adapter's name and driver.
     fn device_description(&self) -> String;
+
+    /// What a person is shown as the backend: `CPU reference`, `WebGPU
+    /// (SwiftShader, software)`, `Vulkan (llvmpipe, software)`.
+    fn label(&self) -> BackendLabel {
+        match self.kind() {
+            BackendKind::Reference => BackendLabel {
+                text: "CPU reference".into(),
+                software: true,
+            },
+            BackendKind::Wgpu => BackendLabel {
+                text: "WebGPU".into(),
+                software: false,
+            },
+        }
+    }
 
     /// Copies host data into a new device buffer.
     fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError>;

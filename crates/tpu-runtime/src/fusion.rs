@@ -395,6 +395,10 @@ impl Backend for FusingBackend {
         self.inner.device_description()
     }
 
+    fn label(&self) -> crate::backend::BackendLabel {
+        self.inner.label()
+    }
+
     fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
         let real = self.inner.upload(data)?;
         Ok(self.fresh(Slot::Real(real)))

@@ -23,8 +23,8 @@ mod views;
 mod work;
 
 pub use backend::{
-    Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
-    run_op,
+    Backend, BackendError, BackendKind, BackendLabel, BufferId, Dispatched, FusedDispatch, Operand,
+    ReadFuture, run_op,
 };
 pub use cache::CacheEntry;
 pub use data::{HostData, Scalar};

@@ -165,6 +165,7 @@ impl Runtime {
         let kind = backend.kind();
         let done = backend.execute(op, &operands, &out_shape, out_dtype);
         let work = crate::work::op_work(op, &operands, &out_shape, out_dtype);
+        self.work_fuel += crate::work::op_fuel(&work);
         self.free_temporaries(home, &placed);
         let done = done?;
         self.track(

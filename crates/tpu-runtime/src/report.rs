@@ -19,6 +19,14 @@ pub struct Report {
     pub backend: Option<BackendKind>,
     /// The adapter or CPU that backend ran on.
     pub backend_device: String,
+    /// That backend as a person is shown it: `CPU reference`, `WebGPU
+    /// (SwiftShader, software)`, `WebGPU (<adapter name>)`.
+    #[serde(default)]
+    pub backend_label: String,
+    /// Whether `tpu` tensors were computed by the CPU (a software adapter or
+    /// the reference backend): measured times then say little about a GPU.
+    #[serde(default)]
+    pub backend_software: bool,
     /// The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
     /// change it while the program runs).
     #[serde(default)]

@@ -78,6 +78,8 @@ pub struct Runtime {
     live: std::collections::HashMap<(Home, BufferId), usize>,
     live_bytes: usize,
     pub(crate) line: Option<u32>,
+    /// Fuel the ops since the last `take_work_fuel` cost (`work::op_fuel`).
+    pub(crate) work_fuel: u64,
     print_options: PrintOptions,
     /// The simulated TPU: its chip and slice.
     device: (tpu_device::Chip, tpu_device::Slice),
@@ -105,6 +107,7 @@ impl Runtime {
             live: Default::default(),
             live_bytes: 0,
             line: None,
+            work_fuel: 0,
             print_options: PrintOptions::default(),
             device: default_device(),
             chosen_device: default_device(),
@@ -120,6 +123,11 @@ impl Runtime {
 
     pub fn tpu_device_description(&self) -> String {
         self.tpu.device_description()
+    }
+
+    /// The `tpu` backend as a person is shown it (`Backend::label`).
+    pub fn tpu_backend_label(&self) -> crate::BackendLabel {
+        self.tpu.label()
     }
 
     /// `torch.set_grad_enabled`: returns the previous mode.
@@ -140,12 +148,19 @@ impl Runtime {
         self.grad_enabled = true;
         self.syncs.clear();
         self.first_nonfinite = None;
+        self.work_fuel = 0;
         self.tpu.cache.begin_run();
     }
 
     /// The source line that subsequent ops are attributed to in the Report.
     pub fn set_line(&mut self, line: Option<u32>) {
         self.line = line;
+    }
+
+    /// The fuel the ops dispatched since the last call cost, by their size
+    /// (`work::op_fuel`): the interpreter charges it to the run's budget.
+    pub fn take_work_fuel(&mut self) -> u64 {
+        std::mem::take(&mut self.work_fuel)
     }
 
     pub fn take_ops(&mut self) -> Vec<OpRecord> {

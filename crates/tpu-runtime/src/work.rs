@@ -1,6 +1,7 @@
 //! What each kernel does, in the terms of the device model's cost model
 //! (`tpu_device::cost::Work`): matmul sizes, other arithmetic, HBM traffic,
-//! and whether it is SparseCore work.
+//! and whether it is SparseCore work; and what an op costs the interpreter's
+//! fuel budget (`op_fuel`), derived from the same work.
 
 use crate::backend::Operand;
 use tpu_device::cost::Work;
@@ -99,3 +100,23 @@ pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
         sparse: false,
     }
 }
+
+/// Fuel an op costs the interpreter's budget of steps: one launch (dispatch,
+/// bookkeeping, a record in the op log) weighs as much as `LAUNCH_FUEL` Python
+/// steps, and every thousand elements touched or arithmetic operations done one
+/// more. A Python step takes about a microsecond; measured on lavapipe, an
+/// iteration of `x = x + 1` over 1,000 elements takes about 200: with a charge
+/// of 100 per launch, `while True: x = x + 1` used the default budget of ten
+/// million in 19.5 s, with 250 in about 8 s. The charge makes a loop of tensor
+/// work end in `TimeoutError` as surely as a loop of Python does, and bounds
+/// the op log (and the pending graph of Fused mode) an endless loop can grow.
+pub(crate) fn op_fuel(work: &Work) -> u64 {
+    let matmul_flops = work
+        .matmul
+        .map_or(0.0, |[b, m, k, n]| 2.0 * (b * m * k * n) as f64);
+    let elements = work.hbm_bytes / 4.0 + work.vector_flops + matmul_flops;
+    LAUNCH_FUEL + (elements / 1000.0) as u64
+}
+
+/// See `op_fuel`.
+pub(crate) const LAUNCH_FUEL: u64 = 250;

@@ -1,19 +1,27 @@
 //! The only crate that knows `JsValue`. It exposes one class to JavaScript:
 //!
 //! ```js
-//! const playground = await Playground.create("auto");   // or "wgpu" / "cpu"
-//! const report = await playground.run(source);          // a plain Report object
+//! const playground = await Playground.create("auto");   // or "wgpu" / "reference" ("cpu")
+//! playground.backendLabel;   // "WebGPU (SwiftShader, software)", "CPU reference", ...
+//! playground.software;       // true when tensors are computed by the CPU
+//! const report = await playground.run(source, "strict", {
+//!   timeoutMs: 30000,                          // TimeoutError past it
+//!   onOutput: (text) => {},                    // what print wrote, as it is written
+//!   onProgress: (line, elapsedMs) => {},       // at most every 100 ms
+//! });                                          // a plain Report object
 //! ```
 //!
 //! A `Playground` owns one runtime (and so one GPU device and its compiled
 //! kernels) for all its runs. Errors in the user's program are part of the Report;
 //! a rejected promise means the playground itself could not run (no adapter when
-//! `wgpu` was forced, or a run already in progress).
+//! `wgpu` was forced, or a run already in progress). The run's options are read
+//! here, once, into `RunOptions`: the callbacks become the output sink and the
+//! progress hook the interpreter calls between statements.
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use tpu_lang::RunOptions;
-use tpu_runtime::{Report, Runtime};
+use tpu_lang::{OutputSink, ProgressHook, RunOptions};
+use tpu_runtime::{BackendKind, BackendLabel, Report, Runtime};
 use tpu_wgpu::BackendChoice;
 use wasm_bindgen::prelude::*;
 
@@ -22,11 +30,15 @@ pub struct Playground {
     /// `None` while a run holds the runtime.
     runtime: Rc<RefCell<Option<Runtime>>>,
     fallback_reason: Option<String>,
+    /// The backend as a person is shown it, named from the browser's own
+    /// adapter info where wgpu's copy has no name.
+    label: BackendLabel,
 }
 
 #[wasm_bindgen]
 impl Playground {
-    /// Picks the backend (`"auto"`, `"wgpu"` or `"cpu"`) and opens its device.
+    /// Picks the backend (`"auto"`, `"wgpu"`, or `"reference"` (also `"cpu"`))
+    /// and opens its device.
     pub async fn create(backend: Option<String>) -> Result<Playground, JsError> {
         console_error_panic_hook::set_once();
         let choice: BackendChoice = backend
@@ -39,10 +51,34 @@ impl Playground {
             .map_err(|e| JsError::new(&e.to_string()))?;
         let mut runtime = Runtime::new(selected.backend);
         runtime.set_clock(Box::new(js_sys::Date::now));
+        let mut label = runtime.tpu_backend_label();
+        if runtime.tpu_backend_kind() == BackendKind::Wgpu
+            && let Some((name, fallback)) = browser_adapter().await
+        {
+            label = tpu_wgpu::label_for("WebGPU", &name, fallback || label.software);
+        }
         Ok(Playground {
             runtime: Rc::new(RefCell::new(Some(runtime))),
             fallback_reason: selected.fallback_reason,
+            label,
         })
+    }
+
+    /// The backend as a person is shown it: `"WebGPU (SwiftShader,
+    /// software)"` for a software adapter, `"WebGPU (<adapter name>)"`
+    /// otherwise, `"CPU reference"` for the reference backend. Each Report
+    /// carries it too (`backend_label`).
+    #[wasm_bindgen(getter, js_name = backendLabel)]
+    pub fn backend_label(&self) -> String {
+        self.label.text.clone()
+    }
+
+    /// Whether `tpu` tensors are computed by the CPU (a software WebGPU
+    /// adapter, or the reference backend): measured times then say little
+    /// about a GPU. Each Report carries it too (`backend_software`).
+    #[wasm_bindgen(getter)]
+    pub fn software(&self) -> bool {
+        self.label.software
     }
 
     /// Which backend runs `tpu` tensors: `"wgpu"` or `"reference"`.
@@ -60,8 +96,21 @@ impl Playground {
 
     /// Runs a program; resolves to its Report. `mode` is the eager mode the
     /// program starts in (`"debug"`, `"strict"` (the default) or `"fused"`).
-    pub fn run(&self, source: String, mode: Option<String>) -> js_sys::Promise {
+    /// `options`, optional: `{ timeoutMs?: number, onOutput?: (text: string)
+    /// => void, onProgress?: (line: number, elapsedMs: number) => void }`.
+    /// `onOutput` receives each piece of text the program writes as it is
+    /// written; `onProgress` the line being executed and the milliseconds
+    /// since the run began, at most every 100 ms; past `timeoutMs` the run
+    /// ends in `TimeoutError` naming the line. A callback that throws is
+    /// ignored: the run goes on.
+    pub fn run(
+        &self,
+        source: String,
+        mode: Option<String>,
+        options: Option<js_sys::Object>,
+    ) -> js_sys::Promise {
         let slot = self.runtime.clone();
+        let label = self.label.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let mode = match mode.as_deref() {
                 None => tpu_runtime::EagerMode::Strict,
@@ -71,17 +120,95 @@ impl Playground {
             };
             let options = RunOptions {
                 mode,
-                ..RunOptions::default()
+                ..run_options(options.as_ref())?
             };
             let mut runtime = slot
                 .borrow_mut()
                 .take()
                 .ok_or_else(|| JsValue::from(JsError::new("a run is already in progress")))?;
-            let report = tpu_lang::run(&source, &mut runtime, &options).await;
+            let mut report = tpu_lang::run(&source, &mut runtime, &options).await;
             *slot.borrow_mut() = Some(runtime);
+            report.backend_label = label.text;
+            report.backend_software = label.software;
             report_to_js(&report)
         })
     }
+}
+
+/// Reads `run`'s options object (see `Playground::run`); anything it does not
+/// name is ignored, a named field of the wrong type is an error.
+fn run_options(options: Option<&js_sys::Object>) -> Result<RunOptions, JsValue> {
+    let mut run = RunOptions::default();
+    let Some(options) = options else {
+        return Ok(run);
+    };
+    let field = |name: &str| -> Result<Option<JsValue>, JsValue> {
+        let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+        Ok((!value.is_undefined() && !value.is_null()).then_some(value))
+    };
+    let wrong =
+        |name: &str, what: &str| JsValue::from(JsError::new(&format!("{name} must be {what}")));
+    if let Some(ms) = field("timeoutMs")? {
+        let ms = ms
+            .as_f64()
+            .filter(|ms| *ms > 0.0 && ms.is_finite())
+            .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
+        run.timeout = Some(std::time::Duration::from_secs_f64(ms / 1e3));
+    }
+    if let Some(f) = field("onOutput")? {
+        let f: js_sys::Function = f.dyn_into().map_err(|_| wrong("onOutput", "a function"))?;
+        run.on_output = Some(OutputSink::new(move |text| {
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(text));
+        }));
+    }
+    if let Some(f) = field("onProgress")? {
+        let f: js_sys::Function = f
+            .dyn_into()
+            .map_err(|_| wrong("onProgress", "a function"))?;
+        run.on_progress = Some(ProgressHook::new(move |line, elapsed| {
+            let elapsed_ms = elapsed.as_secs_f64() * 1e3;
+            let _ = f.call2(&JsValue::NULL, &line.into(), &elapsed_ms.into());
+        }));
+    }
+    Ok(run)
+}
+
+/// What the browser says of its WebGPU adapter: a name (the description,
+/// else the architecture such as `swiftshader`, else the vendor) and whether
+/// it is a fallback (software) adapter. wgpu keeps only the description,
+/// which browsers usually leave empty. `None` where the browser does not say.
+async fn browser_adapter() -> Option<(String, bool)> {
+    use js_sys::Reflect;
+    let get = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
+    let navigator = get(&js_sys::global().into(), "navigator")?;
+    let gpu = get(&navigator, "gpu").filter(|g| !g.is_undefined())?;
+    let request: js_sys::Function = get(&gpu, "requestAdapter")?.dyn_into().ok()?;
+    let wish = js_sys::Object::new();
+    Reflect::set(&wish, &"powerPreference".into(), &"high-performance".into()).ok()?;
+    let promise: js_sys::Promise = request.call1(&gpu, &wish).ok()?.dyn_into().ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    if adapter.is_null() || adapter.is_undefined() {
+        return None;
+    }
+    let info = get(&adapter, "info").filter(|i| !i.is_undefined())?;
+    let text = |object: &JsValue, name: &str| {
+        get(object, name)
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.trim().is_empty())
+    };
+    let name = text(&info, "description")
+        .or_else(|| text(&info, "architecture"))
+        .or_else(|| text(&info, "vendor"))
+        .unwrap_or_default();
+    // Newer browsers put the flag on the info, older ones on the adapter.
+    let fallback = [
+        get(&info, "isFallbackAdapter"),
+        get(&adapter, "isFallbackAdapter"),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|v| v.as_bool() == Some(true));
+    Some((name, fallback))
 }
 
 #[wasm_bindgen]

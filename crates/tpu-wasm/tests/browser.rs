@@ -17,7 +17,7 @@ async fn run(playground: &Playground, source: &str) -> Report {
 }
 
 async fn run_in(playground: &Playground, source: &str, mode: Option<&str>) -> Report {
-    let value = JsFuture::from(playground.run(source.to_string(), mode.map(String::from)))
+    let value = JsFuture::from(playground.run(source.to_string(), mode.map(String::from), None))
         .await
         .expect("the run resolves");
     serde_wasm_bindgen::from_value(value).expect("a Report")

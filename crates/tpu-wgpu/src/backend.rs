@@ -204,6 +204,10 @@ impl Backend for WgpuBackend {
         BackendKind::Wgpu
     }
 
+    fn label(&self) -> tpu_runtime::BackendLabel {
+        crate::adapter_label(&self.info)
+    }
+
     fn device_description(&self) -> String {
         let info = &self.info;
         let mut text = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);

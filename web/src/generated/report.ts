@@ -23,6 +23,16 @@ backend: BackendKind | null,
  */
 backend_device: string, 
 /**
+ * That backend as a person is shown it: `CPU reference`, `WebGPU
+ * (SwiftShader, software)`, `WebGPU (<adapter name>)`.
+ */
+backend_label: string, 
+/**
+ * Whether `tpu` tensors were computed by the CPU (a software adapter or
+ * the reference backend): measured times then say little about a GPU.
+ */
+backend_software: boolean, 
+/**
  * The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
  * change it while the program runs).
  */

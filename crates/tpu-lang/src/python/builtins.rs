@@ -190,8 +190,9 @@ impl Interpreter<'_> {
                 for value in &args {
                     parts.push(self.str_of(value).await?);
                 }
-                self.stdout.push_str(&parts.join(&sep));
-                self.stdout.push_str(&end);
+                let mut text = parts.join(&sep);
+                text.push_str(&end);
+                self.write_stdout(&text);
                 Value::None
             }
             "object.__init__" => Value::None,

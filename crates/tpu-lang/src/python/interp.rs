@@ -3,7 +3,8 @@
 //! a browser that await has to return control to the event loop; every `await`
 //! is a point where the whole program is suspended and later resumed.
 //!
-//! Each statement costs fuel, so an endless loop ends in an error naming its line;
+//! Each statement costs fuel (and tensor ops cost fuel by their size), so an
+//! endless loop ends in an error naming its line;
 //! nesting is bounded, so runaway recursion ends in `RecursionError`, not a stack
 //! overflow. The statements themselves are in `statements`.
 
@@ -11,6 +12,7 @@ use crate::python::env::{Env, ScopeKind};
 use crate::python::error::PyErr;
 use crate::python::source::SourceFile;
 use crate::python::value::{Class, Function, Value};
+use crate::python::watch::Watch;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -80,6 +82,8 @@ pub struct Interpreter<'r> {
     /// an `Rc` cycle that `teardown` breaks.
     pub classes: Vec<std::rc::Weak<Class>>,
     calls: u64,
+    /// The output sink, progress hook and wall-clock limit (`watch.rs`).
+    pub watch: Watch,
 }
 
 /// A future that is `Pending` once (waking its task at once) and then ready:
@@ -122,6 +126,7 @@ impl<'r> Interpreter<'r> {
             library_envs: Vec::new(),
             classes: Vec::new(),
             calls: 0,
+            watch: Watch::default(),
         };
         interp.install_exceptions();
         // `if __name__ == "__main__":` runs, as the program is the main module.
@@ -129,8 +134,27 @@ impl<'r> Interpreter<'r> {
         interp
     }
 
+    /// One step of the program: a statement, a loop iteration or a call. It
+    /// costs one unit of fuel plus what the tensor ops since the last step
+    /// cost (`Runtime::take_work_fuel`, scaled by their size), so a loop of
+    /// tensor work runs out of fuel as surely as a loop of Python does.
     pub fn burn_fuel(&mut self) -> PyResult<()> {
-        if self.fuel == 0 {
+        self.spend_fuel(1)
+    }
+
+    /// Charges the tensor work done since the last step, if any.
+    pub fn charge_work(&mut self) -> PyResult<()> {
+        self.spend_fuel(0)
+    }
+
+    fn spend_fuel(&mut self, steps: u64) -> PyResult<()> {
+        let work = self.runtime.take_work_fuel();
+        let cost = steps + work;
+        if cost == 0 {
+            return Ok(());
+        }
+        if self.fuel < cost {
+            self.fuel = 0;
             return Err(PyErr::fatal(
                 "TimeoutError",
                 format!(
@@ -139,8 +163,8 @@ impl<'r> Interpreter<'r> {
                 ),
             ));
         }
-        self.fuel -= 1;
-        Ok(())
+        self.fuel -= cost;
+        self.watch.step(work > 0)
     }
 
     /// Ends a run: a function's closure is the module scope that holds the
@@ -180,6 +204,13 @@ impl<'r> Interpreter<'r> {
         {
             YieldNow(false).await;
         }
+    }
+
+    /// Writes text to the program's stdout, handing it to the output sink at
+    /// once.
+    pub fn write_stdout(&mut self, text: &str) {
+        self.stdout.push_str(text);
+        self.watch.output(text);
     }
 
     pub fn enter(&mut self) -> PyResult<()> {

@@ -3,10 +3,11 @@
 //! (`interp` holds the interpreter's state and limits, `statements` the
 //! statements, `exceptions` those that manage failure), expressions (`expr`),
 //! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
-//! `str`/`repr` (`repr`, `pyformat`), built-in functions and methods (`builtins`,
-//! `iterables`, `numbers`, `methods`; `dir`, `help` and `__doc__` in
-//! `introspect`), imports (`modules`; the `time` module
-//! with its clocks is `clock`, `random` is `random` and `random_module`), values (`value`) and
+//! `str`/`repr` (`repr`, `pyformat`), what watches a run from outside (`watch`:
+//! live output, progress, the wall-clock limit), built-in functions and methods
+//! (`builtins`, `iterables`, `numbers`, `methods`; `dir`, `help` and `__doc__` in
+//! `introspect`), imports (`modules`; the `time` module with its clocks is
+//! `clock`, `random` is `random` and `random_module`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
@@ -34,3 +35,4 @@ pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;
 pub(crate) mod value;
+pub(crate) mod watch;

@@ -36,12 +36,17 @@ impl Interpreter<'_> {
     }
 
     async fn exec(&mut self, stmt: &Stmt) -> PyResult<Flow> {
-        self.burn_fuel().map_err(|e| e.at(stmt.range()))?;
         if !self.file.is_library {
             let line = self.file.position(stmt.range().start().to_usize()).0;
             self.runtime.set_line(Some(line));
+            self.watch.line = line;
         }
-        self.exec_inner(stmt).await.map_err(|e| e.at(stmt.range()))
+        self.burn_fuel().map_err(|e| e.at(stmt.range()))?;
+        let flow = self.exec_inner(stmt).await;
+        // The tensor work this statement did is charged now, so a runaway
+        // loop of tensor ops ends naming the statement that did them.
+        let flow = flow.and_then(|flow| self.charge_work().map(|()| flow));
+        flow.map_err(|e| e.at(stmt.range()))
     }
 
     async fn exec_inner(&mut self, stmt: &Stmt) -> PyResult<Flow> {

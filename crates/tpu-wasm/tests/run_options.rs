@@ -1,0 +1,114 @@
+//! Runs in headless Chromium (`wasm-pack test --headless --chrome`): `run`'s
+//! options object as JavaScript passes it (`onOutput`, `onProgress`,
+//! `timeoutMs`), the old two-argument call, and the backend's label.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use tpu_runtime::Report;
+use tpu_wasm::Playground;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn run(playground: &Playground, source: &str, options: Option<js_sys::Object>) -> Report {
+    let value = JsFuture::from(playground.run(source.to_string(), None, options))
+        .await
+        .expect("the run resolves");
+    serde_wasm_bindgen::from_value(value).expect("a Report")
+}
+
+fn set(object: &js_sys::Object, name: &str, value: &JsValue) {
+    js_sys::Reflect::set(object, &name.into(), value).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_run() {
+    let playground = Playground::create(Some("reference".into()))
+        .await
+        .expect("the reference backend");
+    let printed = Rc::new(RefCell::new(Vec::<String>::new()));
+    let progress = Rc::new(RefCell::new(Vec::<(f64, f64)>::new()));
+    let on_output = {
+        let printed = printed.clone();
+        Closure::<dyn FnMut(String)>::new(move |text: String| printed.borrow_mut().push(text))
+    };
+    let on_progress = {
+        let progress = progress.clone();
+        Closure::<dyn FnMut(f64, f64)>::new(move |line: f64, ms: f64| {
+            progress.borrow_mut().push((line, ms))
+        })
+    };
+    let options = js_sys::Object::new();
+    set(&options, "onOutput", on_output.as_ref().unchecked_ref());
+    set(&options, "onProgress", on_progress.as_ref().unchecked_ref());
+    set(&options, "timeoutMs", &JsValue::from(450.0));
+    let started = js_sys::Date::now();
+    let report = run(
+        &playground,
+        "print('start')\nx = 0\nwhile True:\n    x += 1\n",
+        Some(options),
+    )
+    .await;
+    let took = js_sys::Date::now() - started;
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, "TimeoutError");
+    assert_eq!(d.message, "the program ran past its time limit of 0.45 s");
+    assert!(matches!(d.span.map(|s| s.line), Some(3 | 4)), "{d:?}");
+    assert!((450.0..5_000.0).contains(&took), "{took} ms");
+    assert_eq!(*printed.borrow(), ["start\n"]);
+    let progress = progress.borrow().clone();
+    assert!((2..=5).contains(&progress.len()), "{progress:?}");
+    assert!(progress.iter().all(|&(line, _)| line == 3.0 || line == 4.0));
+    for pair in progress.windows(2) {
+        assert!(pair[1].1 - pair[0].1 >= 99.0, "{progress:?}");
+    }
+    // The old two-argument call still runs, with no limit and no callbacks.
+    let report = run(&playground, "print(6 * 7)\n", None).await;
+    assert_eq!(report.stdout, "42\n");
+    assert_eq!(printed.borrow().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn an_option_of_the_wrong_type_rejects_the_run() {
+    let playground = Playground::create(Some("reference".into())).await.unwrap();
+    let options = js_sys::Object::new();
+    set(&options, "onOutput", &JsValue::from(3));
+    let result = JsFuture::from(playground.run("print(1)\n".into(), None, Some(options))).await;
+    let error = result.expect_err("a rejected promise");
+    let message = js_sys::Reflect::get(&error, &"message".into()).unwrap();
+    assert_eq!(message.as_string().unwrap(), "onOutput must be a function");
+}
+
+#[wasm_bindgen_test]
+async fn the_backend_label_names_the_adapter_and_says_software() {
+    let reference = Playground::create(Some("reference".into())).await.unwrap();
+    assert_eq!(reference.backend_label(), "CPU reference");
+    assert!(reference.software());
+    let report = run(&reference, "print(1)\n", None).await;
+    assert_eq!(report.backend_label, "CPU reference");
+    assert!(report.backend_software);
+
+    let webgpu = Playground::create(Some("wgpu".into()))
+        .await
+        .expect("WebGPU is available");
+    let label = webgpu.backend_label();
+    web_sys_log(&format!("WebGPU adapter label: {label}"));
+    // Headless Chromium here runs WebGPU on SwiftShader, a software adapter.
+    assert_eq!(label, "WebGPU (SwiftShader, software)");
+    assert!(webgpu.software());
+    let report = run(&webgpu, "print(1)\n", None).await;
+    assert_eq!(report.backend_label, label);
+    assert!(report.backend_software);
+}
+
+fn web_sys_log(text: &str) {
+    let console = js_sys::Reflect::get(&js_sys::global(), &"console".into()).unwrap();
+    let log: js_sys::Function = js_sys::Reflect::get(&console, &"log".into())
+        .unwrap()
+        .unchecked_into();
+    log.call1(&console, &text.into()).unwrap();
+}
