@@ -14,7 +14,7 @@ import { renderTimeline } from "./timeline";
 import { renderTorus } from "./torus";
 import { EXAMPLES } from "./examples";
 import { createEditor, jumpTo, markProgram, replaceProgram, SHORTCUTS, showRunningLine, type Mark } from "./editor";
-import { alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
+import { type Link, alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
 import { OutputPane } from "./output";
 import { remembered, remember } from "./settings";
 
@@ -60,10 +60,10 @@ $("#notice-close").addEventListener("click", () => {
 // The program: the link's (share link or example), else the saved draft,
 // else the first example. A link never silently replaces a different draft.
 const draft = loadDraft();
-const link = await openedLink();
-const linked =
-  link?.kind === "code" ? link.source : link?.kind === "example" ? EXAMPLES.find((e) => e.id === link.id)?.source : undefined;
-const editor = createEditor($("#editor"), draft ?? linked ?? EXAMPLES[0].source, {
+let link = await openedLink();
+const linkedSource = (l: Link | null) =>
+  l?.kind === "code" ? l.source : l?.kind === "example" ? EXAMPLES.find((e) => e.id === l.id)?.source : undefined;
+const editor = createEditor($("#editor"), draft ?? linkedSource(link) ?? EXAMPLES[0].source, {
   run: () => void run(),
   stop: () => {
     if (!running) return false;
@@ -72,19 +72,33 @@ const editor = createEditor($("#editor"), draft ?? linked ?? EXAMPLES[0].source,
   },
   changed: saveDraft,
 });
-if (link?.mode && ["strict", "debug", "fused"].includes(link.mode)) modeSelect.value = link.mode;
-if (linked !== undefined && draft !== null && draft !== linked) {
-  if (alreadyOpened(location.hash)) {
-    // This link was opened before and the program edited since: keep the edits.
-    showNotice("Your edited draft is kept.", "Open the link's program", () => replaceProgram(editor, linked));
-  } else {
-    replaceProgram(editor, linked);
-    showNotice("Opened the link's program; your draft is one undo away.", "Restore your draft", () =>
-      replaceProgram(editor, draft),
-    );
+
+/** Opens `link` over the editor's program, keeping that program one undo away. */
+function openLink(link: Link | null) {
+  const linked = linkedSource(link);
+  if (!link || linked === undefined) return;
+  if (link.mode && ["strict", "debug", "fused"].includes(link.mode)) modeSelect.value = link.mode;
+  const mine = editor.state.doc.toString();
+  if (mine !== linked) {
+    if (alreadyOpened(location.hash)) {
+      // This link was opened before and the program edited since: keep the edits.
+      showNotice("Your edited draft is kept.", "Open the link's program", () => replaceProgram(editor, linked));
+    } else {
+      replaceProgram(editor, linked);
+      showNotice("Opened the link's program; your draft is one undo away.", "Restore your draft", () =>
+        replaceProgram(editor, mine),
+      );
+    }
   }
+  rememberOpened(location.hash);
 }
-if (linked !== undefined) rememberOpened(location.hash);
+openLink(link);
+// A link pasted into the address bar of an open page changes only the hash.
+window.addEventListener("hashchange", async () => {
+  link = await openedLink();
+  openLink(link);
+  if (link?.chip) await useDevice(link.chip, link.slice ?? "1");
+});
 
 const examples = $<HTMLSelectElement>("#examples");
 examples.append(
@@ -344,6 +358,11 @@ async function useDevice(chip: string, slice: string) {
   try {
     await playground.setDevice(chip, slice);
     device = { chip, slice };
+    if (presets.length) {
+      chipSelect.value = chip;
+      sliceInput.value = slice;
+      renderSpecs();
+    }
     chipMessage.textContent = `next runs: ${chip}, slice ${slice}`;
   } catch (e) {
     chipMessage.textContent = e instanceof Error ? e.message : String(e);
