@@ -298,7 +298,14 @@ test("the timeline zooms, pans and downloads as Perfetto JSON", async () => {
   await page.click(".tabs [data-panel=timeline]");
   const width = async () => Number((await page.getAttribute("#panel-timeline svg", "viewBox")).split(" ")[2]);
   const full = await width();
+  // A time axis in simulated time, and a legend naming each lane.
+  const ticks = async () => page.$$eval("#timeline-view .axis .tick", (ts) => ts.map((t) => t.textContent));
+  const before = await ticks();
+  assert.ok(before.length >= 2 && before[0] === "0.00 µs", JSON.stringify(before));
+  assert.match(await page.textContent("#timeline-view .legend"), /host dispatch[\s\S]*TensorCore/);
+  await page.screenshot({ path: join(artifacts, "panel-timeline.png") });
   await page.click("#panel-timeline button:has-text('Zoom in')");
+  assert.notDeepEqual(await ticks(), before);
   assert.ok(Math.abs((await width()) - full / 2) < full * 1e-9);
   const box = await page.locator("#panel-timeline svg").boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
