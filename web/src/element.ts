@@ -1,7 +1,8 @@
 // <tpu-playground>: a code block that runs. Its text is the program; the
 // widget shows it in an editable box with Run, the output, the kernels the
 // run launched and a compact simulated timeline. Widgets on one page share one
-// runtime (one Web Worker). Attributes: `mode` (debug, strict, fused).
+// runtime (one Web Worker). Attributes: `mode` (debug, strict, fused). The
+// output streams in as the program prints, in a box that scrolls past 20rem.
 import { createPlayground, type Playground } from "./index.js";
 import type { EagerMode, Report } from "./report.js";
 
@@ -26,7 +27,7 @@ textarea { box-sizing: border-box; width: 100%; border: 0; border-bottom: 1px so
 button { font: inherit; font-size: 13px; padding: 0.2rem 0.9rem; border-radius: 6px; border: 1px solid #1a73e8; background: #1a73e8; color: #fff; cursor: pointer; }
 button:disabled { opacity: 0.5; }
 .status { color: #656d76; font-size: 12px; }
-pre { margin: 0; padding: 0.6rem; font: 12px ui-monospace, monospace; white-space: pre-wrap; }
+pre { margin: 0; padding: 0.6rem; font: 12px ui-monospace, monospace; white-space: pre-wrap; max-height: 20rem; overflow: auto; }
 pre.error { color: #cf222e; }
 .kernels { padding: 0 0.6rem; font-size: 12px; color: #656d76; }
 svg { display: block; width: 100%; height: 28px; }
@@ -64,7 +65,13 @@ export class TpuPlaygroundElement extends HTMLElement {
     try {
       const playground = await runtime();
       const mode = (this.getAttribute("mode") ?? "strict") as EagerMode;
-      const report = await playground.run(this.editor.value, { mode });
+      // What the program prints streams in; the Report then replaces it.
+      this.output.textContent = "";
+      this.output.className = "output";
+      const report = await playground.run(this.editor.value, {
+        mode,
+        onOutput: (text) => this.output.append(text),
+      });
       this.render(report);
       return report;
     } catch (e) {

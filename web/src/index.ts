@@ -1,23 +1,34 @@
 // tpu-playground as a library: `createPlayground()` starts the runtime in a
 // Web Worker and resolves to a client whose `run(source, options)` resolves
-// to the run's typed Report. `stop()` ends a run in flight at once (the worker
-// is terminated and a fresh one started); its `run` promise rejects with a
-// `StoppedError`.
-import type { ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+// to the run's typed Report; what the program prints streams to `onOutput` as
+// it prints it, and the line it runs to `onProgress`. `stop()` ends a run in
+// flight at once (the worker is terminated and a fresh one started); its `run`
+// promise rejects with a `StoppedError`. `setBackend()` restarts the runtime
+// on another backend.
+import type { BackendChoice, ChipPreset, FromWorker, ToWorker } from "./protocol.js";
 import type { EagerMode, Report } from "./report.js";
 
 export type * from "./report.js";
-export type { ChipPreset, Figure } from "./protocol.js";
+export type { BackendChoice, ChipPreset, Figure } from "./protocol.js";
 
 export interface RunOptions {
   /** The eager mode the program starts in (default: strict). */
   mode?: EagerMode;
+  /** A wall-clock limit: past it the program ends with a `TimeoutError`
+   * naming its line (default: none). */
+  timeoutMs?: number | null;
+  /** Receives what the program prints, chunk by chunk, as it prints it. */
+  onOutput?: (text: string) => void;
+  /** Receives the line the program is running, at most every ~100 ms. */
+  onProgress?: (line: number, elapsedMs: number) => void;
 }
 
 export interface PlaygroundOptions {
   /** The simulated TPU runs are costed on (default: v5e, one chip). */
   chip?: string;
   slice?: string;
+  /** Which backend runs `tpu` tensors (default: auto, WebGPU when there is one). */
+  backend?: BackendChoice;
   /** Starts the runtime's worker; by default the package's own worker.js. */
   createWorker?: () => Worker;
 }
@@ -25,6 +36,10 @@ export interface PlaygroundOptions {
 export interface Playground {
   /** `wgpu` (WebGPU) or `reference` (the CPU backend, when WebGPU is missing). */
   readonly backend: string;
+  /** The backend and its adapter in words, e.g. "WebGPU (SwiftShader, software)". */
+  readonly backendLabel: string;
+  /** Whether that adapter is a software (CPU) implementation of WebGPU. */
+  readonly software: boolean;
   /** Why WebGPU was not used, if it was not. */
   readonly fallbackReason: string | null;
   /** The device model's chip presets, with each figure's source. */
@@ -34,6 +49,8 @@ export interface Playground {
   setDevice(chip: string, slice?: string): Promise<void>;
   /** A report's simulated timeline as Chrome Trace Event JSON (Perfetto). */
   chromeTrace(report: Report): Promise<object>;
+  /** Restarts the runtime on `backend`; a run in flight is stopped. */
+  setBackend(backend: BackendChoice): Promise<void>;
   /** Ends the run in flight, if any, and readies a fresh runtime. */
   stop(): Promise<void>;
   /** Ends the runtime for good. */
@@ -52,13 +69,19 @@ interface Waiter<T> {
   reject(error: Error): void;
 }
 
+interface RunWaiter extends Waiter<Report> {
+  options: RunOptions;
+}
+
 class WorkerPlayground implements Playground {
   backend = "";
+  backendLabel = "";
+  software = false;
   fallbackReason: string | null = null;
   chips: ChipPreset[] = [];
   private worker: Worker | null = null;
   private ready: Promise<void> = Promise.resolve();
-  private runs = new Map<number, Waiter<Report>>();
+  private runs = new Map<number, RunWaiter>();
   private traces = new Map<number, Waiter<object>>();
   private devices: Waiter<void>[] = [];
   private nextId = 1;
@@ -68,6 +91,7 @@ class WorkerPlayground implements Playground {
     private spawn: () => Worker,
     chip: string,
     slice: string,
+    private backendChoice: BackendChoice,
   ) {
     this.device = { chip, slice };
   }
@@ -83,12 +107,20 @@ class WorkerPlayground implements Playground {
         switch (m.type) {
           case "ready":
             this.backend = m.backend;
+            this.backendLabel = m.backendLabel;
+            this.software = m.software;
             this.fallbackReason = m.fallbackReason;
             this.chips = m.chips;
             resolve();
             break;
           case "failed":
             reject(new Error(m.message));
+            break;
+          case "output":
+            this.runs.get(m.id)?.options.onOutput?.(m.text);
+            break;
+          case "progress":
+            this.runs.get(m.id)?.options.onProgress?.(m.line, m.elapsedMs);
             break;
           case "report":
             this.runs.get(m.id)?.resolve(m.report);
@@ -111,6 +143,7 @@ class WorkerPlayground implements Playground {
         }
       };
     });
+    worker.postMessage({ type: "start", backend: this.backendChoice } satisfies ToWorker);
     return this.ready.then(() => {
       const { chip, slice } = this.device;
       if (chip !== "v5e" || slice !== "1") return this.setDevice(chip, slice);
@@ -124,8 +157,8 @@ class WorkerPlayground implements Playground {
   async run(source: string, options: RunOptions = {}): Promise<Report> {
     await this.ready;
     const id = this.nextId++;
-    const report = new Promise<Report>((resolve, reject) => this.runs.set(id, { resolve, reject }));
-    this.post({ type: "run", id, source, mode: options.mode ?? "strict" });
+    const report = new Promise<Report>((resolve, reject) => this.runs.set(id, { resolve, reject, options }));
+    this.post({ type: "run", id, source, mode: options.mode ?? "strict", timeoutMs: options.timeoutMs ?? null });
     return report;
   }
 
@@ -144,6 +177,11 @@ class WorkerPlayground implements Playground {
     this.post({ type: "device", chip, slice });
     await done;
     this.device = { chip, slice };
+  }
+
+  async setBackend(backend: BackendChoice): Promise<void> {
+    this.backendChoice = backend;
+    await this.stop();
   }
 
   async stop(): Promise<void> {
@@ -171,7 +209,12 @@ class WorkerPlayground implements Playground {
 export async function createPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const spawn =
     options.createWorker ?? (() => new Worker(new URL("./worker.js", import.meta.url), { type: "module" }));
-  const playground = new WorkerPlayground(spawn, options.chip ?? "v5e", options.slice ?? "1");
+  const playground = new WorkerPlayground(
+    spawn,
+    options.chip ?? "v5e",
+    options.slice ?? "1",
+    options.backend ?? "auto",
+  );
   await playground.start();
   return playground;
 }

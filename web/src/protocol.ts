@@ -5,15 +5,30 @@ import type { ChipPreset, EagerMode, Report, Timeline } from "./report.js";
 // model's types with the Report's (see report.ts).
 export type { ChipPreset, Figure } from "./report.js";
 
+/** Which backend runs `tpu` tensors: WebGPU when there is one, or as chosen. */
+export type BackendChoice = "auto" | "wgpu" | "reference";
+
 export type ToWorker =
-  | { type: "run"; id: number; source: string; mode: EagerMode }
+  | { type: "start"; backend: BackendChoice }
+  | { type: "run"; id: number; source: string; mode: EagerMode; timeoutMs: number | null }
   | { type: "device"; chip: string; slice: string }
   | { type: "trace"; id: number; timeline: Timeline; chipName: string };
 
 export type FromWorker =
-  | { type: "ready"; backend: string; fallbackReason: string | null; chips: ChipPreset[] }
+  | {
+      type: "ready";
+      backend: string;
+      backendLabel: string;
+      software: boolean;
+      fallbackReason: string | null;
+      chips: ChipPreset[];
+    }
   | { type: "device"; chip: string; slice: string; error: string | null }
   | { type: "failed"; message: string }
+  /** Text the program printed, as it printed it (before its Report). */
+  | { type: "output"; id: number; text: string }
+  /** The line the program is running, at most every ~100 ms. */
+  | { type: "progress"; id: number; line: number; elapsedMs: number }
   | { type: "report"; id: number; report: Report }
   | { type: "error"; id: number; message: string }
   | { type: "trace"; id: number; trace: object };

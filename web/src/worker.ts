@@ -1,10 +1,12 @@
 // The runtime's home: a dedicated Web Worker, so that a long program never
 // blocks the page and a stop can end any program at once (the client
 // terminates this worker and starts a fresh one). It owns the wasm Playground
-// and the compilation cache kept in IndexedDB.
+// and the compilation cache kept in IndexedDB. The client's first message
+// names the backend; while a program runs, what it prints and the line it is
+// on are posted as they happen, and its Report at the end.
 import init, { Playground, chipPresets, chromeTrace } from "../pkg/tpu_wasm.js";
 import { loadEntries, saveEntries } from "./cache.js";
-import type { ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+import type { BackendChoice, ChipPreset, FromWorker, ToWorker } from "./protocol.js";
 import type { Report } from "./report.js";
 
 let playground: Playground | null = null;
@@ -13,14 +15,23 @@ function post(message: FromWorker) {
   (self as unknown as Worker).postMessage(message);
 }
 
-async function start() {
+/** The wasm Playground's getters that a runtime without them lacks. */
+interface Labelled {
+  backendLabel?: string;
+  software?: boolean;
+}
+
+async function start(backend: BackendChoice) {
   try {
     await init();
-    playground = await Playground.create("auto");
+    playground = await Playground.create(backend);
     playground.loadCache(await loadEntries());
+    const labelled = playground as unknown as Labelled;
     post({
       type: "ready",
       backend: playground.backend,
+      backendLabel: labelled.backendLabel ?? (playground.backend === "wgpu" ? "WebGPU" : "CPU reference"),
+      software: labelled.software ?? false,
       fallbackReason: playground.fallbackReason ?? null,
       chips: chipPresets() as ChipPreset[],
     });
@@ -29,8 +40,23 @@ async function start() {
   }
 }
 
+/** `Playground.run` with its options: the time limit and the two streams. */
+type RunWithOptions = (
+  source: string,
+  mode: string,
+  options: {
+    timeoutMs?: number;
+    onOutput: (text: string) => void;
+    onProgress: (line: number, elapsedMs: number) => void;
+  },
+) => Promise<unknown>;
+
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
+  if (message.type === "start") {
+    await start(message.backend);
+    return;
+  }
   if (!playground) return;
   if (message.type === "trace") {
     post({ type: "trace", id: message.id, trace: chromeTrace(message.timeline, message.chipName) as object });
@@ -46,16 +72,20 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     post({ type: "device", chip: message.chip, slice: message.slice, error });
     return;
   }
+  const { id } = message;
   const started = performance.now();
   try {
-    const report = (await playground.run(message.source, message.mode)) as Report;
+    const run = playground.run.bind(playground) as unknown as RunWithOptions;
+    const report = (await run(message.source, message.mode, {
+      ...(message.timeoutMs ? { timeoutMs: message.timeoutMs } : {}),
+      onOutput: (text) => post({ type: "output", id, text }),
+      onProgress: (line, elapsedMs) => post({ type: "progress", id, line, elapsedMs }),
+    })) as Report;
     report.measured_ms = performance.now() - started;
     // Persist before answering, so that a reload right after sees the entries.
     await saveEntries(playground.takeCacheEntries() as unknown[]);
-    post({ type: "report", id: message.id, report });
+    post({ type: "report", id, report });
   } catch (e) {
-    post({ type: "error", id: message.id, message: String(e) });
+    post({ type: "error", id, message: String(e) });
   }
 };
-
-void start();

@@ -1,64 +1,106 @@
 // The page: a CodeMirror editor, Run (and Ctrl/Cmd+Enter) and Stop (Escape),
 // and panels that render the Report the runtime returns. The runtime is the
 // npm package's client (web/src/index.ts): a Web Worker that Stop terminates
-// and replaces. The page computes nothing itself; everything it shows comes
-// from the Report.
-import { EditorView, basicSetup } from "codemirror";
-import { keymap } from "@codemirror/view";
-import { Prec } from "@codemirror/state";
-import { python } from "@codemirror/lang-python";
-import { createPlayground, StoppedError, type Playground } from "../../web/src/index";
+// and replaces, and that the backend picker restarts on another backend.
+// While a program runs, what it prints streams into the output pane and the
+// line it is on is highlighted; the Report arrives at the end. The page
+// computes nothing itself; everything it shows comes from the runtime.
+import { createPlayground, StoppedError, type BackendChoice, type Playground } from "../../web/src/index";
 import type { ChipPreset } from "../../web/src/protocol";
 import type { EagerMode, Report } from "../../web/src/report";
-import {
-  MAX_ROWS,
-  type ModeResult,
-  renderChip,
-  renderChipSpecs,
-  renderKernels,
-  renderModes,
-  renderTimeline,
-} from "./panels";
+import { type ModeResult, renderChip, renderChipSpecs, renderKernels, renderModes, renderOps } from "./panels";
+import { renderSummary } from "./summary";
+import { renderTimeline } from "./timeline";
 import { renderTorus } from "./torus";
 import { EXAMPLES } from "./examples";
-import { loadDraft, saveDraft, shareUrl, sharedProgram } from "./share";
+import { createEditor, jumpTo, markProgram, replaceProgram, SHORTCUTS, showRunningLine, type Mark } from "./editor";
+import { type Link, alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
+import { OutputPane } from "./output";
+import { remembered, remember } from "./settings";
 
-const runButton = document.querySelector<HTMLButtonElement>("#run")!;
-const stopButton = document.querySelector<HTMLButtonElement>("#stop")!;
-const modeSelect = document.querySelector<HTMLSelectElement>("#mode")!;
-const compareButton = document.querySelector<HTMLButtonElement>("#compare")!;
-const status = document.querySelector<HTMLElement>("#status")!;
-const output = document.querySelector<HTMLElement>("#output")!;
-const opsBody = document.querySelector<HTMLTableSectionElement>("#ops tbody")!;
-const backendBadge = document.querySelector<HTMLElement>("#backend")!;
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+const runButton = $<HTMLButtonElement>("#run");
+const stopButton = $<HTMLButtonElement>("#stop");
+const modeSelect = $<HTMLSelectElement>("#mode");
+const timeoutSelect = $<HTMLSelectElement>("#timeout");
+const backendSelect = $<HTMLSelectElement>("#backend-select");
+const compareButton = $<HTMLButtonElement>("#compare");
+const status = $<HTMLElement>("#status");
+const progress = $<HTMLElement>("#progress");
+const backendBadge = $<HTMLElement>("#backend");
+const output = new OutputPane($<HTMLElement>("#output"));
 
 let playground: Playground | null = null;
 /** Whether a run (or a comparison of modes) is in flight. */
 let running = false;
+/** The simulated TPU the next runs are costed on (what share links carry). */
+let device = { chip: "v5e", slice: "1" };
 
-const editor = new EditorView({
-  doc: loadDraft() ?? EXAMPLES[0].source,
-  parent: document.querySelector<HTMLElement>("#editor")!,
-  extensions: [
-    Prec.highest(
-      keymap.of([
-        { key: "Mod-Enter", run: () => { void run(); return true; } },
-        { key: "Escape", run: () => { if (!running) return false; void stop(); return true; } },
-      ]),
-    ),
-    basicSetup,
-    python(),
-    EditorView.updateListener.of((update) => {
-      if (update.docChanged) saveDraft(update.state.doc.toString());
-    }),
-  ],
+// Settings kept between visits.
+timeoutSelect.value = remembered("timeout", ["5000", "30000", "120000", "600000", "0"], "120000");
+timeoutSelect.addEventListener("change", () => remember("timeout", timeoutSelect.value));
+backendSelect.value = remembered("backend", ["auto", "wgpu", "reference"], "auto");
+
+// The notice bar offers the way back after the program was replaced.
+const notice = $<HTMLElement>("#notice");
+function showNotice(text: string, action: string, act: () => void) {
+  $("#notice-text").textContent = text;
+  const button = $<HTMLButtonElement>("#notice-action");
+  button.textContent = action;
+  button.onclick = () => {
+    act();
+    notice.hidden = true;
+  };
+  notice.hidden = false;
+}
+$("#notice-close").addEventListener("click", () => {
+  notice.hidden = true;
 });
 
-function setProgram(source: string) {
-  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: source } });
-}
+// The program: the link's (share link or example), else the saved draft,
+// else the first example. A link never silently replaces a different draft.
+const draft = loadDraft();
+let link = await openedLink();
+const linkedSource = (l: Link | null) =>
+  l?.kind === "code" ? l.source : l?.kind === "example" ? EXAMPLES.find((e) => e.id === l.id)?.source : undefined;
+const editor = createEditor($("#editor"), draft ?? linkedSource(link) ?? EXAMPLES[0].source, {
+  run: () => void run(),
+  stop: () => {
+    if (!running) return false;
+    void stop();
+    return true;
+  },
+  changed: saveDraft,
+});
 
-const examples = document.querySelector<HTMLSelectElement>("#examples")!;
+/** Opens `link` over the editor's program, keeping that program one undo away. */
+function openLink(link: Link | null) {
+  const linked = linkedSource(link);
+  if (!link || linked === undefined) return;
+  if (link.mode && ["strict", "debug", "fused"].includes(link.mode)) modeSelect.value = link.mode;
+  const mine = editor.state.doc.toString();
+  if (mine !== linked) {
+    if (alreadyOpened(location.hash)) {
+      // This link was opened before and the program edited since: keep the edits.
+      showNotice("Your edited draft is kept.", "Open the link's program", () => replaceProgram(editor, linked));
+    } else {
+      replaceProgram(editor, linked);
+      showNotice("Opened the link's program; your draft is one undo away.", "Restore your draft", () =>
+        replaceProgram(editor, mine),
+      );
+    }
+  }
+  rememberOpened(location.hash);
+}
+openLink(link);
+// A link pasted into the address bar of an open page changes only the hash.
+window.addEventListener("hashchange", async () => {
+  link = await openedLink();
+  openLink(link);
+  if (link?.chip) await useDevice(link.chip, link.slice ?? "1");
+});
+
+const examples = $<HTMLSelectElement>("#examples");
 examples.append(
   ...EXAMPLES.map((e) => {
     const option = document.createElement("option");
@@ -69,14 +111,22 @@ examples.append(
 );
 examples.addEventListener("change", () => {
   const example = EXAMPLES.find((e) => e.id === examples.value);
-  if (example) setProgram(example.source);
   examples.value = "";
+  if (!example) return;
+  const before = editor.state.doc.toString();
+  if (before === example.source) return;
+  replaceProgram(editor, example.source);
+  history.replaceState(null, "", exampleUrl(example.id));
+  rememberOpened(location.hash);
+  showNotice(`Loaded “${example.title}”; Ctrl+Z brings your program back.`, "Restore your program", () =>
+    replaceProgram(editor, before),
+  );
 });
 
-const shareButton = document.querySelector<HTMLButtonElement>("#share")!;
-shareButton.addEventListener("click", async () => {
-  const url = await shareUrl(editor.state.doc.toString());
+$("#share").addEventListener("click", async () => {
+  const url = await shareUrl(editor.state.doc.toString(), { mode: modeSelect.value, ...device });
   history.replaceState(null, "", url);
+  rememberOpened(location.hash);
   try {
     await navigator.clipboard.writeText(url);
     status.textContent = "link copied";
@@ -85,124 +135,158 @@ shareButton.addEventListener("click", async () => {
   }
 });
 
-void sharedProgram().then((shared) => {
-  if (shared !== null) setProgram(shared);
+$("#copy-output").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText(output.text());
+    status.textContent = "output copied";
+  } catch {
+    status.textContent = "could not copy (no clipboard access)";
+  }
 });
+$("#clear-output").addEventListener("click", () => output.clear());
 
-const themeButton = document.querySelector<HTMLButtonElement>("#theme")!;
+const keysHelp = $<HTMLDialogElement>("#keys-help");
+$("#keys-table tbody").append(
+  ...SHORTCUTS.map(([keys, what]) => {
+    const row = document.createElement("tr");
+    const k = document.createElement("td");
+    k.append(...keys.split(" / ").flatMap((key, i) => [i ? " / " : "", Object.assign(document.createElement("kbd"), { textContent: key })]));
+    const w = document.createElement("td");
+    w.textContent = what;
+    row.append(k, w);
+    return row;
+  }),
+);
+$("#keys").addEventListener("click", () => keysHelp.showModal());
+
+const themeButton = $<HTMLButtonElement>("#theme");
 const THEMES = ["system", "light", "dark"] as const;
 function applyTheme(theme: (typeof THEMES)[number]) {
   if (theme === "system") delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
   themeButton.textContent = `theme: ${theme}`;
-  try {
-    localStorage.setItem("tpu-playground:theme", theme);
-  } catch {
-    // The choice lasts for this visit only.
-  }
+  remember("theme", theme);
 }
 themeButton.addEventListener("click", () => {
   const now = (document.documentElement.dataset.theme ?? "system") as (typeof THEMES)[number];
   applyTheme(THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
 });
-applyTheme(((): (typeof THEMES)[number] => {
-  try {
-    const saved = localStorage.getItem("tpu-playground:theme");
-    return (THEMES as readonly string[]).includes(saved ?? "") ? (saved as (typeof THEMES)[number]) : "system";
-  } catch {
-    return "system";
-  }
-})());
+applyTheme(remembered("theme", THEMES, "system"));
 
-function jumpTo(line: number, column: number) {
-  const doc = editor.state.doc;
-  const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
-  const pos = Math.min(l.from + Math.max(column - 1, 0), l.to);
-  editor.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
-  editor.focus();
+/** What the status line says of a finished run. */
+function outcome(report: Report): string {
+  if (report.diagnostics.length) return report.diagnostics[0].kind;
+  const bad = report.first_nonfinite;
+  if (bad) return `${bad.value} first in ${bad.name}${bad.line !== null ? ` at line ${bad.line}` : ""}`;
+  return "ok";
 }
 
-function renderReport(report: Report, elapsedMs: number) {
-  output.replaceChildren(document.createTextNode(report.stdout));
-  for (const d of report.diagnostics) {
-    const block = document.createElement("span");
-    block.className = "error";
-    block.textContent = d.traceback + "\n";
-    output.append(block);
-    if (d.span) {
-      const { line, column } = d.span;
-      const link = document.createElement("a");
-      link.href = "#";
-      link.className = "error-location";
-      link.textContent = `↪ line ${line}, column ${column}`;
-      link.addEventListener("click", (e) => { e.preventDefault(); jumpTo(line, column); });
-      output.append(link, "\n");
-    }
-  }
-  opsBody.replaceChildren(
-    ...report.ops.slice(0, MAX_ROWS).map((op, i) => {
-      const row = document.createElement("tr");
-      const cells = [
-        String(i + 1),
-        op.line?.toString() ?? "",
-        op.name,
-        `[${op.output_shape.join(", ")}]`,
-        op.device,
-        op.fallback ? `${op.backend} (fallback)` : op.backend,
-        `${op.kernel} (${op.kernel_language})`,
-      ];
-      row.replaceChildren(...cells.map((text) => {
-        const td = document.createElement("td");
-        td.textContent = text;
-        return td;
-      }));
-      if (op.fallback) row.title = op.fallback;
-      return row;
-    }),
+function renderReport(report: Report) {
+  output.finish(report, (line, column) => jumpTo(editor, line, column));
+  const marks: Mark[] = report.diagnostics.flatMap((d) =>
+    d.span
+      ? [
+          {
+            line: d.span.line,
+            column: d.span.column,
+            endLine: d.span.end_line,
+            endColumn: d.span.end_column,
+            severity: "error" as const,
+            message: `${d.kind}: ${d.message}`,
+          },
+        ]
+      : [],
   );
-  renderKernels(document.querySelector<HTMLElement>("#panel-kernels")!, report);
-  renderTimeline(document.querySelector<HTMLElement>("#panel-timeline")!, report, (r) => {
+  const bad = report.first_nonfinite;
+  if (bad?.line != null) {
+    marks.push({
+      line: bad.line,
+      severity: "warning",
+      message: `Debug mode: ${bad.name} gave the run's first ${bad.value} here`,
+    });
+  }
+  markProgram(editor, marks);
+  renderSummary($("#summary-view"), report);
+  renderKernels($("#kernels-view"), report);
+  renderOps($("#ops-view"), report);
+  renderTimeline($("#timeline-view"), report, (r) => {
     if (!playground) return Promise.reject(new Error("the runtime is restarting"));
     return playground.chromeTrace(r);
   });
-  renderChip(document.querySelector<HTMLElement>("#chip-run")!, report);
-  renderTorus(document.querySelector<HTMLElement>("#panel-torus")!, report);
-  const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
+  renderChip($("#chip-run"), report);
+  renderTorus($("#torus-view"), report);
   const c = report.cache;
   const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
-  status.textContent = `${outcome} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${elapsedMs.toFixed(0)} ms measured in this browser`;
+  const measured = `${(report.measured_ms ?? 0).toFixed(0)} ms measured in this browser`;
+  status.textContent = `${outcome(report)} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${measured}`;
+  status.classList.toggle("bad", outcome(report) !== "ok");
 }
-
 
 function busy(on: boolean) {
   running = on;
   runButton.disabled = on || !playground;
   compareButton.disabled = on || !playground;
+  backendSelect.disabled = on || !playground;
   stopButton.disabled = !on;
 }
 
-/** Runs `source` in `mode`; null if it was stopped or the runtime failed. */
+/** The elapsed-time counter and current line while a run is in flight. */
+let ticking: ReturnType<typeof setInterval> | null = null;
+let currentLine: number | null = null;
+function track(on: boolean) {
+  if (ticking) clearInterval(ticking);
+  ticking = null;
+  currentLine = null;
+  showRunningLine(editor, null);
+  progress.textContent = "";
+  if (!on) return;
+  const started = performance.now();
+  const tick = () => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    progress.textContent = currentLine !== null ? `${seconds} s · line ${currentLine}` : `${seconds} s`;
+  };
+  tick();
+  ticking = setInterval(tick, 100);
+}
+
+/** Runs `source` in `mode`, streaming its output; null if it was stopped or the runtime failed. */
 async function execute(source: string, mode: EagerMode): Promise<Report | null> {
+  const limit = Number(timeoutSelect.value);
+  track(true);
   try {
-    return await playground!.run(source, { mode });
+    return await playground!.run(source, {
+      mode,
+      timeoutMs: limit > 0 ? limit : null,
+      onOutput: (text) => output.append(text),
+      onProgress: (line) => {
+        if (line === currentLine) return;
+        currentLine = line;
+        showRunningLine(editor, line);
+      },
+    });
   } catch (e) {
     if (e instanceof StoppedError) {
       status.textContent = "stopped";
     } else {
-      output.textContent = `The playground failed: ${e}`;
+      output.append(`\nThe playground failed: ${e}\n`);
       status.textContent = "failed";
     }
     return null;
+  } finally {
+    track(false);
   }
 }
 
 async function run() {
   if (!playground || running) return;
   busy(true);
+  output.clear();
+  markProgram(editor, []);
+  status.classList.remove("bad");
   status.textContent = "running…";
   const report = await execute(editor.state.doc.toString(), modeSelect.value as EagerMode);
   busy(false);
-  if (report) renderReport(report, report.measured_ms ?? 0);
+  if (report) renderReport(report);
 }
 
 /** The Modes panel: the program in each eager mode, one after another. */
@@ -212,6 +296,7 @@ async function compareModes() {
   const source = editor.state.doc.toString();
   const results: ModeResult[] = [];
   for (const mode of ["debug", "strict", "fused"] as const) {
+    output.clear();
     status.textContent = `running in ${mode} mode…`;
     const report = await execute(source, mode);
     if (!report) {
@@ -221,7 +306,7 @@ async function compareModes() {
     results.push({ mode, report, elapsedMs: report.measured_ms ?? 0 });
   }
   busy(false);
-  renderModes(document.querySelector<HTMLElement>("#modes-table")!, results);
+  renderModes($("#modes-table"), results);
   status.textContent = "ok · compared the three modes";
 }
 
@@ -231,7 +316,7 @@ async function stop() {
   const p = playground;
   playground = null;
   busy(false);
-  output.textContent = "Stopped.";
+  output.append("\n[stopped]\n");
   status.textContent = "stopped";
   await p.stop();
   playground = p;
@@ -242,12 +327,13 @@ runButton.addEventListener("click", () => void run());
 compareButton.addEventListener("click", () => void compareModes());
 stopButton.addEventListener("click", () => void stop());
 
-const chipSelect = document.querySelector<HTMLSelectElement>("#chip-select")!;
-const sliceInput = document.querySelector<HTMLInputElement>("#slice-input")!;
-const chipMessage = document.querySelector<HTMLElement>("#chip-message")!;
+const chipSelect = $<HTMLSelectElement>("#chip-select");
+const sliceInput = $<HTMLInputElement>("#slice-input");
+const chipMessage = $<HTMLElement>("#chip-message");
 let presets: ChipPreset[] = [];
 
 function showChips(chips: ChipPreset[]) {
+  if (presets.length) return;
   presets = chips;
   chipSelect.append(
     ...chips.map((c) => {
@@ -257,38 +343,76 @@ function showChips(chips: ChipPreset[]) {
       return o;
     }),
   );
-  chipSelect.value = "v5e";
+  chipSelect.value = device.chip;
+  sliceInput.value = device.slice;
   renderSpecs();
 }
 
 function renderSpecs() {
   const chip = presets.find((c) => c.id === chipSelect.value);
-  if (chip) renderChipSpecs(document.querySelector<HTMLElement>("#chip-specs")!, chip);
+  if (chip) renderChipSpecs($("#chip-specs"), chip);
 }
 
-chipSelect.addEventListener("change", renderSpecs);
-document.querySelector<HTMLButtonElement>("#chip-apply")!.addEventListener("click", async () => {
+async function useDevice(chip: string, slice: string) {
   if (!playground) return;
-  const [chip, slice] = [chipSelect.value, sliceInput.value.trim()];
   try {
     await playground.setDevice(chip, slice);
+    device = { chip, slice };
+    if (presets.length) {
+      chipSelect.value = chip;
+      sliceInput.value = slice;
+      renderSpecs();
+    }
     chipMessage.textContent = `next runs: ${chip}, slice ${slice}`;
   } catch (e) {
     chipMessage.textContent = e instanceof Error ? e.message : String(e);
   }
+}
+
+chipSelect.addEventListener("change", renderSpecs);
+$("#chip-apply").addEventListener("click", () => void useDevice(chipSelect.value, sliceInput.value.trim()));
+
+function showBackend(p: Playground) {
+  backendBadge.textContent = p.backendLabel || (p.backend === "wgpu" ? "WebGPU" : "CPU reference");
+  backendBadge.classList.toggle("software", p.software);
+  const reason = p.fallbackReason;
+  backendBadge.title = reason
+    ? `WebGPU unavailable: ${reason}`
+    : p.backend === "wgpu"
+      ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}`
+      : "tpu tensors run on the CPU reference backend (Rust loops)";
+}
+
+backendSelect.addEventListener("change", async () => {
+  if (!playground || running) return;
+  const p = playground;
+  const choice = backendSelect.value as BackendChoice;
+  remember("backend", choice);
+  playground = null;
+  busy(false);
+  status.textContent = "restarting the runtime…";
+  backendBadge.textContent = "starting…";
+  try {
+    await p.setBackend(choice);
+    playground = p;
+    showBackend(p);
+    status.textContent = "ready";
+  } catch (e) {
+    status.textContent = `could not start: ${e}`;
+  }
+  busy(false);
 });
 
 async function start() {
   try {
     const p = await createPlayground({
-      createWorker: () =>
-        new Worker(new URL("../../web/src/worker.ts", import.meta.url), { type: "module" }),
+      backend: backendSelect.value as BackendChoice,
+      createWorker: () => new Worker(new URL("../../web/src/worker.ts", import.meta.url), { type: "module" }),
     });
-    const reason = p.fallbackReason;
-    backendBadge.textContent = p.backend === "wgpu" ? "WebGPU (wgpu)" : "CPU reference";
-    backendBadge.title = reason ? `WebGPU unavailable: ${reason}` : "tpu tensors run as WGSL compute shaders";
-    showChips(p.chips);
     playground = p;
+    showBackend(p);
+    if (link?.chip) await useDevice(link.chip, link.slice ?? "1");
+    showChips(p.chips);
     busy(false);
     status.textContent = "ready";
   } catch (e) {
@@ -310,7 +434,7 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]
     for (const other of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
       const on = other === tab;
       other.setAttribute("aria-selected", String(on));
-      document.querySelector<HTMLElement>(`#panel-${other.dataset.panel}`)!.hidden = !on;
+      $(`#panel-${other.dataset.panel}`).hidden = !on;
     }
   });
 }

@@ -1,13 +1,13 @@
 // The Report's panels: Kernels (the op stream as launched kernels, with cache
 // status, simulated cost and generated source, and why each sync happened),
-// Timeline (the simulated lanes; download as Perfetto JSON) and Chip (the
-// simulated TPU the run was costed on). Everything shown comes from the
+// Ops, Modes and Chip (the simulated TPU the run was costed on). Long tables
+// are shown a page at a time and always say how many rows they hide. Everything shown comes from the
 // Report, totals included (the runtime adds them up); simulated time is
 // labelled as such.
 import type { ChipPreset, Figure } from "../../web/src/protocol";
-import type { EagerMode, KernelRecord, Report } from "../../web/src/report";
+import type { EagerMode, KernelRecord, OpRecord, Report, SyncRecord } from "../../web/src/report";
 
-function el<K extends keyof HTMLElementTagNameMap>(
+export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: Partial<HTMLElementTagNameMap[K]> = {},
   ...children: (Node | string)[]
@@ -18,7 +18,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-function us(value: number): string {
+export function us(value: number): string {
   if (value >= 1000) return `${(value / 1000).toFixed(2)} ms`;
   return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
 }
@@ -29,17 +29,65 @@ function cacheText(k: KernelRecord): string {
   return k.cache_persisted ? "hit (persisted)" : "hit";
 }
 
-/** The most rows a table shows; the rest are counted. */
-export const MAX_ROWS = 300;
+/** Rows a table shows at once; the pager says how many it hides. */
+export const PAGE_ROWS = 50;
 
-function more(total: number): (HTMLElement | string)[] {
-  return total > MAX_ROWS ? [el("p", { className: "summary" }, `… and ${total - MAX_ROWS} more`)] : [];
+/**
+ * A table (or list) of `items` shown a page at a time: the DOM never holds
+ * more than PAGE_ROWS rows, however long the run, and the pager always says
+ * how many rows are hidden.
+ */
+export function paginated<T>(
+  items: T[],
+  row: (item: T, index: number) => HTMLElement,
+  frame: (rows: HTMLElement[]) => HTMLElement,
+  noun = "rows",
+): HTMLElement {
+  const box = el("div", { className: "paginated" });
+  let page = 0;
+  const pages = Math.max(1, Math.ceil(items.length / PAGE_ROWS));
+  const count = (n: number) => n.toLocaleString("en-US");
+  const show = () => {
+    const first = page * PAGE_ROWS;
+    const shown = items.slice(first, first + PAGE_ROWS);
+    const parts: HTMLElement[] = [frame(shown.map((item, i) => row(item, first + i)))];
+    if (items.length > PAGE_ROWS) {
+      const prev = el("button", { type: "button", className: "secondary", disabled: page === 0 }, "‹ previous");
+      const next = el("button", { type: "button", className: "secondary", disabled: page === pages - 1 }, "next ›");
+      prev.addEventListener("click", () => {
+        page -= 1;
+        show();
+      });
+      next.addEventListener("click", () => {
+        page += 1;
+        show();
+      });
+      const where = `${noun} ${count(first + 1)}–${count(first + shown.length)} of ${count(items.length)} (${count(
+        items.length - shown.length,
+      )} hidden)`;
+      parts.push(el("p", { className: "pager" }, prev, " ", next, " ", el("span", {}, where)));
+    }
+    box.replaceChildren(...parts);
+  };
+  show();
+  return box;
+}
+
+export function table(className: string, headers: string[], rows: HTMLElement[]): HTMLElement {
+  return el(
+    "table",
+    { className },
+    el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...rows),
+  );
 }
 
 export function renderKernels(target: HTMLElement, report: Report) {
-  const rows = report.kernels.slice(0, MAX_ROWS).map((k, i) => {
+  const kernelRow = (k: KernelRecord, i: number) => {
     const ops = k.ops.map((o) => report.ops[o]?.name ?? "?");
     const cost = k.cost;
+    // The source opens in a block that scrolls inside its cell; the table's
+    // fixed layout keeps it from widening the table.
     const source = k.source
       ? el("details", {}, el("summary", {}, "source"), el("pre", { className: "source" }, k.source))
       : "";
@@ -52,17 +100,9 @@ export function renderKernels(target: HTMLElement, report: Report) {
       el("td", {}, `${ops.length}: ${ops.join(" ")}`),
       el("td", {}, cacheText(k)),
       el("td", {}, cost ? `${us(cost.simulated_us)} (${cost.unit}, ${cost.bound}-bound)` : ""),
-      el(
-        "td",
-        {},
-        cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : "",
-        hints,
-      ),
+      el("td", {}, cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : "", hints),
     );
-  });
-  const syncs = report.syncs.map((s) =>
-    el("li", {}, `${s.reason}${s.line !== null ? ` (line ${s.line})` : ""}: waited for ${s.after_kernels} kernels`),
-  );
+  };
   const c = report.cache;
   target.replaceChildren(
     el(
@@ -70,137 +110,48 @@ export function renderKernels(target: HTMLElement, report: Report) {
       { className: "summary" },
       `${report.kernels.length} kernels in ${report.mode} mode for ${report.ops.length} ops · compilation cache: ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`,
     ),
-    el(
-      "table",
-      { className: "kernels" },
-      el(
-        "thead",
-        {},
-        el(
-          "tr",
-          {},
-          ...["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"].map((h) => el("th", {}, h)),
-        ),
-      ),
-      el("tbody", {}, ...rows),
+    paginated(
+      report.kernels,
+      kernelRow,
+      (rows) => table("kernels", ["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"], rows),
+      "kernels",
     ),
-    ...more(report.kernels.length),
-    el("h3", {}, "Syncs (materialisation points)"),
-    syncs.length ? el("ul", { className: "syncs" }, ...syncs.slice(0, MAX_ROWS)) : el("p", {}, "none"),
-    ...more(syncs.length),
+    el("h3", {}, "Syncs (materialisation points), in order"),
+    report.syncs.length
+      ? paginated(
+          report.syncs,
+          (s: SyncRecord) =>
+            el("li", {}, `${s.reason}${s.line !== null ? ` (line ${s.line})` : ""}: waited for ${s.after_kernels} kernels`),
+          (rows) => el("ul", { className: "syncs" }, ...rows),
+          "syncs",
+        )
+      : el("p", {}, "none"),
   );
 }
 
-const SVG = "http://www.w3.org/2000/svg";
-
-/** Renders the Timeline panel; `trace` makes the Perfetto JSON of a report
- * (the runtime's own exporter, as `tpu run --trace` uses). */
-export function renderTimeline(target: HTMLElement, report: Report, trace: (r: Report) => Promise<object>) {
-  const timeline = report.timeline;
-  if (!timeline || !report.device) {
-    target.replaceChildren(el("p", {}, "No timeline: the run launched no kernels."));
-    return;
-  }
-  const total = Math.max(timeline.total_us, 1e-9);
-  const lanes = timeline.lanes;
-  const row = 24;
-  const height = lanes.length * row;
-  // Lane names beside an SVG whose x axis is simulated microseconds: zooming
-  // and panning change its viewBox only.
-  const labels = el(
-    "div",
-    { className: "lanes" },
-    ...lanes.map((lane) => el("div", {}, lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`)),
-  );
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "timeline");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "simulated timeline");
-  lanes.forEach((lane, i) => {
-    for (const e of lane.events) {
-      const rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("x", String(e.start_us));
-      rect.setAttribute("y", String(i * row + 4));
-      rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
-      rect.setAttribute("height", String(row - 8));
-      rect.setAttribute("class", `lane-${i}`);
-      const title = document.createElementNS(SVG, "title");
-      title.textContent = `${e.name}: ${us(e.duration_us)} at ${us(e.start_us)} (simulated)`;
-      rect.append(title);
-      svg.append(rect);
-    }
-  });
-  let view = { start: 0, width: total };
-  const range = el("span", { className: "hint" });
-  const show = () => {
-    view.width = Math.min(Math.max(view.width, total / 1e6), total);
-    view.start = Math.min(Math.max(view.start, 0), total - view.width);
-    svg.setAttribute("viewBox", `${view.start} 0 ${view.width} ${height}`);
-    range.textContent = `showing ${us(view.start)} to ${us(view.start + view.width)}`;
+/** The Ops panel: every op dispatched, a page at a time. */
+export function renderOps(target: HTMLElement, report: Report) {
+  const opRow = (op: OpRecord, i: number) => {
+    const cells = [
+      String(i + 1),
+      op.line?.toString() ?? "",
+      op.name,
+      `[${op.output_shape.join(", ")}]`,
+      op.device,
+      op.fallback ? `${op.backend} (fallback)` : op.backend,
+      `${op.kernel} (${op.kernel_language})`,
+    ];
+    const tr = el("tr", {}, ...cells.map((text) => el("td", {}, text)));
+    if (op.fallback) tr.title = op.fallback;
+    return tr;
   };
-  /** Zooms by `factor` around the fraction `at` of the visible range. */
-  const zoom = (factor: number, at = 0.5) => {
-    const pivot = view.start + at * view.width;
-    view = { start: pivot - at * view.width * factor, width: view.width * factor };
-    show();
-  };
-  svg.addEventListener(
-    "wheel",
-    (event) => {
-      event.preventDefault();
-      const box = svg.getBoundingClientRect();
-      zoom(event.deltaY > 0 ? 1.25 : 0.8, (event.clientX - box.left) / box.width);
-    },
-    { passive: false },
-  );
-  let drag: { x: number; start: number } | null = null;
-  svg.addEventListener("pointerdown", (event) => {
-    drag = { x: event.clientX, start: view.start };
-    svg.setPointerCapture(event.pointerId);
-  });
-  svg.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    const box = svg.getBoundingClientRect();
-    view.start = drag.start - ((event.clientX - drag.x) / box.width) * view.width;
-    show();
-  });
-  svg.addEventListener("pointerup", () => {
-    drag = null;
-  });
-  const button = (text: string, action: () => void) => {
-    const b = el("button", { type: "button", className: "secondary" }, text);
-    b.addEventListener("click", action);
-    return b;
-  };
-  const download = button("Download Perfetto JSON", async () => {
-    const blob = new Blob([JSON.stringify(await trace(report))], { type: "application/json" });
-    const a = el("a", { href: URL.createObjectURL(blob), download: "tpu-playground-trace.json" });
-    a.click();
-    URL.revokeObjectURL(a.href);
-  });
-  show();
   target.replaceChildren(
-    el(
-      "p",
-      { className: "summary" },
-      `Simulated on a ${report.device.chip_name} (${report.device.slice}): ${us(total)} in all. Simulated time, not measured. Scroll to zoom, drag to pan.`,
+    paginated(
+      report.ops,
+      opRow,
+      (rows) => table("ops", ["#", "line", "op", "shape", "device", "backend", "kernel"], rows),
+      "ops",
     ),
-    el(
-      "p",
-      { className: "timeline-tools" },
-      button("Zoom in", () => zoom(0.5)),
-      " ",
-      button("Zoom out", () => zoom(2)),
-      " ",
-      button("Reset", () => zoom(total / view.width)),
-      " ",
-      download,
-      " ",
-      range,
-    ),
-    el("div", { className: "timeline-view" }, labels, svg),
   );
 }
 

@@ -1,8 +1,25 @@
-// Share links and the local draft. A link carries the program in the URL's
-// hash, deflated and base64url-encoded (`#code=...`), so nothing is sent to a
-// server; the draft is the editor's text in localStorage.
+// Share links, example links and the local draft. A share link carries the
+// program in the URL's hash, deflated and base64url-encoded, with the run's
+// settings beside it (`#code=...&mode=fused&chip=v6e&slice=2x2`), so nothing
+// is sent to a server; an example link names the example
+// (`#example=mlp&mode=fused`). The draft is the editor's text in localStorage.
+// Which link was last opened over the draft is remembered too, so that
+// reloading a link after editing keeps the edits.
 
 const DRAFT = "tpu-playground:draft";
+const OPENED = "tpu-playground:opened-link";
+
+/** The run settings a link carries; absent ones keep the page's defaults. */
+export interface LinkSettings {
+  mode?: string;
+  chip?: string;
+  slice?: string;
+}
+
+/** What the page's URL asks to open. */
+export type Link =
+  | ({ kind: "code"; source: string } & LinkSettings)
+  | ({ kind: "example"; id: string } & LinkSettings);
 
 function toBase64Url(bytes: Uint8Array): string {
   let text = "";
@@ -20,38 +37,66 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
-/** The URL that opens the page with `source` in the editor. */
-export async function shareUrl(source: string): Promise<string> {
-  const packed = await pipe(new TextEncoder().encode(source), new CompressionStream("deflate-raw"));
+function withSettings(params: URLSearchParams, settings: LinkSettings): string {
+  for (const key of ["mode", "chip", "slice"] as const) {
+    const value = settings[key];
+    if (value) params.set(key, value);
+  }
   const url = new URL(location.href);
-  url.hash = `code=${toBase64Url(packed)}`;
+  url.hash = params.toString();
   return url.toString();
 }
 
-/** The program a share link carries, if the page was opened with one. */
-export async function sharedProgram(): Promise<string | null> {
-  const match = location.hash.match(/^#code=([A-Za-z0-9_-]+)$/);
-  if (!match) return null;
+/** The URL that opens the page with `source` in the editor and these settings. */
+export async function shareUrl(source: string, settings: LinkSettings): Promise<string> {
+  const packed = await pipe(new TextEncoder().encode(source), new CompressionStream("deflate-raw"));
+  return withSettings(new URLSearchParams({ code: toBase64Url(packed) }), settings);
+}
+
+/** The URL of an example, with these settings. */
+export function exampleUrl(id: string, settings: LinkSettings = {}): string {
+  return withSettings(new URLSearchParams({ example: id }), settings);
+}
+
+/** What the page's URL hash asks to open, if anything readable. */
+export async function openedLink(): Promise<Link | null> {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const settings: LinkSettings = {
+    mode: params.get("mode") ?? undefined,
+    chip: params.get("chip") ?? undefined,
+    slice: params.get("slice") ?? undefined,
+  };
+  const example = params.get("example");
+  if (example) return { kind: "example", id: example, ...settings };
+  const code = params.get("code");
+  if (!code || !/^[A-Za-z0-9_-]+$/.test(code)) return null;
   try {
-    const bytes = await pipe(fromBase64Url(match[1]), new DecompressionStream("deflate-raw"));
-    return new TextDecoder().decode(bytes);
+    const bytes = await pipe(fromBase64Url(code), new DecompressionStream("deflate-raw"));
+    return { kind: "code", source: new TextDecoder().decode(bytes), ...settings };
   } catch {
     return null;
   }
 }
 
-export function loadDraft(): string | null {
+function get(key: string): string | null {
   try {
-    return localStorage.getItem(DRAFT);
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
-export function saveDraft(source: string) {
+function set(key: string, value: string) {
   try {
-    localStorage.setItem(DRAFT, source);
+    localStorage.setItem(key, value);
   } catch {
     // Storage may be unavailable (a private window); the draft is a convenience.
   }
 }
+
+export const loadDraft = () => get(DRAFT);
+export const saveDraft = (source: string) => set(DRAFT, source);
+
+/** Whether this exact link (hash) was already opened over the draft. */
+export const alreadyOpened = (hash: string) => get(OPENED) === hash;
+export const rememberOpened = (hash: string) => set(OPENED, hash);

@@ -1,0 +1,188 @@
+// The Timeline panel: the simulated lanes of a run (host dispatch, TensorCore,
+// SparseCore, transfers, ICI) drawn against a time axis in simulated
+// microseconds, with a legend, the names of events wide enough to read, zoom
+// (wheel or buttons), pan (drag) and a download as Perfetto JSON (the
+// runtime's own exporter, as `tpu run --trace` uses). All of it is simulated
+// time, and labelled so.
+import type { Report } from "../../web/src/report";
+import { el, us } from "./panels";
+
+const SVG = "http://www.w3.org/2000/svg";
+const ROW = 24;
+/** Event labels drawn at most, so that a 10,000-kernel run stays quick. */
+const MAX_LABELS = 200;
+
+/** What each lane shows, for the legend. */
+const LANE_MEANING: Record<string, string> = {
+  "host dispatch": "the host launching each kernel (the launch overhead)",
+  TensorCore: "kernels running on the MXUs and VPU",
+  SparseCore: "gathers and scatters on a SparseCore",
+  "HBM ↔ host transfers": "values read back to the host at a sync",
+  ICI: "collectives between chips",
+};
+
+function laneClass(name: string): string {
+  return `lane-${name.split(/\W/)[0].toLowerCase()}`;
+}
+
+/** Round tick spacing: 1, 2 or 5 times a power of ten, about `count` ticks. */
+function tickStep(width: number, count: number): number {
+  const raw = width / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+}
+
+export function renderTimeline(target: HTMLElement, report: Report, trace: (r: Report) => Promise<object>) {
+  const timeline = report.timeline;
+  if (!timeline || !report.device) {
+    target.replaceChildren(el("p", {}, "No timeline: the run launched no kernels."));
+    return;
+  }
+  const total = Math.max(timeline.total_us, 1e-9);
+  const lanes = timeline.lanes;
+  const height = lanes.length * ROW;
+  // Lane names beside an SVG whose x axis is simulated microseconds: zooming
+  // and panning change its viewBox only; the axis and labels are redrawn.
+  const names = el(
+    "div",
+    { className: "lanes" },
+    ...lanes.map((lane) => el("div", {}, lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`)),
+    el("div", { className: "axis-unit" }, "simulated time"),
+  );
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "timeline");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "simulated timeline");
+  lanes.forEach((lane, i) => {
+    for (const e of lane.events) {
+      const rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("x", String(e.start_us));
+      rect.setAttribute("y", String(i * ROW + 4));
+      rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
+      rect.setAttribute("height", String(ROW - 8));
+      rect.setAttribute("class", laneClass(lane.name));
+      const title = document.createElementNS(SVG, "title");
+      title.textContent = `${e.name}: ${us(e.duration_us)} at ${us(e.start_us)} (simulated)`;
+      rect.append(title);
+      svg.append(rect);
+    }
+  });
+  const labels = el("div", { className: "event-labels" });
+  const axis = el("div", { className: "axis", role: "presentation" });
+  const plot = el("div", { className: "plot" }, svg, labels, axis);
+  let view = { start: 0, width: total };
+  const range = el("span", { className: "hint" });
+  const drawAxis = () => {
+    const step = tickStep(view.width, 6);
+    const ticks: HTMLElement[] = [];
+    for (let t = Math.ceil(view.start / step) * step; t <= view.start + view.width + 1e-12; t += step) {
+      const tick = el("span", { className: "tick" }, us(t));
+      tick.style.left = `${((t - view.start) / view.width) * 100}%`;
+      ticks.push(tick);
+    }
+    axis.replaceChildren(...ticks);
+    // An event's name is written on it when it is at least 6% of the view wide.
+    const shown: HTMLElement[] = [];
+    lanes.forEach((lane, i) => {
+      for (const e of lane.events) {
+        if (shown.length >= MAX_LABELS) return;
+        const left = (e.start_us - view.start) / view.width;
+        const width = e.duration_us / view.width;
+        if (width < 0.06 || left + width < 0 || left > 1) continue;
+        const label = el("span", { className: "event-label" }, e.name);
+        label.style.left = `${Math.max(left, 0) * 100}%`;
+        label.style.width = `${(Math.min(left + width, 1) - Math.max(left, 0)) * 100}%`;
+        label.style.top = `${i * ROW + 4}px`;
+        shown.push(label);
+      }
+    });
+    labels.replaceChildren(...shown);
+  };
+  const show = () => {
+    view.width = Math.min(Math.max(view.width, total / 1e6), total);
+    view.start = Math.min(Math.max(view.start, 0), total - view.width);
+    svg.setAttribute("viewBox", `${view.start} 0 ${view.width} ${height}`);
+    range.textContent = `showing ${us(view.start)} to ${us(view.start + view.width)}`;
+    drawAxis();
+  };
+  /** Zooms by `factor` around the fraction `at` of the visible range. */
+  const zoom = (factor: number, at = 0.5) => {
+    const pivot = view.start + at * view.width;
+    view = { start: pivot - at * view.width * factor, width: view.width * factor };
+    show();
+  };
+  svg.addEventListener(
+    "wheel",
+    (event) => {
+      event.preventDefault();
+      const box = svg.getBoundingClientRect();
+      zoom(event.deltaY > 0 ? 1.25 : 0.8, (event.clientX - box.left) / box.width);
+    },
+    { passive: false },
+  );
+  let drag: { x: number; start: number } | null = null;
+  svg.addEventListener("pointerdown", (event) => {
+    drag = { x: event.clientX, start: view.start };
+    svg.setPointerCapture(event.pointerId);
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const box = svg.getBoundingClientRect();
+    view.start = drag.start - ((event.clientX - drag.x) / box.width) * view.width;
+    show();
+  });
+  svg.addEventListener("pointerup", () => {
+    drag = null;
+  });
+  const button = (text: string, action: () => void) => {
+    const b = el("button", { type: "button", className: "secondary" }, text);
+    b.addEventListener("click", action);
+    return b;
+  };
+  const download = button("Download Perfetto JSON", async () => {
+    const blob = new Blob([JSON.stringify(await trace(report))], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: "tpu-playground-trace.json" });
+    a.click();
+    URL.revokeObjectURL(a.href);
+  });
+  const legend = el(
+    "ul",
+    { className: "legend" },
+    ...lanes
+      .filter((lane, i) => lanes.findIndex((l) => l.name === lane.name) === i)
+      .map((lane) =>
+        el(
+          "li",
+          {},
+          el("span", { className: `swatch ${laneClass(lane.name)}` }),
+          el("b", {}, lane.name),
+          `: ${LANE_MEANING[lane.name] ?? "simulated work"} (${lane.events.length} event${lane.events.length === 1 ? "" : "s"})`,
+        ),
+      ),
+  );
+  target.replaceChildren(
+    el(
+      "p",
+      { className: "summary" },
+      `Simulated on a ${report.device.chip_name} (${report.device.slice}): ${us(total)} in all. Simulated time, not measured. Scroll to zoom, drag to pan.`,
+    ),
+    el(
+      "p",
+      { className: "timeline-tools" },
+      button("Zoom in", () => zoom(0.5)),
+      " ",
+      button("Zoom out", () => zoom(2)),
+      " ",
+      button("Reset", () => zoom(total / view.width)),
+      " ",
+      download,
+      " ",
+      range,
+    ),
+    el("div", { className: "timeline-view" }, names, plot),
+    legend,
+  );
+  show();
+}
