@@ -144,7 +144,7 @@ pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> R
         let e = e.leave_frame(&file, "<module>");
         report.diagnostics.push(e.to_diagnostic());
     }
-    report.stdout = std::mem::take(&mut interp.stdout);
+    report.stdout = interp.take_stdout();
     interp.teardown();
     drop(interp);
     // What is still pending (Fused mode) runs now, so every op the program

@@ -51,7 +51,9 @@ pub enum Flow {
 
 pub struct Interpreter<'r> {
     pub runtime: &'r mut Runtime,
-    pub stdout: String,
+    /// Everything the program printed; private so that every write goes through
+    /// `write_stdout`, which also streams it to the output sink.
+    stdout: String,
     /// The file whose code is running now (the user's, or the prelude's).
     pub file: Rc<SourceFile>,
     pub env: Rc<Env>,
@@ -208,6 +210,11 @@ impl<'r> Interpreter<'r> {
 
     /// Writes text to the program's stdout, handing it to the output sink at
     /// once.
+    /// The program's whole stdout, taken at the end of a run for the Report.
+    pub fn take_stdout(&mut self) -> String {
+        std::mem::take(&mut self.stdout)
+    }
+
     pub fn write_stdout(&mut self, text: &str) {
         self.stdout.push_str(text);
         self.watch.output(text);

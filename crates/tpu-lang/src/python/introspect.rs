@@ -211,7 +211,7 @@ impl Interpreter<'_> {
                 )));
             }
         };
-        self.stdout.push_str(&page);
+        self.write_stdout(&page);
         Ok(Value::None)
     }
 
