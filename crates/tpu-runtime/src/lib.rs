@@ -31,7 +31,8 @@ pub use data::{HostData, Scalar};
 pub use fusion::EagerMode;
 pub use reference::ReferenceBackend;
 pub use report::{
-    CacheStats, Diagnostic, KernelRecord, NonFinite, OpRecord, Report, SourceSpan, SyncRecord,
+    CacheStats, Diagnostic, FallbackGroup, KernelRecord, NonFinite, OpRecord, Report, RunBound,
+    RunSummary, SourceSpan, SyncGroup, SyncRecord,
 };
 pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
 pub use tensor::{Device, Home, Tensor};

@@ -128,6 +128,8 @@ impl Runtime {
     }
 
     /// Runs `op` on the backend at `home`, copying operands there as needed.
+    /// A fallback's operands on the accelerator are read back as syncs
+    /// named `FALLBACK_READ`.
     #[allow(clippy::too_many_arguments)]
     async fn run_on(
         &mut self,
@@ -141,6 +143,11 @@ impl Runtime {
     ) -> Result<Tensor, RuntimeError> {
         let mut placed = Vec::with_capacity(inputs.len());
         for t in inputs {
+            if fallback.is_some() && t.home() != home {
+                // Named, so the summary groups these reads apart from the
+                // program's own.
+                self.set_sync_reason(FALLBACK_READ);
+            }
             match self.place(t, home).await {
                 Ok(p) => placed.push(p),
                 Err(e) => {
@@ -231,10 +238,16 @@ impl Runtime {
             return Ok(());
         };
         let index = self.ops.len() - 1;
+        let (name, line) = (self.ops[index].name.clone(), self.ops[index].line);
+        let place = line.map_or(String::new(), |l| format!(" on line {l}"));
         self.first_nonfinite = Some(NonFinite {
             op: index,
-            name: self.ops[index].name.clone(),
-            line: self.ops[index].line,
+            message: format!(
+                "{name}{place} produced {value}: the first non-finite value in this run \
+                 (Debug mode checks every op's result)."
+            ),
+            name,
+            line,
             value: value.into(),
         });
         Ok(())
@@ -297,3 +310,7 @@ impl Runtime {
         Ok(self.backend(Home::Host).upload(data)?)
     }
 }
+
+/// The reason of a sync that reads a host fallback's operand.
+pub(crate) const FALLBACK_READ: &str =
+    "host fallback: an op with no accelerator kernel reads its operands";

@@ -1,10 +1,15 @@
 //! The Report: everything a run produced, as plain serialisable data. The CLI, the
 //! npm package and the page only render it; none of them recomputes anything the
 //! runtime knows (totals, FLOPs, a slice's chips and links are here). Its
-//! TypeScript declarations are generated from these types (`report/typescript.rs`).
+//! TypeScript declarations are generated from these types (`report/typescript.rs`);
+//! the run summary, computed from the rest, is in `report/summary.rs`.
 
 use crate::backend::BackendKind;
 use serde::{Deserialize, Serialize};
+
+mod summary;
+pub(crate) use summary::summarize;
+pub use summary::{FallbackGroup, RunBound, RunSummary, SyncGroup};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -55,6 +60,10 @@ pub struct Report {
     /// with their link-by-link schedules.
     #[serde(default)]
     pub collectives: Vec<CollectiveRecord>,
+    /// The run at a glance: how busy the simulated chip was, what bounds the
+    /// run and why, host fallbacks and syncs grouped (`report/summary.rs`).
+    #[serde(default)]
+    pub summary: Option<RunSummary>,
 }
 
 /// A collective the program simulated, where it happened in the run.
@@ -194,6 +203,10 @@ pub struct NonFinite {
     pub line: Option<u32>,
     /// `nan` or `inf`.
     pub value: String,
+    /// What the page shows: `aten::div on line 5 produced nan: the first
+    /// non-finite value in this run (Debug mode checks every op's result).`
+    #[serde(default)]
+    pub message: String,
 }
 
 impl Report {

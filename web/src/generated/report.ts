@@ -67,7 +67,12 @@ timeline: Timeline | null,
  * Collectives the program simulated (`torch_tpu.simulate_collective`),
  * with their link-by-link schedules.
  */
-collectives: Array<CollectiveRecord>, };
+collectives: Array<CollectiveRecord>, 
+/**
+ * The run at a glance: how busy the simulated chip was, what bounds the
+ * run and why, host fallbacks and syncs grouped (`report/summary.rs`).
+ */
+summary: RunSummary | null, };
 
 export type ChipPreset = { 
 /**
@@ -304,6 +309,19 @@ traceback: string, };
 export type EagerMode = "debug" | "strict" | "fused";
 
 /**
+ * Host fallbacks of one op for one reason.
+ */
+export type FallbackGroup = { 
+/**
+ * The aten-style name, e.g. `aten::ne`.
+ */
+op: string, reason: string, count: number, 
+/**
+ * The source lines that dispatched them, ascending, each once.
+ */
+lines: Array<number>, };
+
+/**
  * A figure and where it comes from.
  */
 export type Figure = { value: number, source: string, 
@@ -389,7 +407,12 @@ op: number, name: string, line: number | null,
 /**
  * `nan` or `inf`.
  */
-value: string, };
+value: string, 
+/**
+ * What the page shows: `aten::div on line 5 produced nan: the first
+ * non-finite value in this run (Debug mode checks every op's result).`
+ */
+message: string, };
 
 /**
  * One computation on device tensors. Scalars from Python (`x * 2`) are carried
@@ -433,6 +456,45 @@ export type RandomDraw = { "distribution": "uniform", low: number, high: number,
  * Reductions along one axis.
  */
 export type ReduceOp = "sum" | "prod" | "max" | "min" | "argmax" | "argmin";
+
+/**
+ * What bounds a run.
+ */
+export type RunBound = "dispatch" | "compute" | "memory" | "idle";
+
+/**
+ * The run at a glance (simulated time: the device model's, not measured).
+ */
+export type RunSummary = { 
+/**
+ * When the simulated timeline ends, microseconds.
+ */
+simulated_us: number, 
+/**
+ * Microseconds the chip spent running kernels (launch overhead, which
+ * the host pays, not included).
+ */
+chip_busy_us: number, 
+/**
+ * `chip_busy_us` over `simulated_us`, 0 to 1.
+ */
+chip_busy_fraction: number, 
+/**
+ * What bounds the run (see `classify`).
+ */
+bound: RunBound, 
+/**
+ * One plain sentence saying so, with what would help.
+ */
+explanation: string, 
+/**
+ * `tpu` ops that ran on the host reference, grouped by op and reason.
+ */
+fallbacks: Array<FallbackGroup>, 
+/**
+ * Where the host waited for the device, grouped by reason.
+ */
+syncs: Array<SyncGroup>, };
 
 export type Simulation = { kind: CollectiveKind, axes: Array<number>, bytes: number, 
 /**
@@ -492,6 +554,15 @@ links: Array<IciLink>, };
  * A 1-based line and column range in the user's source.
  */
 export type SourceSpan = { line: number, column: number, end_line: number, end_column: number, };
+
+/**
+ * Syncs for one reason.
+ */
+export type SyncGroup = { reason: string, count: number, 
+/**
+ * The source lines where the host waited, ascending, each once.
+ */
+lines: Array<number>, };
 
 /**
  * A materialisation point: the host waited for a device value.

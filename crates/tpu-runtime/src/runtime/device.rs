@@ -115,6 +115,7 @@ impl Runtime {
             timeline.total_us,
         ));
         report.timeline = Some(timeline);
+        report.summary = Some(crate::report::summarize(report));
     }
 
     /// Chooses the simulated TPU: the chip the Report's costs and timeline
