@@ -260,11 +260,13 @@ test("the packed npm package runs <tpu-playground> widgets in a fixture page", a
     await page.goto(served.url);
     await page.waitForFunction(() => customElements.get("tpu-playground") !== undefined);
     await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector("button").click());
+    // The output streams in before the run ends: wait for the status.
     await page.waitForFunction(
-      () => document.querySelector("#w").shadowRoot.querySelector(".output").textContent === "14.0\n",
+      () => /^ok/.test(document.querySelector("#w").shadowRoot.querySelector(".status").textContent),
       null,
       { timeout: 60_000 },
     );
+    assert.equal(await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector(".output").textContent), "14.0\n");
     const status = await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector(".status").textContent);
     assert.match(status, /^ok · \d+ kernels · [\d.]+ µs simulated on TPU v5e/);
     await page.screenshot({ path: join(artifacts, "npm-widget.png"), fullPage: true });

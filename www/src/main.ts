@@ -317,6 +317,7 @@ async function stop() {
   playground = null;
   busy(false);
   output.append("\n[stopped]\n");
+  output.flush();
   status.textContent = "stopped";
   await p.stop();
   playground = p;

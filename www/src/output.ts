@@ -27,7 +27,9 @@ export class OutputPane {
     this.flushing ??= setTimeout(() => this.flush(), 50);
   }
 
-  private flush() {
+  /** Shows what is pending now rather than within ~50 ms (a stop's note). */
+  flush() {
+    if (this.flushing) clearTimeout(this.flushing);
     this.flushing = null;
     const atEnd = this.pane.scrollTop + this.pane.clientHeight >= this.pane.scrollHeight - 4;
     if (!this.streamed.parentNode) this.pane.append(this.streamed);
