@@ -107,7 +107,8 @@ pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
 /// more. A Python step takes about a microsecond; measured on lavapipe, an
 /// iteration of `x = x + 1` over 1,000 elements takes about 200: with a charge
 /// of 100 per launch, `while True: x = x + 1` used the default budget of ten
-/// million in 19.5 s, with 250 in about 8 s. The charge makes a loop of tensor
+/// million in 19.5 s, with 250 in about 10 s (debug build, Strict; 8 s in
+/// Fused). The charge makes a loop of tensor
 /// work end in `TimeoutError` as surely as a loop of Python does, and bounds
 /// the op log (and the pending graph of Fused mode) an endless loop can grow.
 pub(crate) fn op_fuel(work: &Work) -> u64 {
