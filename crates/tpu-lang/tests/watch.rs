@@ -141,13 +141,13 @@ fn a_loop_of_tensor_ops_runs_out_of_fuel_by_its_work() {
     assert_eq!(d.kind, "TimeoutError", "{d:?}");
     assert_eq!(d.span.map(|s| s.line), Some(4), "{}", d.traceback);
     // Counting statements only, 100,000 steps would have been some 50,000
-    // additions; each launch costs a few hundred steps.
+    // additions; each launch costs some fifty steps more.
     let adds = report
         .ops
         .iter()
         .filter(|op| op.name == "aten::add")
         .count();
-    assert!((100..1_000).contains(&adds), "{adds} additions");
+    assert!((500..5_000).contains(&adds), "{adds} additions");
 }
 
 #[test]

@@ -104,13 +104,15 @@ pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
 /// Fuel an op costs the interpreter's budget of steps: one launch (dispatch,
 /// bookkeeping, a record in the op log) weighs as much as `LAUNCH_FUEL` Python
 /// steps, and every thousand elements touched or arithmetic operations done one
-/// more. A Python step takes about a microsecond; measured on lavapipe, an
-/// iteration of `x = x + 1` over 1,000 elements takes about 200: with a charge
-/// of 100 per launch, `while True: x = x + 1` used the default budget of ten
-/// million in 19.5 s, with 250 in about 10 s (debug build, Strict; 8 s in
-/// Fused). The charge makes a loop of tensor
-/// work end in `TimeoutError` as surely as a loop of Python does, and bounds
-/// the op log (and the pending graph of Fused mode) an endless loop can grow.
+/// more. The charge makes a loop of tensor work end in `TimeoutError` as
+/// surely as a loop of Python does, and bounds the op log (and the pending
+/// graph of Fused mode) an endless loop can grow. It is not a time proxy: a
+/// launch costs about 200 Python steps' time on lavapipe, but charging that
+/// (250 was tried) let the default budget of ten million hold only 40,000
+/// tensor ops, which a 500-step training loop of a small model passes. At 50,
+/// the default budget holds some 200,000 launches of small tensors; the
+/// wall-clock limit (`RunOptions::timeout`, the page's time limit, `tpu run
+/// --timeout`) is what ends a slow runaway sooner.
 pub(crate) fn op_fuel(work: &Work) -> u64 {
     let matmul_flops = work
         .matmul
@@ -120,4 +122,4 @@ pub(crate) fn op_fuel(work: &Work) -> u64 {
 }
 
 /// See `op_fuel`.
-pub(crate) const LAUNCH_FUEL: u64 = 250;
+pub(crate) const LAUNCH_FUEL: u64 = 50;
