@@ -110,7 +110,9 @@ pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
 /// launch costs about 200 Python steps' time on lavapipe, but charging that
 /// (250 was tried) let the default budget of ten million hold only 40,000
 /// tensor ops, which a 500-step training loop of a small model passes. At 50,
-/// the default budget holds some 200,000 launches of small tensors; the
+/// the default budget holds some 200,000 launches of small tensors (`while
+/// True: x = x + 1` over 1,000 elements: 16.7 s to `TimeoutError` in Strict,
+/// 2.8 s in Fused, release build on lavapipe); the
 /// wall-clock limit (`RunOptions::timeout`, the page's time limit, `tpu run
 /// --timeout`) is what ends a slow runaway sooner.
 pub(crate) fn op_fuel(work: &Work) -> u64 {
