@@ -2,7 +2,7 @@
 //! argument parsing is Rust (`torch.full`, `torch.tensor` with its nested data,
 //! the seeded random functions), grad-mode objects and their decorator form, and the elementwise functions
 //! that are also Rust tensor methods. Every other torch function is Python in
-//! `prelude/torch.py`, which runs on top of this module (and never redefines a
+//! `prelude/tensor.py` and `prelude/torch.py`, which run on top of this module (and never redefines a
 //! name registered here). Tensor methods and operators live in `tensor`; nothing
 //! here computes tensor values itself.
 

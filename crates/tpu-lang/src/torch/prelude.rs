@@ -1,6 +1,6 @@
 //! The Python prelude: `import torch` builds the `torch` module from its Rust
-//! part (`module`, with `torch._C` from `native`) and then runs `prelude/torch.py`
-//! as that module's body, so the Python definitions join the Rust ones; the
+//! part (`module`, with `torch._C` from `native`) and then runs `prelude/tensor.py`
+//! and `prelude/torch.py` as that module's body (one namespace), so the Python definitions join the Rust ones; the
 //! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.utils`,
 //! `torch.optim`) are Python files alone. A name has one home: the tests below
 //! fail if the prelude defines a name that Rust also registers, since the Rust
@@ -15,6 +15,7 @@ use crate::python::value::Value;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+const PRELUDE_TENSOR: &str = include_str!("prelude/tensor.py");
 const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
 const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
@@ -74,7 +75,11 @@ impl Interpreter<'_> {
             attrs.insert("_C".into(), c);
             let torch = module("torch", attrs);
             self.modules.insert("torch".into(), torch.clone());
-            self.exec_library(&torch, "torch.py", PRELUDE_TORCH).await?;
+            self.exec_library(
+                &torch,
+                &[("tensor.py", PRELUDE_TENSOR), ("torch.py", PRELUDE_TORCH)],
+            )
+            .await?;
             if let Value::Module(m) = &torch
                 && let Some(Value::Class(c)) = m.attrs.borrow().get("Tensor")
             {
@@ -96,7 +101,7 @@ impl Interpreter<'_> {
         let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
         let parent = self.import(parent).await?;
         self.set_attribute(&parent, child, value.clone())?;
-        self.exec_library(&value, file, source).await?;
+        self.exec_library(&value, &[(file, source)]).await?;
         if name == "torch.nn"
             && let Value::Module(m) = &value
             && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")
@@ -106,25 +111,13 @@ impl Interpreter<'_> {
         Ok(value)
     }
 
-    /// Runs a prelude file as the body of `module`, whose attributes it starts
-    /// from and ends as, so the Python definitions can call the Rust ones.
-    async fn exec_library(
-        &mut self,
-        module: &Value,
-        file_name: &str,
-        source: &str,
-    ) -> PyResult<()> {
+    /// Runs prelude files, in order, as the body of `module`, whose attributes
+    /// they start from and end as, so the Python definitions can call the Rust
+    /// ones. The files share one namespace, as if they were one file.
+    async fn exec_library(&mut self, module: &Value, files: &[(&str, &str)]) -> PyResult<()> {
         let Value::Module(m) = module else {
             return Ok(());
         };
-        let parsed = ruff_python_parser::parse_module(source).map_err(|e| {
-            PyErr::new(
-                "SystemError",
-                format!("the runtime's {file_name} does not parse: {}", e.error),
-            )
-        })?;
-        let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
-        file.is_library = true;
         let env = Env::new(ScopeKind::Module, None);
         for &builtin in SHADOWED_BUILTINS {
             env.set(&format!("_py_{builtin}"), Value::Builtin(builtin));
@@ -133,12 +126,22 @@ impl Interpreter<'_> {
             env.set(k, v.clone());
         }
         self.library_envs.push(env.clone());
-        let outer_env = std::mem::replace(&mut self.env, env.clone());
-        let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
-        let result = self.exec_block(&parsed.syntax().body).await;
-        self.env = outer_env;
-        self.file = outer_file;
-        result?;
+        for &(file_name, source) in files {
+            let parsed = ruff_python_parser::parse_module(source).map_err(|e| {
+                PyErr::new(
+                    "SystemError",
+                    format!("the runtime's {file_name} does not parse: {}", e.error),
+                )
+            })?;
+            let mut file = SourceFile::new(&format!("<tpu-playground>/{file_name}"), source);
+            file.is_library = true;
+            let outer_env = std::mem::replace(&mut self.env, env.clone());
+            let outer_file = std::mem::replace(&mut self.file, Rc::new(file));
+            let result = self.exec_block(&parsed.syntax().body).await;
+            self.env = outer_env;
+            self.file = outer_file;
+            result?;
+        }
         let mut attrs = m.attrs.borrow_mut();
         for (k, v) in env.vars.borrow().iter() {
             attrs.insert(k.clone(), v.clone());
@@ -149,7 +152,7 @@ impl Interpreter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::PRELUDE_TORCH;
+    use super::{PRELUDE_TENSOR, PRELUDE_TORCH};
     use crate::torch::module::torch_module_attributes;
     use crate::torch::tensor::TENSOR_METHODS;
     use ruff_python_ast::{Expr, Stmt};
@@ -186,9 +189,15 @@ mod tests {
         names
     }
 
+    /// The statements of the `torch` module's body: tensor.py, then torch.py.
     fn prelude_torch() -> Vec<Stmt> {
-        let parsed = ruff_python_parser::parse_module(PRELUDE_TORCH).expect("torch.py parses");
-        parsed.into_syntax().body.into_iter().collect()
+        [PRELUDE_TENSOR, PRELUDE_TORCH]
+            .into_iter()
+            .flat_map(|source| {
+                let parsed = ruff_python_parser::parse_module(source).expect("the prelude parses");
+                parsed.into_syntax().body
+            })
+            .collect()
     }
 
     #[test]

@@ -1,0 +1,45 @@
+"""Records what real PyTorch prints for the project's own programs.
+
+Run with PyTorch 2.15 installed (the test command itself never needs it):
+
+    python tests/programs/record.py tests/programs/NAME.py [...]
+
+Each program runs as written except that its `device = "tpu"` line becomes
+`device = "cpu"`, in its own process (a fresh RNG and a fresh interpreter), from
+the folder it lives in; what it prints goes to `NAME.expected`. A program that
+raises records nothing and the script exits non-zero, since a corpus program's
+output must be the whole run.
+"""
+
+import os
+import subprocess
+import sys
+
+
+def record(path):
+    with open(path) as f:
+        source = f.read()
+    if 'device = "tpu"' in source:
+        source = source.replace('device = "tpu"', 'device = "cpu"')
+    result = subprocess.run(
+        [sys.executable, "-c", source],
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(os.path.abspath(path)),
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if result.returncode != 0:
+        print(f"{path}: the program failed under real PyTorch:\n{result.stderr}", file=sys.stderr)
+        return False
+    with open(path[: -len(".py")] + ".expected", "w") as f:
+        f.write(result.stdout)
+    return True
+
+
+def main(paths):
+    failed = [p for p in paths if not record(p)]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
