@@ -17,6 +17,7 @@ mod torch;
 pub use python::error::PyErr;
 pub use python::source::SourceFile;
 pub use python::value::float_repr;
+pub use torch::surface;
 
 use python::{error, guard, interp};
 use std::rc::Rc;

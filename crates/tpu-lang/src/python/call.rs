@@ -243,6 +243,9 @@ impl Interpreter<'_> {
                 ))
             }
             Value::Module(m) => m.attrs.borrow().get(name).cloned().ok_or_else(|| {
+                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name) {
+                    return crate::torch::pytorch_names::not_supported(&m.name, name);
+                }
                 PyErr::new(
                     "AttributeError",
                     format!("module '{}' has no attribute '{name}'", m.name),

@@ -6,12 +6,15 @@
 //! module (`torch_tpu`), and the Python prelude (`prelude/*.py`, loaded by
 //! `prelude`) that holds every other torch function and `Tensor` method. Each
 //! torch function has one home: a name the prelude defines is not also
-//! registered in Rust (`prelude`'s tests check it).
+//! registered in Rust (`prelude`'s tests check it). `surface` describes it all as
+//! data for the inventory test.
 
 pub(crate) mod indexing;
 pub(crate) mod module;
 pub(crate) mod native;
 pub(crate) mod prelude;
+pub(crate) mod pytorch_names;
 pub(crate) mod scalars;
+pub mod surface;
 pub(crate) mod tensor;
 pub(crate) mod torch_tpu;

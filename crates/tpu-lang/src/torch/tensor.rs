@@ -61,6 +61,9 @@ impl Interpreter<'_> {
                         Value::BoundMethod(Rc::new((Value::Tensor(t.clone()), f)))
                     }
                     Some(other) => other,
+                    None if crate::torch::pytorch_names::is_pytorch_name("Tensor", name) => {
+                        return Err(crate::torch::pytorch_names::not_supported("Tensor", name));
+                    }
                     None => {
                         return Err(PyErr::new(
                             "AttributeError",

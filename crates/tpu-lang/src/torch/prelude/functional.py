@@ -63,7 +63,12 @@ def linear(input, weight, bias=None):
     return out
 
 
-def embedding(input, weight, padding_idx=None):
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if max_norm is not None:
+        raise NotImplementedError("embedding(max_norm=...) is not supported yet")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding(scale_grad_by_freq=True, sparse=True) is not supported yet")
     return weight[input]
 
 
@@ -98,15 +103,25 @@ def _reduce(loss, reduction):
     raise ValueError(reduction + " is not a valid value for reduction")
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def _weighted_reduce(loss, weight, reduction):
+    # PyTorch's weighted mean divides by the total weight, not the count.
+    if weight is None:
+        return _reduce(loss, reduction)
+    weighted = loss * weight
+    if reduction == "mean":
+        return weighted.sum() / weight.expand_as(weighted).sum()
+    return _reduce(weighted, reduction)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     diff = input - target
-    out = _reduce(diff * diff, reduction)
+    out = _weighted_reduce(diff * diff, weight, reduction)
     torch._C.rename_grad_fn(out, "MseLossBackward0")
     return out
 
 
-def l1_loss(input, target, reduction="mean"):
-    return _reduce((input - target).abs(), reduction)
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    return _weighted_reduce((input - target).abs(), weight, reduction)
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):

@@ -14,6 +14,12 @@ def _sizes(size, name):
     return size
 
 
+def _no_generator(generator, function):
+    if generator is not None:
+        raise NotImplementedError(function + "(generator=...) is not supported yet: "
+                                  "random values come from the default generator")
+
+
 def _dims(dim):
     if dim is None:
         return None
@@ -47,6 +53,142 @@ class Tensor:
     # Methods of tensor objects that are written in Python. Tensors themselves
     # are native values; attribute lookup falls back to this class.
 
+    # The in-place and twin forms PyTorch has of the ops below (the inventory
+    # test asks for every form of a supported op): computed out of place, then
+    # written into the storage, as the other in-place updates are.
+
+    def ceil_(self):
+        return _C.assign(self, self.ceil())
+
+    def cos_(self):
+        return _C.assign(self, self.cos())
+
+    def erf_(self):
+        return _C.assign(self, self.erf())
+
+    def floor_(self):
+        return _C.assign(self, self.floor())
+
+    def log_(self):
+        return _C.assign(self, self.log())
+
+    def reciprocal_(self):
+        return _C.assign(self, self.reciprocal())
+
+    def rsqrt_(self):
+        return _C.assign(self, self.rsqrt())
+
+    def sigmoid_(self):
+        return _C.assign(self, self.sigmoid())
+
+    def sign_(self):
+        return _C.assign(self, self.sign())
+
+    def sin_(self):
+        return _C.assign(self, self.sin())
+
+    def square_(self):
+        return _C.assign(self, self.square())
+
+    def tanh_(self):
+        return _C.assign(self, self.tanh())
+
+    def round_(self, decimals=0):
+        return _C.assign(self, self.round(decimals=decimals))
+
+    def eq_(self, other):
+        return _C.assign(self, self.eq(other))
+
+    def ne_(self, other):
+        return _C.assign(self, self.ne(other))
+
+    def ge_(self, other):
+        return _C.assign(self, self.ge(other))
+
+    def gt_(self, other):
+        return _C.assign(self, self.gt(other))
+
+    def le_(self, other):
+        return _C.assign(self, self.le(other))
+
+    def lt_(self, other):
+        return _C.assign(self, self.lt(other))
+
+    def remainder_(self, other):
+        return _C.assign(self, self.remainder(other))
+
+    def floor_divide_(self, other):
+        return _C.assign(self, self.floor_divide(other))
+
+    def logical_and_(self, other):
+        return _C.assign(self, self.logical_and(other))
+
+    def logical_or_(self, other):
+        return _C.assign(self, self.logical_or(other))
+
+    def logical_not_(self):
+        return _C.assign(self, self.logical_not())
+
+    def cumsum_(self, dim, dtype=None):
+        return _C.assign(self, self.cumsum(dim, dtype=dtype))
+
+    def clip_(self, min=None, max=None):
+        return self.clamp_(min, max)
+
+    def tril_(self, diagonal=0):
+        return _C.assign(self, self.tril(diagonal))
+
+    def triu_(self, diagonal=0):
+        return _C.assign(self, self.triu(diagonal))
+
+    def _reshape_in_place(self, view, function):
+        # A view op in place changes this tensor's shape, not its values: it
+        # takes the view's layout, which the history of a tensor that
+        # requires grad could not follow.
+        if self.requires_grad:
+            raise NotImplementedError(function + "() on a tensor that requires grad is not supported yet")
+        self.data = view
+        return self
+
+    def squeeze_(self, dim=None):
+        return self._reshape_in_place(self.squeeze(dim), "squeeze_")
+
+    def unsqueeze_(self, dim):
+        return self._reshape_in_place(self.unsqueeze(dim), "unsqueeze_")
+
+    def t_(self):
+        return self._reshape_in_place(self.t(), "t_")
+
+    def transpose_(self, dim0, dim1):
+        return self._reshape_in_place(self.transpose(dim0, dim1), "transpose_")
+
+    def addcmul(self, tensor1, tensor2, value=1):
+        return addcmul(self, tensor1, tensor2, value=value)
+
+    def addcdiv(self, tensor1, tensor2, value=1):
+        return addcdiv(self, tensor1, tensor2, value=value)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other):
+        return equal(self, other)
+
+    def dot(self, tensor):
+        return dot(self, tensor)
+
+    def outer(self, vec2):
+        return outer(self, vec2)
+
+    def isnan(self):
+        return isnan(self)
+
+    def isinf(self):
+        return isinf(self)
+
+    def isfinite(self):
+        return isfinite(self)
+
     def add(self, other, alpha=1):
         if alpha != 1:
             other = other * alpha
@@ -74,11 +216,11 @@ class Tensor:
     def matmul(self, other):
         return _C.matmul(self, other)
 
-    def mm(self, other):
-        return _C.mm(self, other)
+    def mm(self, mat2, out_dtype=None):
+        return mm(self, mat2, out_dtype=out_dtype)
 
-    def bmm(self, other):
-        return _C.bmm(self, other)
+    def bmm(self, mat2, out_dtype=None):
+        return bmm(self, mat2, out_dtype=out_dtype)
 
     def maximum(self, other):
         return _C.binary("maximum", self, other)
@@ -155,7 +297,9 @@ class Tensor:
         out = _C.prod(self, dim, keepdim)
         return out if dtype is None else out.to(dtype)
 
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim=None, keepdim=False, other=None):
+        if other is not None:
+            dim = other
         if dim is None:
             return _C.extremum_all(self, True)
         if _py_isinstance(dim, Tensor):
@@ -163,7 +307,9 @@ class Tensor:
         values, indices = _C.extremum_dim(self, dim, keepdim, True)
         return _ReturnType("max", values, indices)
 
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim=None, keepdim=False, other=None):
+        if other is not None:
+            dim = other
         if dim is None:
             return _C.extremum_all(self, False)
         if _py_isinstance(dim, Tensor):
@@ -171,16 +317,16 @@ class Tensor:
         values, indices = _C.extremum_dim(self, dim, keepdim, False)
         return _ReturnType("min", values, indices)
 
-    def amax(self, dim=None, keepdim=False):
-        if dim is None:
+    def amax(self, dim=(), keepdim=False):
+        if dim is None or dim == () or dim == []:
             return _C.extremum_all(self, True)
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
             out = _C.extremum_dim(out, d, keepdim, True, False)[0]
         return out
 
-    def amin(self, dim=None, keepdim=False):
-        if dim is None:
+    def amin(self, dim=(), keepdim=False):
+        if dim is None or dim == () or dim == []:
             return _C.extremum_all(self, False)
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
@@ -199,8 +345,8 @@ class Tensor:
     def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
         return std(self, dim, unbiased=unbiased, keepdim=keepdim, correction=correction)
 
-    def norm(self, p=2, dim=None, keepdim=False):
-        return norm(self, p, dim, keepdim)
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return norm(self, p, dim, keepdim, dtype=dtype)
 
     def cumsum(self, dim, dtype=None):
         out = _C.cumsum(self, dim)
@@ -321,8 +467,8 @@ class Tensor:
     def index_select(self, dim, index):
         return index_select(self, dim, index)
 
-    def gather(self, dim, index):
-        return gather(self, dim, index)
+    def gather(self, dim, index, sparse_grad=False):
+        return gather(self, dim, index, sparse_grad=sparse_grad)
 
     def clamp(self, min=None, max=None):
         return clamp(self, min, max)
@@ -351,8 +497,9 @@ class Tensor:
     def new_ones(self, *size, dtype=None, device=None):
         return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
 
-    def new_full(self, size, fill_value, dtype=None, device=None):
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
     def new_tensor(self, data, dtype=None, device=None):
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
@@ -375,11 +522,13 @@ class Tensor:
     def nonzero(self):
         return _C.nonzero(self)
 
-    def argsort(self, dim=-1, descending=False):
+    def argsort(self, dim=-1, descending=False, stable=False):
         raise NotImplementedError("argsort() is not supported yet")
 
     # Autograd.
-    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        if inputs is not None:
+            raise NotImplementedError("backward(inputs=...) is not supported yet")
         if create_graph:
             raise NotImplementedError("backward(create_graph=True) is not supported")
         return _C.backward(self, gradient, _py_bool(retain_graph))
@@ -400,8 +549,8 @@ class Tensor:
     def mul_(self, other):
         return _C.assign(self, _C.binary("mul", self, other))
 
-    def div_(self, other):
-        return _C.assign(self, _C.binary("div", self, other))
+    def div_(self, other, rounding_mode=None):
+        return _C.assign(self, self.div(other, rounding_mode=rounding_mode))
 
     def pow_(self, exponent):
         return _C.assign(self, _C.binary("pow", self, exponent))
@@ -427,13 +576,30 @@ class Tensor:
     def fill_(self, value):
         return _C.write(self, value)
 
-    def copy_(self, src):
+    def copy_(self, src, non_blocking=False):
         return _C.write(self, src)
 
-    def uniform_(self, a=0.0, b=1.0):
-        return _C.fill_random(self, False, a, b)
+    def uniform_(self, *args, generator=None, **kwargs):
+        # PyTorch's parameters are `from` and `to`, which a Python `def`
+        # cannot name: they are taken by hand, as its C++ binding does.
+        bounds = [0.0, 1.0]
+        for i, value in enumerate(args):
+            if i > 1:
+                raise TypeError("uniform_() takes from 0 to 2 positional arguments but "
+                                + str(_py_len(args)) + " were given")
+            bounds[i] = value
+        for key, value in kwargs.items():
+            if key == "from":
+                bounds[0] = value
+            elif key == "to":
+                bounds[1] = value
+            else:
+                raise TypeError("uniform_() got an unexpected keyword argument '" + key + "'")
+        _no_generator(generator, "uniform_")
+        return _C.fill_random(self, False, bounds[0], bounds[1])
 
-    def normal_(self, mean=0.0, std=1.0):
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        _no_generator(generator, "normal_")
         return _C.fill_random(self, True, mean, std)
 
     def lerp_(self, end, weight):
@@ -443,10 +609,10 @@ class Tensor:
         return lerp(self, end, weight)
 
     def addcmul_(self, tensor1, tensor2, value=1):
-        return _C.assign(self, self + tensor1 * value * tensor2)
+        return _C.assign(self, addcmul(self, tensor1, tensor2, value=value))
 
     def addcdiv_(self, tensor1, tensor2, value=1):
-        return _C.assign(self, self + tensor1 * value / tensor2)
+        return _C.assign(self, addcdiv(self, tensor1, tensor2, value=value))
 
     def __len__(self):
         if self.dim() == 0:

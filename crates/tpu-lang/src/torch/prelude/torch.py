@@ -6,6 +6,151 @@
 # tensor.py (the Tensor class) runs first in the same namespace.
 
 
+# The function forms PyTorch has of Tensor methods (the inventory test asks
+# for every form of a supported op), in-place ones included.
+
+def abs_(input):
+    return input.abs_()
+
+def ceil_(input):
+    return input.ceil_()
+
+def cos_(input):
+    return input.cos_()
+
+def erf_(input):
+    return input.erf_()
+
+def exp_(input):
+    return input.exp_()
+
+def floor_(input):
+    return input.floor_()
+
+def log_(input):
+    return input.log_()
+
+def neg_(input):
+    return input.neg_()
+
+def reciprocal_(input):
+    return input.reciprocal_()
+
+def relu_(input):
+    return input.relu_()
+
+def rsqrt_(input):
+    return input.rsqrt_()
+
+def sigmoid_(input):
+    return input.sigmoid_()
+
+def sin_(input):
+    return input.sin_()
+
+def sqrt_(input):
+    return input.sqrt_()
+
+def square_(input):
+    return input.square_()
+
+def tanh_(input):
+    return input.tanh_()
+
+def zero_(input):
+    return input.zero_()
+
+def detach_(input):
+    return input.detach_()
+
+def round_(input, decimals=0):
+    return input.round_(decimals=decimals)
+
+
+def clamp_(input, min=None, max=None):
+    return input.clamp_(min, max)
+
+
+def clip_(input, min=None, max=None):
+    return input.clamp_(min, max)
+
+
+def fill_(input, value):
+    return input.fill_(value)
+
+
+def fill(input, value):
+    return full_like(input, value)
+
+
+def reciprocal(input):
+    return input.reciprocal()
+
+
+def detach(input):
+    return input.detach()
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    return input + value * tensor1 * tensor2 if value != 1 else input + tensor1 * tensor2
+
+
+def addcdiv(input, tensor1, tensor2, value=1):
+    return input + value * (tensor1 / tensor2) if value != 1 else input + tensor1 / tensor2
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return input.argsort(dim, descending, stable=stable)
+
+
+def broadcast_to(input, size):
+    return input.broadcast_to(size)
+
+
+def logical_and(input, other):
+    return input.logical_and(other)
+
+
+def logical_or(input, other):
+    return input.logical_or(other)
+
+
+def masked_select(input, mask):
+    return input.masked_select(mask)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def nonzero(input, *, as_tuple=False):
+    indices = input.nonzero()
+    if as_tuple:
+        return tuple(indices.unbind(1))
+    return indices
+
+
+def unflatten(input, dim, sizes):
+    return input.unflatten(dim, sizes)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    # ATen's normal: draw standard normals in the output's shape, then scale
+    # and shift (a scalar mean and std with a size fill the tensor directly).
+    _no_generator(generator, "normal")
+    if size is not None:
+        out = empty(size, dtype=dtype, device=device).normal_(mean, std)
+        return out.requires_grad_(requires_grad) if requires_grad else out
+    if _py_isinstance(mean, Tensor):
+        shape = mean.shape if not _py_isinstance(std, Tensor) else (mean + std).shape
+        like = mean
+    else:
+        shape = std.shape
+        like = std
+    out = empty(shape, dtype=like.dtype, device=like.device).normal_(0.0, 1.0)
+    return out * std + mean
+
+
 # Creation.
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
@@ -33,11 +178,13 @@ def empty_like(input, dtype=None, device=None, requires_grad=False):
     return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def rand_like(input, dtype=None, device=None, requires_grad=False):
+def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    _no_generator(generator, "rand_like")
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
-def randn_like(input, dtype=None, device=None, requires_grad=False):
+def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    _no_generator(generator, "randn_like")
     return randn(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
@@ -272,16 +419,23 @@ def matmul(input, other):
     return _C.matmul(input, other)
 
 
-def mm(input, mat2):
+def _no_out_dtype(out_dtype, function):
+    if out_dtype is not None:
+        raise NotImplementedError(function + "(out_dtype=...) is not supported yet")
+
+
+def mm(input, mat2, out_dtype=None):
+    _no_out_dtype(out_dtype, "mm")
     return _C.mm(input, mat2)
 
 
-def bmm(input, mat2):
+def bmm(input, mat2, out_dtype=None):
+    _no_out_dtype(out_dtype, "bmm")
     return _C.bmm(input, mat2)
 
 
-def dot(input, other):
-    return _C.matmul(input, other)
+def dot(input, tensor):
+    return _C.matmul(input, tensor)
 
 
 def outer(input, vec2):
@@ -300,19 +454,19 @@ def prod(input, dim=None, keepdim=False, dtype=None):
     return input.prod(dim, keepdim, dtype=dtype)
 
 
-def max(input, dim=None, keepdim=False):
-    return input.max(dim, keepdim)
+def max(input, dim=None, keepdim=False, other=None):
+    return input.max(dim, keepdim, other=other)
 
 
-def min(input, dim=None, keepdim=False):
-    return input.min(dim, keepdim)
+def min(input, dim=None, keepdim=False, other=None):
+    return input.min(dim, keepdim, other=other)
 
 
-def amax(input, dim=None, keepdim=False):
+def amax(input, dim=(), keepdim=False):
     return input.amax(dim, keepdim)
 
 
-def amin(input, dim=None, keepdim=False):
+def amin(input, dim=(), keepdim=False):
     return input.amin(dim, keepdim)
 
 
@@ -369,7 +523,11 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     return out
 
 
-def norm(input, p=2, dim=None, keepdim=False):
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    if out is not None:
+        raise NotImplementedError("norm(out=...) is not supported yet")
+    if dtype is not None:
+        input = input.to(dtype)
     if p == 2 or p == "fro":
         out = (input * input).sum(dim, keepdim).sqrt()
     elif p == 1:
@@ -510,7 +668,9 @@ def index_select(input, dim, index):
     return input[tuple(sl)]
 
 
-def gather(input, dim, index):
+def gather(input, dim, index, sparse_grad=False):
+    if sparse_grad:
+        raise NotImplementedError("gather(sparse_grad=True) is not supported: gradients are dense")
     # out[i][j] = input[index[i][j]][j] for dim 0 (and so on), via flat positions.
     d = dim % input.dim()
     coords = []
