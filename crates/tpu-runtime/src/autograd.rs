@@ -89,6 +89,14 @@ impl Runtime {
         Ok(())
     }
 
+    /// `tensor.detach_()`: the tensor leaves the graph in place, keeping its
+    /// values: no history, and no longer requiring grad.
+    pub fn detach_in_place(&mut self, t: &Tensor) {
+        let mut state = t.grad_state();
+        state.requires_grad = false;
+        state.grad_fn = None;
+    }
+
     /// `tensor.retain_grad()`.
     pub fn retain_grad(&mut self, t: &Tensor) -> Result<(), RuntimeError> {
         if !t.requires_grad() {

@@ -83,7 +83,7 @@ impl Interpreter<'_> {
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
-                "torch" | "torch.nn" | "torch.nn.functional" | "torch.nn.utils" | "torch.optim" => {
+                torch if torch == "torch" || torch.starts_with("torch.") => {
                     return self.import_torch(name).await;
                 }
                 _ => {

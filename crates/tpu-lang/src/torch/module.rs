@@ -37,7 +37,6 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.cos",
     "torch.manual_seed",
     "torch.initial_seed",
-    "torch.seed",
     "torch.rand",
     "torch.randn",
     "torch.empty",
@@ -358,9 +357,6 @@ impl Interpreter<'_> {
                 Ok(Value::None)
             }
             "initial_seed" => Ok(Value::Int(self.seed as i64)),
-            "seed" => Err(PyErr::not_implemented(
-                "torch.seed() (a non-deterministic seed) is not supported; use torch.manual_seed",
-            )),
             "rand" | "randn" | "empty" => {
                 let (device, dtype) = factory_options(&mut kw)?;
                 if !matches!(kw.take("generator"), None | Some(Value::None)) {

@@ -30,6 +30,37 @@ const SUBMODULES: &[(&str, &str, &str)] = &[
     ("torch.optim", "optim.py", PRELUDE_OPTIM),
 ];
 
+/// PyTorch's submodules that this project does not have (yet): importing one
+/// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
+/// like a typo.
+const PYTORCH_SUBMODULES: &[&str] = &[
+    "torch.amp",
+    "torch.ao",
+    "torch.autograd",
+    "torch.backends",
+    "torch.compiler",
+    "torch.cuda",
+    "torch.distributed",
+    "torch.distributions",
+    "torch.export",
+    "torch.fft",
+    "torch.func",
+    "torch.jit",
+    "torch.linalg",
+    "torch.nn.attention",
+    "torch.nn.init",
+    "torch.nn.parallel",
+    "torch.onnx",
+    "torch.optim.lr_scheduler",
+    "torch.profiler",
+    "torch.sparse",
+    "torch.special",
+    "torch.testing",
+    "torch.utils",
+    "torch.utils.data",
+    "torch._dynamo",
+];
+
 /// Python's built-ins that the prelude shadows with torch functions of the same
 /// name (`sum`, `max`, `float`, ...), bound as `_py_sum`, `_py_max`, ... in every
 /// prelude module so that its code can still reach them.
@@ -91,6 +122,11 @@ impl Interpreter<'_> {
             return Ok(torch);
         }
         let Some(&(_, file, source)) = SUBMODULES.iter().find(|(n, _, _)| *n == name) else {
+            if PYTORCH_SUBMODULES.contains(&name) {
+                return Err(PyErr::not_implemented(format!(
+                    "{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)"
+                )));
+            }
             return Err(PyErr::new(
                 "ModuleNotFoundError",
                 format!("No module named '{name}'"),

@@ -11,7 +11,7 @@
 
 use crate::python::interp::{Interpreter, PyResult};
 use crate::python::source::SourceFile;
-use crate::python::value::{Class, Function, Value};
+use crate::python::value::{Class, Function, FunctionCode, Value};
 use crate::torch::tensor::TENSOR_METHODS;
 use std::rc::Rc;
 use tpu_runtime::Runtime;
@@ -52,6 +52,9 @@ pub struct SurfaceItem {
     pub kind: ItemKind,
     /// The parameters (of `__init__` for a class, without `self`), when known.
     pub params: Option<Vec<Param>>,
+    /// A prelude function that only raises `NotImplementedError` (a stub
+    /// naming what is missing): present, but not supported.
+    pub refuses: bool,
 }
 
 /// The signatures of the functions and methods written in Rust, as their
@@ -78,7 +81,6 @@ const NATIVE_SIGNATURES: &[(&str, &str)] = &[
     ("torch.cos", "input"),
     ("torch.manual_seed", "seed"),
     ("torch.initial_seed", ""),
-    ("torch.seed", ""),
     (
         "torch.rand",
         "*size, generator=None, dtype=None, device=None, requires_grad=False",
@@ -104,7 +106,6 @@ const NATIVE_SIGNATURES: &[(&str, &str)] = &[
     ("Tensor.bfloat16", ""),
     ("Tensor.double", ""),
     ("Tensor.int", ""),
-    ("Tensor.half", ""),
     ("Tensor.abs", ""),
     ("Tensor.neg", ""),
     ("Tensor.relu", ""),
@@ -188,6 +189,27 @@ fn native_signature(qualified: &str) -> Option<Vec<Param>> {
         .map(|(_, sig)| parse_signature(sig))
 }
 
+/// Whether a prelude function only says it is not supported: its body
+/// starts with `raise NotImplementedError(...)`. Such a name is PyTorch's but
+/// not supported, and is counted so.
+fn only_refuses(f: &Function) -> bool {
+    use ruff_python_ast::{Expr, Stmt};
+    let FunctionCode::Def(def) = &f.code else {
+        return false;
+    };
+    let Some(Stmt::Raise(raise)) = def.body.first() else {
+        return false;
+    };
+    let Some(exc) = raise.exc.as_deref() else {
+        return false;
+    };
+    let callee = match exc {
+        Expr::Call(call) => &*call.func,
+        other => other,
+    };
+    matches!(callee, Expr::Name(n) if n.id.as_str() == "NotImplementedError")
+}
+
 impl Interpreter<'_> {
     /// A Python function's parameters, defaults as their `repr`.
     async fn function_params(&mut self, f: &Function, skip_self: bool) -> PyResult<Vec<Param>> {
@@ -259,6 +281,7 @@ impl Interpreter<'_> {
             name: name.to_string(),
             kind,
             params,
+            refuses: false,
         })
     }
 
@@ -281,7 +304,9 @@ impl Interpreter<'_> {
                 if matches!(value, Value::Module(_)) {
                     continue;
                 }
-                items.push(self.describe(namespace, &name, &value).await?);
+                let mut item = self.describe(namespace, &name, &value).await?;
+                item.refuses = matches!(&value, Value::Function(f) if only_refuses(f));
+                items.push(item);
             }
         }
         for &name in TENSOR_METHODS {
@@ -290,6 +315,7 @@ impl Interpreter<'_> {
                 name: name.into(),
                 kind: ItemKind::Function,
                 params: native_signature(&format!("Tensor.{name}")),
+                refuses: false,
             });
         }
         for &name in TENSOR_ATTRIBUTES {
@@ -298,6 +324,7 @@ impl Interpreter<'_> {
                 name: name.into(),
                 kind: ItemKind::Value,
                 params: None,
+                refuses: false,
             });
         }
         if let Some(tensor) = self.tensor_class.clone() {
@@ -310,18 +337,21 @@ impl Interpreter<'_> {
                 .collect();
             names.sort_by(|a, b| a.0.cmp(&b.0));
             for (name, value) in names {
+                let refuses = matches!(&value, Value::Function(f) if only_refuses(f));
                 let item = match &value {
                     Value::Function(f) => SurfaceItem {
                         namespace: "Tensor".into(),
                         name,
                         kind: ItemKind::Function,
                         params: Some(self.function_params(f, true).await?),
+                        refuses,
                     },
                     _ => SurfaceItem {
                         namespace: "Tensor".into(),
                         name,
                         kind: ItemKind::Value,
                         params: None,
+                        refuses,
                     },
                 };
                 items.push(item);

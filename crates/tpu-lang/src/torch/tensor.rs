@@ -18,8 +18,8 @@ use tpu_runtime::{Device, HostData, Scalar, Tensor};
 /// `torch.Tensor` class.
 pub const TENSOR_METHODS: &[&str] = &[
     "item", "cpu", "to", "size", "dim", "numel", "tolist", "float", "long", "bool", "bfloat16",
-    "double", "int", "half", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin",
-    "cos", "erf", "floor", "ceil", "sign",
+    "double", "int", "abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos",
+    "erf", "floor", "ceil", "sign",
 ];
 
 impl Interpreter<'_> {
@@ -39,7 +39,9 @@ impl Interpreter<'_> {
             "is_cuda" => Value::Bool(false),
             "T" | "mT" => {
                 let rank = t.rank() as i64;
-                if name == "mT" || rank == 2 {
+                // `x.T` is a permute in PyTorch (its `grad_fn` says so),
+                // `x.mT` a transpose of the last two dimensions.
+                if name == "mT" {
                     if rank < 2 {
                         return Err(PyErr::new(
                             "RuntimeError",
@@ -287,7 +289,7 @@ impl Interpreter<'_> {
                     Ok(Value::Int(t.shape().dims()[axis as usize] as i64))
                 }
             },
-            "float" | "long" | "bool" | "bfloat16" | "double" | "int" | "half" => {
+            "float" | "long" | "bool" | "bfloat16" | "double" | "int" => {
                 no_args(&args)?;
                 let dtype = match name {
                     "float" => DType::Float32,
@@ -296,11 +298,7 @@ impl Interpreter<'_> {
                     "bfloat16" => DType::BFloat16,
                     "double" => DType::Float64,
                     "int" => DType::Int32,
-                    other => {
-                        return Err(PyErr::not_implemented(format!(
-                            "Tensor.{other}(): float16 is not supported (float32, float64, bfloat16, int32, int64 and bool are)"
-                        )));
-                    }
+                    _ => unreachable!("the arm matches these names only"),
                 };
                 Ok(Value::Tensor(self.runtime.cast(t, dtype).await?))
             }

@@ -116,6 +116,17 @@ impl Runtime {
         if op == BinaryOp::Sub && (kind == ScalarKind::Bool || a.dtype() == DType::Bool) {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
         }
+        if a.dtype() == DType::Bool
+            && kind == ScalarKind::Bool
+            && matches!(op, BinaryOp::Add | BinaryOp::Mul)
+        {
+            // `bools + True` is logical or, `bools * False` logical and, as
+            // between two bool tensors.
+            let ai = self.cast(a, DType::Int64).await?;
+            let r = Box::pin(self.binary_scalar(op, &ai, scalar, ScalarKind::Int, scalar_on_left))
+                .await?;
+            return self.cast(&r, DType::Bool).await;
+        }
         let dtype = Self::arithmetic_dtype(op, a.dtype().with_scalar(kind))?;
         if op == BinaryOp::Pow && dtype.is_integer() && !scalar_on_left && scalar < 0.0 {
             return Err(RuntimeError::Message(

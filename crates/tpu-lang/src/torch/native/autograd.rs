@@ -42,6 +42,11 @@ impl Interpreter<'_> {
                 rt.retain_grad(&a.tensor(0)?)?;
                 Value::None
             }
+            "detach_" => {
+                let t = a.tensor(0)?;
+                rt.detach_in_place(&t);
+                tensor(t)
+            }
             "rename_grad_fn" => {
                 a.tensor(0)?.rename_grad_fn(&a.str(1)?);
                 Value::None

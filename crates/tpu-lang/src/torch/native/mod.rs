@@ -58,6 +58,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.same_storage",
     // Autograd state (`autograd.rs`).
     "torch._C.detach",
+    "torch._C.detach_",
     "torch._C.backward",
     "torch._C.requires_grad_",
     "torch._C.set_grad_enabled",
@@ -102,9 +103,9 @@ impl Interpreter<'_> {
             "view" | "reshape" | "permute" | "transpose" | "expand" | "unsqueeze" | "squeeze"
             | "contiguous" | "is_contiguous" | "clone" | "slice" | "select" | "cat" | "take"
             | "cast" | "to_device" | "same_storage" => self.native_views(a).await,
-            "detach" | "backward" | "requires_grad_" | "set_grad_enabled" | "is_grad_enabled"
-            | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter" | "is_parameter"
-            | "grad" | "set_grad" => self.native_autograd(a).await,
+            "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
+            | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
+            | "is_parameter" | "grad" | "set_grad" => self.native_autograd(a).await,
             "assign" | "write" | "fill_random" => self.native_writes(a).await,
             "arange" | "linspace" | "eye" | "randint" | "randperm" | "nonzero" => {
                 self.native_creation(a).await

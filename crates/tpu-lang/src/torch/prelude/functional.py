@@ -18,7 +18,9 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    return input * input.sigmoid()
+    out = input * input.sigmoid()
+    torch._C.rename_grad_fn(out, "SiluBackward0")
+    return out
 
 
 def tanh(input):
@@ -175,4 +177,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     weights = torch.softmax(scores, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return weights @ value
+    out = weights @ value
+    if attn_mask is None and dropout_p == 0.0:
+        # PyTorch's CPU flash kernel takes this case; it runs on 4-D inputs
+        # and unsqueezes a 3-D query, squeezing the result back.
+        if query.dim() == 4:
+            torch._C.rename_grad_fn(out, "ScaledDotProductFlashAttentionForCpuBackward0")
+        elif query.dim() == 3:
+            torch._C.rename_grad_fn(out, "SqueezeBackward1")
+    return out

@@ -173,10 +173,19 @@ class Linear(Module):
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, device=None, dtype=None):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None,
+                 dtype=None):
         super().__init__()
+        if _weight is not None or _freeze:
+            raise NotImplementedError("Embedding(_weight=..., _freeze=...) is not supported; "
+                                      "use nn.Embedding.from_pretrained")
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
         if padding_idx is not None and padding_idx < 0:
             padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
@@ -187,12 +196,21 @@ class Embedding(Module):
                 self.weight[padding_idx] = 0.0
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self):
         text = str(self.num_embeddings) + ", " + str(self.embedding_dim)
         if self.padding_idx is not None:
             text += ", padding_idx=" + str(self.padding_idx)
+        if self.max_norm is not None:
+            text += ", max_norm=" + str(self.max_norm)
+        if self.norm_type != 2:
+            text += ", norm_type=" + str(self.norm_type)
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        if self.sparse:
+            text += ", sparse=True"
         return text
 
 
@@ -219,7 +237,8 @@ class LayerNorm(Module):
 
     def extra_repr(self):
         return (str(self.normalized_shape) + ", eps=" + str(self.eps)
-                + ", elementwise_affine=" + str(self.elementwise_affine))
+                + ", elementwise_affine=" + str(self.elementwise_affine)
+                + ", bias=" + str(self.bias is not None))
 
 
 class ReLU(Module):
@@ -361,6 +380,28 @@ class ModuleList(Module):
         for m in modules:
             self.append(m)
         return self
+
+    def __repr__(self):
+        # Runs of children with the same repr print once, as PyTorch prints
+        # them: "(0-2): 3 x Linear(...)".
+        reprs = [repr(m) for m in self._list()]
+        if not reprs:
+            return type(self).__name__ + "()"
+        runs = []
+        for i, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = []
+        for first, last, text in runs:
+            if first == last:
+                line = "(" + str(first) + "): " + text
+            else:
+                line = ("(" + str(first) + "-" + str(last) + "): " + str(last - first + 1)
+                        + " x " + text)
+            lines.append(_addindent(line, 2))
+        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class MSELoss(Module):

@@ -3,9 +3,6 @@
 # the `torch` module (one namespace), this one first, so a method can call any
 # torch function and the other way round.
 
-half = bfloat16
-float16 = bfloat16
-
 
 def _sizes(size, name):
     # zeros(2, 3), zeros((2, 3)), zeros([2, 3]) and zeros(torch.Size([2, 3])).
@@ -18,6 +15,13 @@ def _no_generator(generator, function):
     if generator is not None:
         raise NotImplementedError(function + "(generator=...) is not supported yet: "
                                   "random values come from the default generator")
+
+
+def _named(out, grad_fn):
+    # A composite's result takes the `grad_fn` name of the one ATen op
+    # PyTorch runs for it (the inventory records them).
+    _C.rename_grad_fn(out, grad_fn)
+    return out
 
 
 def _dims(dim):
@@ -235,13 +239,13 @@ class Tensor:
         return _C.binary("floor_divide", self, other)
 
     def square(self):
-        return _C.binary("mul", self, self)
+        return _named(_C.binary("mul", self, self), "PowBackward0")
 
     def rsqrt(self):
-        return 1.0 / _C.unary("sqrt", self)
+        return _named(1.0 / _C.unary("sqrt", self), "RsqrtBackward0")
 
     def reciprocal(self):
-        return 1.0 / self
+        return _named(1.0 / self, "ReciprocalBackward0")
 
     def round(self, decimals=0):
         if decimals != 0:
@@ -287,6 +291,8 @@ class Tensor:
 
     def sum(self, dim=None, keepdim=False, dtype=None):
         out = _C.sum(self, _dims(dim), keepdim)
+        if dim is not None:
+            _named(out, "SumBackward1")
         return out if dtype is None else out.to(dtype)
 
     def mean(self, dim=None, keepdim=False, dtype=None):
@@ -294,7 +300,7 @@ class Tensor:
         return _C.mean(x, _dims(dim), keepdim)
 
     def prod(self, dim=None, keepdim=False, dtype=None):
-        out = _C.prod(self, dim, keepdim)
+        out = _named(_C.prod(self, dim, keepdim), "ProdBackward0" if dim is None else "ProdBackward1")
         return out if dtype is None else out.to(dtype)
 
     def max(self, dim=None, keepdim=False, other=None):
@@ -305,7 +311,7 @@ class Tensor:
         if _py_isinstance(dim, Tensor):
             return _C.binary("maximum", self, dim)
         values, indices = _C.extremum_dim(self, dim, keepdim, True)
-        return _ReturnType("max", values, indices)
+        return _ReturnType("max", _named(values, "MaxBackward0"), indices)
 
     def min(self, dim=None, keepdim=False, other=None):
         if other is not None:
@@ -315,7 +321,7 @@ class Tensor:
         if _py_isinstance(dim, Tensor):
             return _C.binary("minimum", self, dim)
         values, indices = _C.extremum_dim(self, dim, keepdim, False)
-        return _ReturnType("min", values, indices)
+        return _ReturnType("min", _named(values, "MinBackward0"), indices)
 
     def amax(self, dim=(), keepdim=False):
         if dim is None or dim == () or dim == []:
@@ -323,7 +329,7 @@ class Tensor:
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
             out = _C.extremum_dim(out, d, keepdim, True, False)[0]
-        return out
+        return _named(out, "AmaxBackward0")
 
     def amin(self, dim=(), keepdim=False):
         if dim is None or dim == () or dim == []:
@@ -331,7 +337,7 @@ class Tensor:
         out = self
         for d in sorted([d % _py_max(self.dim(), 1) for d in _dims(dim)], reverse=True):
             out = _C.extremum_dim(out, d, keepdim, False, False)[0]
-        return out
+        return _named(out, "AminBackward0")
 
     def argmax(self, dim=None, keepdim=False):
         return _C.arg_extremum(self, dim, keepdim, True)
@@ -392,7 +398,7 @@ class Tensor:
                                + str(self.dim()) + "D")
         if self.dim() < 2:
             return self
-        return _C.transpose(self, 0, 1)
+        return _named(_C.transpose(self, 0, 1), "TBackward0")
 
     def expand(self, *sizes):
         return _C.expand(self, _sizes(sizes, "expand"))
@@ -441,7 +447,7 @@ class Tensor:
         return _C.detach(self)
 
     def detach_(self):
-        raise NotImplementedError("detach_() is not supported; use x = x.detach()")
+        return _C.detach_(self)
 
     def split(self, split_size, dim=0):
         return split(self, split_size, dim)

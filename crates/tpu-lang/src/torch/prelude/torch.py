@@ -92,15 +92,13 @@ def detach(input):
 
 
 def addcmul(input, tensor1, tensor2, value=1):
-    return input + value * tensor1 * tensor2 if value != 1 else input + tensor1 * tensor2
+    out = input + value * tensor1 * tensor2 if value != 1 else input + tensor1 * tensor2
+    return _named(out, "AddcmulBackward0")
 
 
 def addcdiv(input, tensor1, tensor2, value=1):
-    return input + value * (tensor1 / tensor2) if value != 1 else input + tensor1 / tensor2
-
-
-def argsort(input, dim=-1, descending=False, stable=False):
-    return input.argsort(dim, descending, stable=stable)
+    out = input + value * (tensor1 / tensor2) if value != 1 else input + tensor1 / tensor2
+    return _named(out, "AddcdivBackward0")
 
 
 def broadcast_to(input, size):
@@ -272,11 +270,11 @@ def floor_divide(input, other):
 
 
 def square(input):
-    return input * input
+    return input.square()
 
 
 def rsqrt(input):
-    return 1.0 / input.sqrt()
+    return input.rsqrt()
 
 
 def erf(input):
@@ -302,10 +300,10 @@ def sign(input):
 def lerp(input, end, weight):
     # ATen's formula: from the nearer end, for accuracy.
     if _py_isinstance(weight, Tensor):
-        return input + weight * (end - input)
+        return _named(input + weight * (end - input), "LerpBackward0")
     if _py_abs(weight) < 0.5:
-        return input + weight * (end - input)
-    return end - (end - input) * (1 - weight)
+        return _named(input + weight * (end - input), "LerpBackward0")
+    return _named(end - (end - input) * (1 - weight), "LerpBackward0")
 
 
 def clamp(input, min=None, max=None):
@@ -536,7 +534,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         out = input.abs().amax(dim, keepdim)
     else:
         out = (input.abs() ** p).sum(dim, keepdim) ** (1.0 / p)
-    _C.rename_grad_fn(out, "NormBackward1")
+    _C.rename_grad_fn(out, "LinalgVectorNormBackward0")
     return out
 
 
@@ -644,10 +642,11 @@ def split(tensor, split_size_or_sections, dim=0):
             raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to " + str(n)
                                + " (input tensor's size at dimension " + str(dim) + "), but got split_sizes="
                                + str(sizes).replace(" ", ""))
+    grad_fn = "SplitBackward0" if _py_isinstance(split_size_or_sections, _py_int) else "SplitWithSizesBackward0"
     out = []
     at = 0
     for s in sizes:
-        out.append(_C.slice(tensor, dim, at, at + s, 1))
+        out.append(_named(_C.slice(tensor, dim, at, at + s, 1), grad_fn))
         at += s
     return tuple(out)
 
@@ -659,13 +658,13 @@ def chunk(input, chunks, dim=0):
 
 
 def unbind(input, dim=0):
-    return tuple(_C.select(input, dim, i) for i in range(input.shape[dim]))
+    return tuple(_named(_C.select(input, dim, i), "UnbindBackward0") for i in range(input.shape[dim]))
 
 
 def index_select(input, dim, index):
     sl = [slice(None)] * input.dim()
     sl[dim] = index
-    return input[tuple(sl)]
+    return _named(input[tuple(sl)], "IndexSelectBackward0")
 
 
 def gather(input, dim, index, sparse_grad=False):
@@ -681,7 +680,7 @@ def gather(input, dim, index, sparse_grad=False):
             shape = [1] * input.dim()
             shape[k] = index.shape[k]
             coords.append(arange(index.shape[k], device=index.device).reshape(shape).expand(index.shape))
-    return input[tuple(coords)]
+    return _named(input[tuple(coords)], "GatherBackward0")
 
 
 def numel(input):
