@@ -62,6 +62,7 @@ const SET_METHODS: &[&str] = &[
     "copy",
 ];
 const TUPLE_METHODS: &[&str] = &["index", "count"];
+const SIZE_METHODS: &[&str] = &["index", "count", "numel"];
 
 /// The methods a built-in value has here, which `dir` lists.
 pub fn native_method_names(value: &Value) -> Option<&'static [&'static str]> {
@@ -70,7 +71,8 @@ pub fn native_method_names(value: &Value) -> Option<&'static [&'static str]> {
         Value::List(_) => LIST_METHODS,
         Value::Dict(_) => DICT_METHODS,
         Value::Set(_) => SET_METHODS,
-        Value::Tuple(_) | Value::Size(_) => TUPLE_METHODS,
+        Value::Tuple(_) => TUPLE_METHODS,
+        Value::Size(_) => SIZE_METHODS,
         Value::Random(_) => crate::python::random_module::RANDOM_METHODS,
         _ => return None,
     })
@@ -345,6 +347,10 @@ impl Interpreter<'_> {
                     _ => return Err(unknown(receiver, name)),
                 };
                 Ok(result)
+            }
+            // `torch.Size.numel()`: the product of the sizes.
+            Value::Size(dims) if name == "numel" => {
+                Ok(Value::Int(dims.iter().map(|&d| d as i64).product::<i64>()))
             }
             Value::Tuple(_) | Value::Size(_) => {
                 let items = self.collect(receiver.clone()).await?;

@@ -17,6 +17,22 @@ use std::rc::Rc;
 
 const PRELUDE_TENSOR: &str = include_str!("prelude/tensor.py");
 const PRELUDE_TORCH: &str = include_str!("prelude/torch.py");
+const PRELUDE_SORTING: &str = include_str!("prelude/sorting.py");
+const PRELUDE_MATHOPS: &str = include_str!("prelude/mathops.py");
+const PRELUDE_SHAPES: &str = include_str!("prelude/shapes.py");
+const PRELUDE_PRODUCTS: &str = include_str!("prelude/products.py");
+
+/// The files run, in this order, as the `torch` module's body (one namespace):
+/// the `Tensor` class first, then the torch functions, then the families split
+/// from torch.py at their seams, which add their `Tensor` methods by assignment.
+const PRELUDE_TORCH_FILES: &[(&str, &str)] = &[
+    ("tensor.py", PRELUDE_TENSOR),
+    ("torch.py", PRELUDE_TORCH),
+    ("sorting.py", PRELUDE_SORTING),
+    ("mathops.py", PRELUDE_MATHOPS),
+    ("shapes.py", PRELUDE_SHAPES),
+    ("products.py", PRELUDE_PRODUCTS),
+];
 const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
 const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
@@ -106,11 +122,7 @@ impl Interpreter<'_> {
             attrs.insert("_C".into(), c);
             let torch = module("torch", attrs);
             self.modules.insert("torch".into(), torch.clone());
-            self.exec_library(
-                &torch,
-                &[("tensor.py", PRELUDE_TENSOR), ("torch.py", PRELUDE_TORCH)],
-            )
-            .await?;
+            self.exec_library(&torch, PRELUDE_TORCH_FILES).await?;
             if let Value::Module(m) = &torch
                 && let Some(Value::Class(c)) = m.attrs.borrow().get("Tensor")
             {
@@ -188,7 +200,7 @@ impl Interpreter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{PRELUDE_TENSOR, PRELUDE_TORCH};
+    use super::PRELUDE_TORCH_FILES;
     use crate::torch::module::torch_module_attributes;
     use crate::torch::tensor::TENSOR_METHODS;
     use ruff_python_ast::{Expr, Stmt};
@@ -225,11 +237,12 @@ mod tests {
         names
     }
 
-    /// The statements of the `torch` module's body: tensor.py, then torch.py.
+    /// The statements of the `torch` module's body: tensor.py, torch.py, then
+    /// the files split from it.
     fn prelude_torch() -> Vec<Stmt> {
-        [PRELUDE_TENSOR, PRELUDE_TORCH]
-            .into_iter()
-            .flat_map(|source| {
+        PRELUDE_TORCH_FILES
+            .iter()
+            .flat_map(|(_, source)| {
                 let parsed = ruff_python_parser::parse_module(source).expect("the prelude parses");
                 parsed.into_syntax().body
             })
@@ -260,8 +273,23 @@ mod tests {
                 _ => None,
             })
             .expect("torch.py defines class Tensor");
+        // Methods added later by assignment (`Tensor.sort = sort`) count too.
+        let assigned = body.iter().filter_map(|stmt| {
+            match stmt {
+            Stmt::Assign(a) => a.targets.iter().find_map(|t| match t {
+                Expr::Attribute(at)
+                    if matches!(&*at.value, Expr::Name(n) if n.id.as_str() == "Tensor") =>
+                {
+                    Some(at.attr.to_string())
+                }
+                _ => None,
+            }),
+            _ => None,
+        }
+        });
         let shadowed: Vec<String> = bound_names(&tensor.body)
             .into_iter()
+            .chain(assigned)
             .filter(|name| TENSOR_METHODS.contains(&name.as_str()))
             .collect();
         // Rust methods are found first (`tensor_attribute`), so a Python one of

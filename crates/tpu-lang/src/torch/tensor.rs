@@ -129,6 +129,10 @@ impl Interpreter<'_> {
             PyUnaryOp::Invert if t.dtype() == DType::Bool => Ok(Value::Tensor(
                 self.runtime.compare_scalar(CompareOp::Eq, t, 0.0).await?,
             )),
+            PyUnaryOp::Invert => {
+                self.call_tensor_class("bitwise_not", vec![Value::Tensor(t.clone())])
+                    .await
+            }
             _ => Err(PyErr::not_implemented(format!(
                 "the unary {} operator on tensors is not supported yet",
                 op.as_str()
@@ -253,6 +257,8 @@ impl Interpreter<'_> {
                 kw.take("copy");
                 let (device, dtype) = match target {
                     Value::DType(d) => (t.device(), Some(d)),
+                    // `x.to(other)`: other's dtype and device.
+                    Value::Tensor(other) => (other.device(), Some(other.dtype())),
                     other => (
                         parse_device(&other)?,
                         dtype.or(args.get(1).and_then(|v| match v {
@@ -327,8 +333,26 @@ impl Interpreter<'_> {
                 _ => Err(unsupported()),
             };
         }
-        if matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor) {
+        let both_bool = [a, b]
+            .iter()
+            .all(|v| matches!(v, Value::Tensor(t) if t.dtype() == DType::Bool));
+        if matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor) && both_bool {
             return self.tensor_logical(op, a, b).await;
+        }
+        // Bitwise operators on integers (and bool with numbers) are compositions
+        // in the prelude (`bitwise_and`, ...), which also give PyTorch's errors.
+        let bitwise = match op {
+            Operator::BitAnd => Some("bitwise_and"),
+            Operator::BitOr => Some("bitwise_or"),
+            Operator::BitXor => Some("bitwise_xor"),
+            Operator::LShift => Some("bitwise_left_shift"),
+            Operator::RShift => Some("bitwise_right_shift"),
+            _ => None,
+        };
+        if let Some(name) = bitwise {
+            return self
+                .call_tensor_class(name, vec![a.clone(), b.clone()])
+                .await;
         }
         let bin = match op {
             Operator::Add => BinaryOp::Add,
@@ -354,6 +378,14 @@ impl Interpreter<'_> {
             return Err(unsupported());
         }
         self.binary_values(bin, a, b).await
+    }
+
+    /// Calls the prelude's `Tensor.<name>` (a Python function) with `args`.
+    async fn call_tensor_class(&mut self, name: &str, args: Vec<Value>) -> PyResult<Value> {
+        match self.tensor_class.as_ref().and_then(|c| c.lookup(name)) {
+            Some(f) => self.call(f, args, Vec::new()).await,
+            None => Err(PyErr::not_implemented(format!("Tensor.{name}"))),
+        }
     }
 
     /// `&`, `|`, `^` on bool tensors (and bool numbers).

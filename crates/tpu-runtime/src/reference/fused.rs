@@ -26,10 +26,20 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f3
         batched(a, b, mm.batch, mm.m, mm.k, mm.n, ta, tb)
     });
     let n = kernel.shape.numel();
+    // A matmul's operands are read whole, never element for element, and may
+    // have more dimensions than the kernel (a batch of one folded into rows),
+    // so they get no strides, as in the wgpu codegen.
     let strides: Vec<Vec<usize>> = kernel
         .inputs
         .iter()
-        .map(|i| i.shape.broadcast_strides(&kernel.shape))
+        .enumerate()
+        .map(|(k, i)| {
+            if kernel.is_matmul_operand(k) {
+                vec![0; kernel.shape.rank()]
+            } else {
+                i.shape.broadcast_strides(&kernel.shape)
+            }
+        })
         .collect();
     let dense: Vec<bool> = kernel
         .inputs

@@ -276,6 +276,56 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `scatter_`, `index_add_`, `bincount`, `put`: a copy of `base` (read as a
+    /// dense row-major tensor) with `values` written at the flat positions in
+    /// `index`, or added there when `accumulate` (duplicates then add up). The
+    /// values are cast to `base`'s dtype and broadcast to `index`'s shape. The
+    /// copy records no gradient: PyTorch's scatter gradients are not modelled.
+    pub async fn put(
+        &mut self,
+        base: &Tensor,
+        index: &Tensor,
+        values: &Tensor,
+        accumulate: bool,
+    ) -> Result<Tensor, RuntimeError> {
+        let n = base.numel() as i64;
+        let positions = self.read(index).await?;
+        if let HostData::I64(v) = &positions
+            && let Some(&bad) = v.iter().find(|&&i| i < 0 || i >= n)
+        {
+            return Err(RuntimeError::Index(format!(
+                "index {bad} is out of bounds for dimension 0 with size {n}"
+            )));
+        }
+        let saved_grad = self.set_grad_enabled(false);
+        let result = async {
+            let dims: Vec<i64> = index.dims().iter().map(|&d| d as i64).collect();
+            let values = self.to_device(values, base.device()).await?;
+            let values = self.cast(&values, base.dtype()).await?;
+            let values = self.expand(&values, &dims)?;
+            let values = self.dense(&values).await?;
+            let index = self.dense(index).await?;
+            let copy = self.clone_tensor(base).await?;
+            let flat = whole_storage(&self.dense(&copy).await?.layout());
+            let out = self
+                .dispatch_dense(
+                    Op::Scatter { accumulate },
+                    &[&flat, &index, &values],
+                    flat.shape(),
+                    base.dtype(),
+                    base.device(),
+                )
+                .await?;
+            let mut layout = out.layout();
+            layout.strides = base.shape().strides();
+            layout.shape = base.shape();
+            Ok(Tensor::from_layout(layout))
+        }
+        .await;
+        self.set_grad_enabled(saved_grad);
+        result
+    }
+
     /// `zeros(shape).flat.index_add_(index, values)`: the gradient of `take`.
     pub(crate) async fn scatter_add_zeros(
         &mut self,

@@ -48,6 +48,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.squeeze",
     "torch._C.contiguous",
     "torch._C.is_contiguous",
+    "torch._C.stride",
     "torch._C.clone",
     "torch._C.slice",
     "torch._C.select",
@@ -74,6 +75,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.assign",
     "torch._C.write",
     "torch._C.fill_random",
+    "torch._C.put",
     // Creation (`creation.rs`).
     "torch._C.arange",
     "torch._C.linspace",
@@ -101,12 +103,12 @@ impl Interpreter<'_> {
             "matmul" | "mm" | "bmm" | "sum" | "prod" | "mean" | "extremum_dim" | "extremum_all"
             | "arg_extremum" | "cumsum" => self.native_reductions(a).await,
             "view" | "reshape" | "permute" | "transpose" | "expand" | "unsqueeze" | "squeeze"
-            | "contiguous" | "is_contiguous" | "clone" | "slice" | "select" | "cat" | "take"
-            | "cast" | "to_device" | "same_storage" => self.native_views(a).await,
+            | "contiguous" | "is_contiguous" | "stride" | "clone" | "slice" | "select" | "cat"
+            | "take" | "cast" | "to_device" | "same_storage" => self.native_views(a).await,
             "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
             | "is_parameter" | "grad" | "set_grad" => self.native_autograd(a).await,
-            "assign" | "write" | "fill_random" => self.native_writes(a).await,
+            "assign" | "write" | "fill_random" | "put" => self.native_writes(a).await,
             "arange" | "linspace" | "eye" | "randint" | "randperm" | "nonzero" => {
                 self.native_creation(a).await
             }

@@ -28,6 +28,13 @@ impl Interpreter<'_> {
             }
             "contiguous" => tensor(rt.contiguous(&a.tensor(0)?).await?),
             "is_contiguous" => Value::Bool(a.tensor(0)?.is_contiguous()),
+            "stride" => Value::tuple(
+                a.tensor(0)?
+                    .strides()
+                    .into_iter()
+                    .map(|s| Value::Int(s as i64))
+                    .collect(),
+            ),
             "clone" => tensor(rt.clone_tensor(&a.tensor(0)?).await?),
             "slice" => {
                 let t = a.tensor(0)?;

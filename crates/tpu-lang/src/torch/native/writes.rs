@@ -1,7 +1,8 @@
 //! `torch._C` in-place writes: `assign` (an out-of-place result written back
 //! into a tensor's storage, after the runtime's cast check), `write` (`fill_`,
 //! `copy_`, `zero_`: a value broadcast into a tensor), and `fill_random`
-//! (`uniform_`, `normal_`).
+//! (`uniform_`, `normal_`), and `put` (a copy with values written or added at
+//! flat positions: `scatter`, `index_add`, `bincount`).
 
 use super::args::Args;
 use super::{tensor, unknown};
@@ -59,6 +60,14 @@ impl Interpreter<'_> {
                     })?;
                 rt.write(&t, &v).await?;
                 tensor(t)
+            }
+            "put" => {
+                let base = a.tensor(0)?;
+                let index = a.tensor(1)?;
+                let v = a.get(2)?.clone();
+                let v = self.as_tensor(&v, Some(&base)).await?;
+                let accumulate = a.bool(3)?;
+                tensor(self.runtime.put(&base, &index, &v, accumulate).await?)
             }
             "fill_random" => {
                 let t = a.tensor(0)?;

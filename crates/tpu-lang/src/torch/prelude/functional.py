@@ -186,3 +186,32 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         elif query.dim() == 3:
             torch._C.rename_grad_fn(out, "SqueezeBackward1")
     return out
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() and tensor.min().item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = tensor.max().item() + 1 if tensor.numel() else 0
+    elif tensor.numel() and tensor.max().item() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    classes = torch.arange(num_classes, device=tensor.device)
+    return (tensor.unsqueeze(-1) == classes).long()
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = torch.norm(input, p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    # As ATen: each input divided by its norm (clamped at eps), then the dot product.
+    n1 = torch.norm(x1, 2, dim, keepdim=True).clamp_min(eps)
+    n2 = torch.norm(x2, 2, dim, keepdim=True).clamp_min(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
+    return torch.norm(x1 - x2 + eps, p, -1, keepdim)

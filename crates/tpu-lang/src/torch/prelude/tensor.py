@@ -511,11 +511,11 @@ class Tensor:
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device)
 
     def element_size(self):
-        if self.dtype == float32:
+        if self.dtype == float32 or self.dtype == int32:
             return 4
         if self.dtype == bfloat16:
             return 2
-        if self.dtype == int64:
+        if self.dtype == int64 or self.dtype == float64:
             return 8
         return 1
 
@@ -523,13 +523,10 @@ class Tensor:
         return self.numel()
 
     def is_floating_point(self):
-        return self.dtype == float32 or self.dtype == bfloat16
+        return self.dtype == float32 or self.dtype == bfloat16 or self.dtype == float64
 
-    def nonzero(self):
-        return _C.nonzero(self)
-
-    def argsort(self, dim=-1, descending=False, stable=False):
-        raise NotImplementedError("argsort() is not supported yet")
+    def nonzero(self, as_tuple=False):
+        return nonzero(self, as_tuple=as_tuple)
 
     # Autograd.
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

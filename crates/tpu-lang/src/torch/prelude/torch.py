@@ -227,10 +227,10 @@ def from_numpy(array):
 
 # Elementwise.
 
-def add(input, other, alpha=1):
+def add(input, other, alpha=1, out=None):
     if _py_isinstance(input, Tensor):
-        return input.add(other, alpha=alpha)
-    return _C.binary("add", input, other * alpha)
+        return _out(out, input.add(other, alpha=alpha))
+    return _out(out, _C.binary("add", input, other * alpha))
 
 
 def sub(input, other, alpha=1):
@@ -239,8 +239,8 @@ def sub(input, other, alpha=1):
     return _C.binary("sub", input, other * alpha)
 
 
-def mul(input, other):
-    return _C.binary("mul", input, other)
+def mul(input, other, out=None):
+    return _out(out, _C.binary("mul", input, other))
 
 
 def div(input, other, rounding_mode=None):
@@ -306,7 +306,9 @@ def lerp(input, end, weight):
     return _named(end - (end - input) * (1 - weight), "LerpBackward0")
 
 
-def clamp(input, min=None, max=None):
+def clamp(input, min=None, max=None, out=None):
+    if out is not None:
+        return _out(out, clamp(input, min, max))
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     out = input
@@ -413,8 +415,8 @@ def isfinite(input):
 
 # Products and reductions.
 
-def matmul(input, other):
-    return _C.matmul(input, other)
+def matmul(input, other, out=None):
+    return _out(out, _C.matmul(input, other))
 
 
 def _no_out_dtype(out_dtype, function):
@@ -422,9 +424,22 @@ def _no_out_dtype(out_dtype, function):
         raise NotImplementedError(function + "(out_dtype=...) is not supported yet")
 
 
-def mm(input, mat2, out_dtype=None):
+def mm(input, mat2, out=None, out_dtype=None):
     _no_out_dtype(out_dtype, "mm")
-    return _C.mm(input, mat2)
+    for name, x in [("self", input), ("mat2", mat2)]:
+        if x.dim() != 2:
+            raise RuntimeError("mm: " + name + " must be a matrix, got " + str(x.dim()) + "-D tensor")
+    return _out(out, _C.mm(input, mat2))
+
+
+def _out(out, result):
+    # The `out=` argument: the result written into `out`, which is returned.
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        _C.set_data(out, result.to(out.dtype))
+        return out
+    return _C.assign(out, result)
 
 
 def bmm(input, mat2, out_dtype=None):
@@ -440,8 +455,8 @@ def outer(input, vec2):
     return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 
-def sum(input, dim=None, keepdim=False, dtype=None):
-    return input.sum(dim, keepdim, dtype=dtype)
+def sum(input, dim=None, keepdim=False, dtype=None, out=None):
+    return _out(out, input.sum(dim, keepdim, dtype=dtype))
 
 
 def mean(input, dim=None, keepdim=False, dtype=None):
@@ -617,8 +632,8 @@ def stack(tensors, dim=0):
     for i, x in enumerate(tensors):
         if x.shape != first:
             raise RuntimeError("stack expects each tensor to be equal size, but got "
-                               + str(list(first)).replace(" ", "") + " at entry 0 and "
-                               + str(list(x.shape)).replace(" ", "") + " at entry " + str(i))
+                               + str(list(first)) + " at entry 0 and "
+                               + str(list(x.shape)) + " at entry " + str(i))
     d = dim % (tensors[0].dim() + 1)
     out = _C.cat([x.unsqueeze(d) for x in tensors], d)
     _C.rename_grad_fn(out, "StackBackward0")
@@ -641,7 +656,7 @@ def split(tensor, split_size_or_sections, dim=0):
         if _py_sum(sizes) != n:
             raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to " + str(n)
                                + " (input tensor's size at dimension " + str(dim) + "), but got split_sizes="
-                               + str(sizes).replace(" ", ""))
+                               + str(sizes))
     grad_fn = "SplitBackward0" if _py_isinstance(split_size_or_sections, _py_int) else "SplitWithSizesBackward0"
     out = []
     at = 0
@@ -662,6 +677,12 @@ def unbind(input, dim=0):
 
 
 def index_select(input, dim, index):
+    if index.numel():
+        n = input.shape[dim]
+        lo, hi = index.min().item(), index.max().item()
+        if lo < -n or hi >= n:
+            raise RuntimeError("INDICES element is out of DATA bounds, id=" + str(hi if hi >= n else lo)
+                               + " axis_dim=" + str(n))
     sl = [slice(None)] * input.dim()
     sl[dim] = index
     return _named(input[tuple(sl)], "IndexSelectBackward0")
@@ -672,6 +693,7 @@ def gather(input, dim, index, sparse_grad=False):
         raise NotImplementedError("gather(sparse_grad=True) is not supported: gradients are dense")
     # out[i][j] = input[index[i][j]][j] for dim 0 (and so on), via flat positions.
     d = dim % input.dim()
+    _check_index(input, d, index, "gather")
     coords = []
     for k in range(input.dim()):
         if k == d:

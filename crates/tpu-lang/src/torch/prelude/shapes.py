@@ -1,0 +1,413 @@
+# Layout and shape functions composed from the view primitives: strides,
+# movedim, repeat and tile, flip and roll, unfold, the h/v/d stacks and splits,
+# scatter and index_add (over the `put` primitive), diff and the running
+# products, and dtype queries (result_type, promote_types). Part of the `torch`
+# module's body (run after torch.py, in the same namespace).
+
+
+def _stride(self, dim=None):
+    strides = _C.stride(self)
+    if dim is None:
+        return strides
+    return strides[dim]
+
+
+def _type(self, dtype=None, non_blocking=False):
+    if dtype is None:
+        return "torch." + _scalar_type_name(self.dtype) + "Tensor"
+    return self.to(dtype)
+
+
+def movedim(input, source, destination):
+    n = input.dim()
+    src = [s % n for s in _dims(source)]
+    dst = [d % n for d in _dims(destination)]
+    order = [None] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = [i for i in range(n) if i not in src]
+    for i in range(n):
+        if order[i] is None:
+            order[i] = rest.pop(0)
+    return input.permute(order)
+
+
+moveaxis = movedim
+
+
+def swapaxes(input, axis0, axis1):
+    return input.transpose(axis0, axis1)
+
+
+swapdims = swapaxes
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def select(input, dim, index):
+    return _C.select(input, dim, index)
+
+
+def _repeat(self, *sizes):
+    sizes = list(_sizes(sizes, "repeat"))
+    if _py_len(sizes) < self.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    shape = [1] * (_py_len(sizes) - self.dim()) + list(self.shape)
+    spread, grown, final = [], [], []
+    for r, d in zip(sizes, shape):
+        spread += [1, d]
+        grown += [r, d]
+        final.append(r * d)
+    return self.reshape(spread).expand(grown).reshape(final)
+
+
+def tile(input, dims):
+    dims = list(dims)
+    if _py_len(dims) < input.dim():
+        dims = [1] * (input.dim() - _py_len(dims)) + dims
+    return _repeat(input, dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, output_size=None):
+    if repeats is None:
+        # torch.repeat_interleave(repeats): each index repeated by its count.
+        return repeat_interleave(arange(input.shape[0], device=input.device), input)
+    x = input.flatten() if dim is None else input
+    d = 0 if dim is None else dim % x.dim()
+    if _py_isinstance(repeats, Tensor) and repeats.numel() == 1:
+        repeats = repeats.item()
+    if _py_isinstance(repeats, _py_int):
+        shape = list(x.shape)
+        grown = shape[:d + 1] + [repeats] + shape[d + 1:]
+        return x.unsqueeze(d + 1).expand(grown).flatten(d, d + 1)
+    index = []
+    for i, r in enumerate(repeats.tolist()):
+        index += [i] * r
+    return x.index_select(d, tensor(index, dtype=int64, device=x.device))
+
+
+def flip(input, dims):
+    out = input
+    for d in _dims(dims):
+        n = input.shape[d]
+        out = out.index_select(d, arange(n - 1, -1, -1, device=input.device))
+    return out
+
+
+def fliplr(input):
+    return flip(input, [1])
+
+
+def flipud(input):
+    return flip(input, [0])
+
+
+def roll(input, shifts, dims=None):
+    if dims is None:
+        return roll(input.flatten(), shifts, 0).reshape(input.shape)
+    out = input
+    for s, d in zip(_dims(shifts), _dims(dims)):
+        n = input.shape[d]
+        s = s % n if n else 0
+        if s:
+            out = cat([out.narrow(d, n - s, s), out.narrow(d, 0, n - s)], d)
+    return out
+
+
+def _unfold(self, dimension, size, step):
+    d = dimension % _py_max(self.dim(), 1)
+    n = self.shape[d]
+    count = (n - size) // step + 1
+    index = (arange(count, device=self.device) * step).unsqueeze(1) + arange(size, device=self.device)
+    picked = self.index_select(d, index.flatten())
+    shape = list(self.shape)
+    return picked.reshape(shape[:d] + [count, size] + shape[d + 1:]).movedim(d + 1, -1)
+
+
+def atleast_1d(input):
+    return input.reshape(1) if input.dim() == 0 else input
+
+
+def atleast_2d(input):
+    if input.dim() >= 2:
+        return input
+    return atleast_1d(input).unsqueeze(0)
+
+
+def atleast_3d(input):
+    if input.dim() >= 3:
+        return input
+    if input.dim() == 2:
+        return input.unsqueeze(-1)
+    return atleast_1d(input).reshape(1, -1, 1)
+
+
+def hstack(tensors):
+    tensors = [atleast_1d(t) for t in tensors]
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([atleast_2d(t) for t in tensors], 0)
+
+
+row_stack = vstack
+
+
+def dstack(tensors):
+    return cat([atleast_3d(t) for t in tensors], 2)
+
+
+def column_stack(tensors):
+    return cat([t.reshape(-1, 1) if t.dim() <= 1 else t for t in tensors], 1)
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    n = input.shape[dim]
+    if _py_isinstance(indices_or_sections, Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    if _py_isinstance(indices_or_sections, _py_int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError("number of sections must be larger than 0, got " + str(sections))
+        q, r = n // sections, n % sections
+        bounds = []
+        at = 0
+        for i in range(sections - 1):
+            at += q + (1 if i < r else 0)
+            bounds.append(at)
+    else:
+        bounds = list(indices_or_sections)
+    out = []
+    start = 0
+    for b in bounds + [n]:
+        b = _py_max(_py_min(b, n), start)
+        out.append(input.narrow(dim, start, b - start))
+        start = b
+    return tuple(out)
+
+
+def hsplit(input, indices_or_sections):
+    dim = 1 if input.dim() >= 2 else 0
+    return _split_evenly(input, indices_or_sections, dim, "torch.hsplit")
+
+
+def vsplit(input, indices_or_sections):
+    return _split_evenly(input, indices_or_sections, 0, "torch.vsplit")
+
+
+def _split_evenly(input, sections, dim, name):
+    if _py_isinstance(sections, _py_int) and input.shape[dim] % sections != 0:
+        raise RuntimeError(name + " attempted to split along dimension " + str(dim)
+                           + ", but the size of the dimension " + str(input.shape[dim])
+                           + " is not divisible by the split_size " + str(sections) + "!")
+    return tensor_split(input, sections, dim)
+
+
+# Scatter and index_add: positions in the input read as a dense row-major
+# tensor, then `_C.put` writes (or adds) the values there.
+
+def _flat_positions(shape, dim, index, along):
+    # The flat position in a tensor of `shape` of each element of a grid of
+    # `along`'s shape, whose coordinate along `dim` is `index` (broadcast).
+    n = _py_len(shape)
+    flat = None
+    stride = 1
+    for k in range(n - 1, -1, -1):
+        if k == dim:
+            coord = index
+        else:
+            view = [1] * n
+            view[k] = along[k]
+            coord = arange(along[k], device=index.device).reshape(view)
+        term = coord * stride
+        flat = term if flat is None else flat + term
+        stride *= shape[k]
+    return flat.expand(along) if flat.shape != tuple(along) else flat
+
+
+def _check_index(input, dim, index, name):
+    if index.numel() == 0:
+        return
+    n = input.shape[dim]
+    lo, hi = index.min().item(), index.max().item()
+    if lo < 0 or hi >= n:
+        bad = hi if hi >= n else lo
+        raise RuntimeError("index " + str(bad) + " is out of bounds for dimension " + str(dim)
+                           + " with size " + str(n))
+
+
+def scatter(input, dim, index, src=None, value=None, reduce=None):
+    if src is None:
+        src = value
+    d = dim % _py_max(input.dim(), 1)
+    _check_index(input, d, index, "scatter")
+    if _py_isinstance(src, Tensor) and src.shape != index.shape:
+        src = src[tuple(slice(0, s) for s in index.shape)]
+    positions = _flat_positions(list(input.shape), d, index, list(index.shape))
+    if reduce is None:
+        return _C.put(input, positions, src, False)
+    if reduce == "add":
+        return _C.put(input, positions, src, True)
+    raise NotImplementedError("scatter(reduce='" + str(reduce) + "') is not supported yet")
+
+
+def scatter_add(input, dim, index, src):
+    return scatter(input, dim, index, src, reduce="add")
+
+
+def index_add(input, dim, index, source, alpha=1):
+    d = dim % _py_max(input.dim(), 1)
+    _check_index(input, d, index, "index_add")
+    along = list(input.shape)
+    if input.dim():
+        along[d] = index.numel()
+        view = [1] * input.dim()
+        view[d] = index.numel()
+        index = index.reshape(view)
+    positions = _flat_positions(list(input.shape), d, index, along)
+    return _C.put(input, positions, source * alpha if alpha != 1 else source, True)
+
+
+def index_fill(input, dim, index, value):
+    d = dim % _py_max(input.dim(), 1)
+    along = list(input.shape)
+    along[d] = index.numel()
+    view = [1] * input.dim()
+    view[d] = index.numel()
+    positions = _flat_positions(list(input.shape), d, index.reshape(view), along)
+    return _C.put(input, positions, value, False)
+
+
+def masked_select(input, mask):
+    return input.masked_select(mask)
+
+
+def nonzero(input, as_tuple=False):
+    coords = _C.nonzero(input)
+    if as_tuple:
+        if input.dim() == 0:
+            return (coords.reshape(-1),)
+        return tuple(coords.unbind(1))
+    return coords
+
+
+def clamp_min(input, min):
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    return clamp(input, max=max)
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    parts = [p for p in [prepend, input, append] if p is not None]
+    x = cat(parts, dim) if _py_len(parts) > 1 else input
+    for _ in range(n):
+        m = x.shape[dim]
+        later, earlier = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
+        x = (later != earlier) if x.dtype == bool else later - earlier
+    return x
+
+
+def _running(input, dim, fill, reduce):
+    # out[i] = reduce(x[0..i]) along `dim`, as one reduction over an n x n window.
+    d = dim % _py_max(input.dim(), 1)
+    x = input.transpose(d, -1)
+    n = x.shape[-1]
+    pos = arange(n, device=input.device)
+    window = where(pos.unsqueeze(-1) >= pos, x.unsqueeze(-2), full((), fill, dtype=x.dtype, device=x.device))
+    return reduce(window).transpose(d, -1)
+
+
+def cumprod(input, dim, dtype=None):
+    x = input if dtype is None else input.to(dtype)
+    if x.dtype == bool:
+        x = x.long()
+    return _running(x, dim, 1, lambda w: w.prod(-1))
+
+
+def logcumsumexp(input, dim):
+    return _running(input, dim, _py_float("-inf"), lambda w: logsumexp(w, -1))
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return (std(input, dim, unbiased=unbiased, keepdim=keepdim, correction=correction),
+            _mean_for(input, dim, keepdim))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    return (var(input, dim, unbiased=unbiased, keepdim=keepdim, correction=correction),
+            _mean_for(input, dim, keepdim))
+
+
+def _mean_for(input, dim, keepdim):
+    if _py_isinstance(dim, _py_bool) or dim is None:
+        return input.mean()
+    return input.mean(dim, keepdim)
+
+
+def _tensor_kind(x):
+    # A stand-in with `x`'s dtype and its promotion category (dimensioned, 0-d
+    # or Python number), so that `+` decides the result type.
+    if _py_isinstance(x, Tensor):
+        return zeros((0,) if x.dim() else (), dtype=x.dtype)
+    return x
+
+
+def result_type(tensor, other):
+    a, b = _tensor_kind(tensor), _tensor_kind(other)
+    if not _py_isinstance(a, Tensor):
+        a, b = b, a
+    if a.dtype == bool and (not _py_isinstance(b, Tensor) or b.dtype == bool) and not (
+            _py_isinstance(b, _py_float) or _py_isinstance(b, _py_int) and not _py_isinstance(b, _py_bool)):
+        return bool
+    return (a.long() * 0 + b).dtype if a.dtype == bool else (a + b).dtype
+
+
+def promote_types(type1, type2):
+    if type1 == bool and type2 == bool:
+        return bool
+    return result_type(zeros(0, dtype=type1), zeros(0, dtype=type2))
+
+
+def can_cast(from_, to):
+    def kind(d):
+        if d == bool:
+            return 0
+        return 2 if d == float32 or d == float64 or d == bfloat16 else 1
+    return kind(from_) <= kind(to)
+
+
+Tensor.stride = _stride
+Tensor.type = _type
+Tensor.ndimension = lambda self: self.dim()
+Tensor.movedim = movedim
+Tensor.moveaxis = movedim
+Tensor.swapaxes = swapaxes
+Tensor.swapdims = swapaxes
+Tensor.select = select
+Tensor.repeat = _repeat
+Tensor.tile = tile
+Tensor.repeat_interleave = repeat_interleave
+Tensor.flip = flip
+Tensor.fliplr = fliplr
+Tensor.flipud = flipud
+Tensor.roll = roll
+Tensor.unfold = _unfold
+Tensor.tensor_split = tensor_split
+Tensor.hsplit = hsplit
+Tensor.vsplit = vsplit
+Tensor.scatter = scatter
+Tensor.scatter_add = scatter_add
+Tensor.index_add = index_add
+Tensor.index_fill = index_fill
+Tensor.clamp_min = clamp_min
+Tensor.clamp_max = clamp_max
+Tensor.diff = diff
+Tensor.cumprod = cumprod
+Tensor.logcumsumexp = logcumsumexp
+for _name in ["scatter", "scatter_add", "index_add", "index_fill", "cumprod"]:
+    setattr(Tensor, _name + "_", _inplace(_name))
