@@ -36,12 +36,37 @@ const EXEMPT: &[&str] = &[
 /// (`arange(end)` and `arange(start, end, step)`): a Python signature can only
 /// merge them with defaults that stand for "absent", so only their names are
 /// compared.
-const MERGED_POSITIONAL_OVERLOADS: &[&str] = &["torch.arange", "torch.randint"];
+/// The same holds where an overload's parameter is named for its type
+/// (`tensor_split(input, sections)`, `tensor_split(input, indices)`), which
+/// PyTorch documents as one (`indices_or_sections`).
+const MERGED_POSITIONAL_OVERLOADS: &[&str] = &[
+    "torch.arange",
+    "torch.randint",
+    "torch.repeat_interleave",
+    "Tensor.repeat_interleave",
+    "torch.result_type",
+    "torch.tensor_split",
+    "Tensor.tensor_split",
+    "torch.hsplit",
+    "Tensor.hsplit",
+    "torch.vsplit",
+    "Tensor.vsplit",
+];
+
+/// Keywords PyTorch's hand-written Python bindings take that neither a schema
+/// nor the method's docstring names (`x.nonzero(as_tuple=True)` works).
+const UNDOCUMENTED_KEYWORDS: &[(&str, &str)] = &[
+    ("Tensor.nonzero", "as_tuple"),
+    ("Tensor.hsplit", "indices_or_sections"),
+    ("Tensor.vsplit", "indices_or_sections"),
+];
 
 /// Parameters of overloads that only TorchScript registers (PyTorch's Python
 /// bindings do not accept them), by function.
 const TORCHSCRIPT_ONLY: &[(&str, &str)] = &[
     ("Tensor.copy_", "other"),
+    ("torch.select", "list"),
+    ("torch.select", "idx"),
     ("torch.mul", "l"),
     ("torch.mul", "n"),
 ];
@@ -199,6 +224,10 @@ fn compare_signature(function: &str, ours: &[Param], entry: &Json) -> Vec<String
         if EXEMPT.contains(&t.name.as_str()) {
             continue;
         }
+        if names_only && !t.always {
+            // An alternative positional name: ours spells the merged one.
+            continue;
+        }
         let Some(ours) = ours.iter().find(|p| p.name == t.name) else {
             let taken_by_varargs = has_varargs && (t.is_int_list || !python_defined);
             if !(taken_by_varargs || has_varkw) {
@@ -239,8 +268,22 @@ fn compare_signature(function: &str, ours: &[Param], entry: &Json) -> Vec<String
             ));
         }
     }
+    // PyTorch's `def f(*args, **kwargs)` (`unique_consecutive`) names nothing
+    // to compare with.
+    let theirs_open = entry["signatures"].as_array().is_some_and(|sigs| {
+        sigs.iter().any(|sig| {
+            sig.as_array()
+                .unwrap()
+                .iter()
+                .any(|p| str_of(&p["kind"]) == "**kwargs")
+        })
+    });
     for p in ours {
-        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKeywords) {
+        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKeywords)
+            || EXEMPT.contains(&p.name.as_str())
+            || theirs_open
+            || UNDOCUMENTED_KEYWORDS.contains(&(function, p.name.as_str()))
+        {
             continue;
         }
         // Manual Python bindings (`nonzero(input, *, as_tuple=False)`) take

@@ -21,6 +21,7 @@ const PRELUDE_SORTING: &str = include_str!("prelude/sorting.py");
 const PRELUDE_MATHOPS: &str = include_str!("prelude/mathops.py");
 const PRELUDE_SHAPES: &str = include_str!("prelude/shapes.py");
 const PRELUDE_PRODUCTS: &str = include_str!("prelude/products.py");
+const PRELUDE_FORMS: &str = include_str!("prelude/forms.py");
 
 /// The files run, in this order, as the `torch` module's body (one namespace):
 /// the `Tensor` class first, then the torch functions, then the families split
@@ -32,6 +33,7 @@ const PRELUDE_TORCH_FILES: &[(&str, &str)] = &[
     ("mathops.py", PRELUDE_MATHOPS),
     ("shapes.py", PRELUDE_SHAPES),
     ("products.py", PRELUDE_PRODUCTS),
+    ("forms.py", PRELUDE_FORMS),
 ];
 const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");

@@ -188,7 +188,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return out
 
 
-def one_hot(tensor, num_classes=-1):
+def one_hot(input, num_classes=-1):
+    tensor = input
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if tensor.numel() and tensor.min().item() < 0:

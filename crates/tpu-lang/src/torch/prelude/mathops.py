@@ -26,7 +26,7 @@ def sgn(input):
 def trunc(input):
     if not input.is_floating_point():
         return input.clone()
-    return where(input < 0, input.ceil(), input.floor())
+    return _named(where(input < 0, input.ceil(), input.floor()), "TruncBackward0")
 
 
 fix = trunc
@@ -42,7 +42,7 @@ def fmod(input, other):
             or _py_isinstance(other, _py_float):
         out = input - trunc(input / other) * other
         # A zero result keeps the dividend's sign, as C's fmod does.
-        return where(out == 0, input * 0, out)
+        return _named(where(out == 0, input * 0, out), "FmodBackward0")
     return input - input.div(other, rounding_mode="trunc") * other
 
 
@@ -68,7 +68,7 @@ def atan2(input, other):
     y, x = input, other
     base = atan(y / x)
     half = where(y > 0, _PI / 2, where(y < 0, -_PI / 2, 0.0))
-    return where(x > 0, base, where(x < 0, base + where(y >= 0, _PI, -_PI), half))
+    return _named(where(x > 0, base, where(x < 0, base + where(y >= 0, _PI, -_PI), half)), "Atan2Backward0")
 
 
 arctan = atan
@@ -84,7 +84,7 @@ def acos(input):
 
 
 def tan(input):
-    return input.sin() / input.cos()
+    return _named(input.sin() / input.cos(), "TanBackward0")
 
 
 def sinh(input):
@@ -120,11 +120,11 @@ def exp2(input):
 
 
 def expm1(input):
-    return input.exp() - 1
+    return _named(input.exp() - 1, "Expm1Backward0")
 
 
 def log1p(input):
-    return (1 + input).log()
+    return _named((1 + input).log(), "Log1PBackward0")
 
 
 def log2(input):
@@ -199,8 +199,8 @@ def float_power(input, exponent):
     return base.pow(exponent)
 
 
-def true_divide(dividend, divisor):
-    return div(dividend, divisor)
+def true_divide(input, other):
+    return div(input, other)
 
 
 def isposinf(input):
@@ -215,11 +215,11 @@ def isreal(input):
     return ones_like(input, dtype=bool)
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
     if not input.is_floating_point():
         return input.clone()
     info = finfo(input.dtype)
-    out = where(input != input, nan, input)
+    out = where(input != input, 0.0 if nan is None else nan, input)
     out = where(out == _py_float("inf"), info.max if posinf is None else posinf, out)
     return where(out == _py_float("-inf"), info.min if neginf is None else neginf, out)
 

@@ -123,7 +123,8 @@ def _prod_of(values):
     return p
 
 
-def addmm(input, mat1, mat2, beta=1, alpha=1):
+def addmm(input, mat1, mat2, beta=1, alpha=1, out_dtype=None):
+    _no_out_dtype(out_dtype, "addmm")
     product = mm(mat1, mat2)
     product = product if alpha == 1 else product * alpha
     if beta == 0:
@@ -139,7 +140,8 @@ def addmv(input, mat, vec, beta=1, alpha=1):
     return (input if beta == 1 else input * beta) + product
 
 
-def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+def baddbmm(input, batch1, batch2, beta=1, alpha=1, out_dtype=None):
+    _no_out_dtype(out_dtype, "baddbmm")
     product = bmm(batch1, batch2)
     product = product if alpha == 1 else product * alpha
     if beta == 0:
@@ -237,9 +239,9 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 def diag(input, diagonal=0):
     if input.dim() == 1:
-        return diag_embed(input, diagonal)
+        return _named(diag_embed(input, diagonal), "DiagEmbedBackward0")
     if input.dim() == 2:
-        return globals_diagonal(input, diagonal)
+        return _named(globals_diagonal(input, diagonal).clone(), "DiagonalBackward0_copy")
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(input.dim()) + "D")
 
 
@@ -257,16 +259,16 @@ def trace(input):
     return out if input.is_floating_point() else out.long()
 
 
-def triu_indices(row, col, offset=0, dtype=None, device=None):
+def triu_indices(row, col, offset=0, dtype=None, device=None, requires_grad=False):
     rows = arange(row, device=device).unsqueeze(1)
     cols = arange(col, device=device).unsqueeze(0)
-    return _C.nonzero((cols - rows) >= offset).T.to(dtype or int64)
+    return _C.nonzero((cols - rows) >= offset).T.to(dtype or int64).requires_grad_(requires_grad)
 
 
-def tril_indices(row, col, offset=0, dtype=None, device=None):
+def tril_indices(row, col, offset=0, dtype=None, device=None, requires_grad=False):
     rows = arange(row, device=device).unsqueeze(1)
     cols = arange(col, device=device).unsqueeze(0)
-    return _C.nonzero((cols - rows) <= offset).T.to(dtype or int64)
+    return _C.nonzero((cols - rows) <= offset).T.to(dtype or int64).requires_grad_(requires_grad)
 
 
 def _fill_diagonal_(self, fill_value, wrap=False):

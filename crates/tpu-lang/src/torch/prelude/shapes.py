@@ -4,6 +4,128 @@
 # products, and dtype queries (result_type, promote_types). Part of the `torch`
 # module's body (run after torch.py, in the same namespace).
 
+# Views and joins.
+
+def reshape(input, shape):
+    return _C.reshape(input, shape)
+
+
+def permute(input, dims):
+    return _C.permute(input, dims)
+
+
+def transpose(input, dim0, dim1):
+    return _C.transpose(input, dim0, dim1)
+
+
+def t(input):
+    return input.t()
+
+
+def unsqueeze(input, dim):
+    return _C.unsqueeze(input, dim)
+
+
+def squeeze(input, dim=None):
+    return _C.squeeze(input, dim)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+def clone(input):
+    return _C.clone(input)
+
+
+def cat(tensors, dim=0):
+    return _C.cat(tensors, dim)
+
+
+concat = cat
+concatenate = cat
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if _py_len(tensors) == 0:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for i, x in enumerate(tensors):
+        if x.shape != first:
+            raise RuntimeError("stack expects each tensor to be equal size, but got "
+                               + str(list(first)) + " at entry 0 and "
+                               + str(list(x.shape)) + " at entry " + str(i))
+    d = dim % (tensors[0].dim() + 1)
+    out = _C.cat([x.unsqueeze(d) for x in tensors], d)
+    _C.rename_grad_fn(out, "StackBackward0")
+    return out
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    n = tensor.shape[dim]
+    if _py_isinstance(split_size_or_sections, _py_int):
+        size = split_size_or_sections
+        sizes = []
+        at = 0
+        while at < n:
+            sizes.append(_py_min(size, n - at))
+            at += size
+        if n == 0:
+            sizes = [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if _py_sum(sizes) != n:
+            raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to " + str(n)
+                               + " (input tensor's size at dimension " + str(dim) + "), but got split_sizes="
+                               + str(sizes))
+    grad_fn = "SplitBackward0" if _py_isinstance(split_size_or_sections, _py_int) else "SplitWithSizesBackward0"
+    out = []
+    at = 0
+    for s in sizes:
+        out.append(_named(_C.slice(tensor, dim, at, at + s, 1), grad_fn))
+        at += s
+    return tuple(out)
+
+
+def chunk(input, chunks, dim=0):
+    n = input.shape[dim]
+    size = (n + chunks - 1) // chunks
+    return split(input, _py_max(size, 1), dim)
+
+
+def unbind(input, dim=0):
+    return tuple(_named(_C.select(input, dim, i), "UnbindBackward0") for i in range(input.shape[dim]))
+
+
+def index_select(input, dim, index):
+    if index.numel():
+        n = input.shape[dim]
+        lo, hi = index.min().item(), index.max().item()
+        if lo < -n or hi >= n:
+            raise RuntimeError("INDICES element is out of DATA bounds, id=" + str(hi if hi >= n else lo)
+                               + " axis_dim=" + str(n))
+    sl = [slice(None)] * input.dim()
+    sl[dim] = index
+    return _named(input[tuple(sl)], "IndexSelectBackward0")
+
+
+def gather(input, dim, index, sparse_grad=False):
+    if sparse_grad:
+        raise NotImplementedError("gather(sparse_grad=True) is not supported: gradients are dense")
+    # out[i][j] = input[index[i][j]][j] for dim 0 (and so on), via flat positions.
+    d = dim % input.dim()
+    _check_index(input, d, index, "gather")
+    coords = []
+    for k in range(input.dim()):
+        if k == d:
+            coords.append(index)
+        else:
+            shape = [1] * input.dim()
+            shape[k] = index.shape[k]
+            coords.append(arange(index.shape[k], device=index.device).reshape(shape).expand(index.shape))
+    return _named(input[tuple(coords)], "GatherBackward0")
+
 
 def _stride(self, dim=None):
     strides = _C.stride(self)
@@ -39,7 +161,10 @@ def swapaxes(input, axis0, axis1):
     return input.transpose(axis0, axis1)
 
 
-swapdims = swapaxes
+
+
+def swapdims(input, dim0, dim1):
+    return swapaxes(input, dim0, dim1)
 
 
 def narrow(input, dim, start, length):
@@ -60,7 +185,7 @@ def _repeat(self, *sizes):
         spread += [1, d]
         grown += [r, d]
         final.append(r * d)
-    return self.reshape(spread).expand(grown).reshape(final)
+    return _named(self.reshape(spread).expand(grown).reshape(final), "RepeatBackward0")
 
 
 def tile(input, dims):
@@ -93,7 +218,7 @@ def flip(input, dims):
     for d in _dims(dims):
         n = input.shape[d]
         out = out.index_select(d, arange(n - 1, -1, -1, device=input.device))
-    return out
+    return _named(out, "FlipBackward0")
 
 
 def fliplr(input):
@@ -104,8 +229,8 @@ def flipud(input):
     return flip(input, [0])
 
 
-def roll(input, shifts, dims=None):
-    if dims is None:
+def roll(input, shifts, dims=()):
+    if dims is None or dims == () or dims == []:
         return roll(input.flatten(), shifts, 0).reshape(input.shape)
     out = input
     for s, d in zip(_dims(shifts), _dims(dims)):
@@ -113,7 +238,7 @@ def roll(input, shifts, dims=None):
         s = s % n if n else 0
         if s:
             out = cat([out.narrow(d, n - s, s), out.narrow(d, 0, n - s)], d)
-    return out
+    return _named(out, "RollBackward0")
 
 
 def _unfold(self, dimension, size, step):
@@ -126,22 +251,43 @@ def _unfold(self, dimension, size, step):
     return picked.reshape(shape[:d] + [count, size] + shape[d + 1:]).movedim(d + 1, -1)
 
 
-def atleast_1d(input):
+def _each(tensors, one):
+    # atleast_Nd(x) is a tensor; atleast_Nd(x, y) and atleast_Nd([x, y]) tuples.
+    if _py_len(tensors) == 1 and not _py_isinstance(tensors[0], Tensor):
+        tensors = tensors[0]
+    elif _py_len(tensors) == 1:
+        return one(tensors[0])
+    return tuple(one(t) for t in tensors)
+
+
+def atleast_1d(*tensors):
+    return _each(tensors, _atleast_1d)
+
+
+def atleast_2d(*tensors):
+    return _each(tensors, _atleast_2d)
+
+
+def atleast_3d(*tensors):
+    return _each(tensors, _atleast_3d)
+
+
+def _atleast_1d(input):
     return input.reshape(1) if input.dim() == 0 else input
 
 
-def atleast_2d(input):
+def _atleast_2d(input):
     if input.dim() >= 2:
         return input
-    return atleast_1d(input).unsqueeze(0)
+    return _atleast_1d(input).unsqueeze(0)
 
 
-def atleast_3d(input):
+def _atleast_3d(input):
     if input.dim() >= 3:
         return input
     if input.dim() == 2:
         return input.unsqueeze(-1)
-    return atleast_1d(input).reshape(1, -1, 1)
+    return _atleast_1d(input).reshape(1, -1, 1)
 
 
 def hstack(tensors):
@@ -295,11 +441,11 @@ def nonzero(input, as_tuple=False):
 
 
 def clamp_min(input, min):
-    return clamp(input, min=min)
+    return _named(clamp(input, min=min), "ClampMinBackward0")
 
 
 def clamp_max(input, max):
-    return clamp(input, max=max)
+    return _named(clamp(input, max=max), "ClampMaxBackward0")
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
@@ -326,7 +472,7 @@ def cumprod(input, dim, dtype=None):
     x = input if dtype is None else input.to(dtype)
     if x.dtype == bool:
         x = x.long()
-    return _running(x, dim, 1, lambda w: w.prod(-1))
+    return _named(_running(x, dim, 1, lambda w: w.prod(-1)), "CumprodBackward0")
 
 
 def logcumsumexp(input, dim):
@@ -387,7 +533,7 @@ Tensor.ndimension = lambda self: self.dim()
 Tensor.movedim = movedim
 Tensor.moveaxis = movedim
 Tensor.swapaxes = swapaxes
-Tensor.swapdims = swapaxes
+Tensor.swapdims = swapdims
 Tensor.select = select
 Tensor.repeat = _repeat
 Tensor.tile = tile
