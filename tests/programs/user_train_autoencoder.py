@@ -23,19 +23,19 @@ class AutoEncoder(nn.Module):
 
 ae = AutoEncoder().to(device)
 print(ae)
-opt = torch.optim.AdamW(ae.parameters(), lr=0.02, weight_decay=1e-4)
+opt = torch.optim.AdamW(ae.parameters(), lr=0.05, weight_decay=1e-4)
 criterion = nn.MSELoss()
 
-for epoch in range(60):
+for epoch in range(16):
     perm = torch.randperm(128)
-    for i in range(0, 128, 32):
-        batch = data[perm[i:i + 32].to(device)]
+    for i in range(0, 128, 64):
+        batch = data[perm[i:i + 64].to(device)]
         recon, _ = ae(batch)
         loss = criterion(recon, batch)
         opt.zero_grad()
         loss.backward()
         opt.step()
-    if epoch % 15 == 14:
+    if epoch % 4 == 3:
         with torch.no_grad():
             full, _ = ae(data)
             print(f"epoch {epoch + 1}: full reconstruction mse {criterion(full, data).item():.5f}")

@@ -41,20 +41,20 @@ print([n for n, _ in model.block.attn.named_parameters()])
 
 seq = 6
 causal = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1).to(device)
-tokens = torch.randint(0, 5, (32, seq))
+tokens = torch.randint(0, 5, (16, seq))
 target = torch.stack([(tokens[:, :i + 1] == tokens[:, i:i + 1]).sum(1) - 1 for i in range(seq)], dim=1)
 tokens, target = tokens.to(device), target.to(device)
 print("example", tokens[0].tolist(), "->", target[0].tolist())
 
-opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-for step in range(60):
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for step in range(16):
     logits, weights = model(tokens, causal)
     loss = nn.functional.cross_entropy(logits.reshape(-1, seq), target.reshape(-1))
     opt.zero_grad()
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
-    if step % 20 == 0 or step == 59:
+    if step % 5 == 0 or step == 15:
         acc = (logits.argmax(-1) == target).float().mean().item()
         print(f"step {step:2d} loss {loss.item():.4f} acc {acc:.3f}")
 
