@@ -167,6 +167,9 @@ impl Interpreter<'_> {
         if let Some(math_name) = name.strip_prefix("math.") {
             return self.call_math(math_name, &args).await;
         }
+        if let Some(copy_name) = name.strip_prefix("copy.") {
+            return Box::pin(self.call_copy(copy_name, &args, &kwargs)).await;
+        }
         if let Some(time_name) = name.strip_prefix("time.") {
             return crate::python::clock::call_time(time_name, &args, &kwargs);
         }

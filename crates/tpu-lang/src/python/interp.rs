@@ -69,6 +69,9 @@ pub struct Interpreter<'r> {
     pub repr_stack: Vec<usize>,
     /// The last `torch.manual_seed`, for `torch.initial_seed()`.
     pub seed: u64,
+    /// The engines of the `torch.Generator` objects a program made, by handle;
+    /// a draw with `generator=` swaps one in for the default for its length.
+    pub generators: Vec<tpu_runtime::rng::Generator>,
     /// The prelude's `torch.Tensor` class: Python methods of tensors.
     pub tensor_class: Option<Rc<Class>>,
     /// The prelude's `nn.Parameter`, for `isinstance`.
@@ -119,6 +122,7 @@ impl<'r> Interpreter<'r> {
             grad_mode_stack: Vec::new(),
             repr_stack: Vec::new(),
             seed: tpu_runtime::rng::DEFAULT_SEED,
+            generators: Vec::new(),
             tensor_class: None,
             parameter_class: None,
             fuel: fuel_budget,

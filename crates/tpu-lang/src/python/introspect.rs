@@ -113,13 +113,7 @@ fn module_of(f: &Function) -> &'static str {
     if !f.file.is_library {
         return "__main__";
     }
-    match f.file.name.rsplit('/').next().unwrap_or("") {
-        "nn.py" => "torch.nn",
-        "functional.py" => "torch.nn.functional",
-        "utils.py" => "torch.nn.utils",
-        "optim.py" => "torch.optim",
-        _ => "torch",
-    }
+    crate::torch::prelude::module_of_file(f.file.name.rsplit('/').next().unwrap_or(""))
 }
 
 impl Interpreter<'_> {

@@ -16,6 +16,7 @@ pub(crate) mod builtins;
 pub(crate) mod call;
 pub(crate) mod classes;
 pub(crate) mod clock;
+pub(crate) mod copy_module;
 pub(crate) mod env;
 pub(crate) mod error;
 pub(crate) mod exceptions;

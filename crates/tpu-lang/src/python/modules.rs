@@ -1,5 +1,5 @@
 //! The modules a program can import: `math`, `time` (in `clock`), `random` (in
-//! `random`), `torch_tpu`, and `torch` with its submodules (built by
+//! `random`), `copy` (in `copy_module`), `torch_tpu`, and `torch` with its submodules (built by
 //! `crate::torch::prelude`).
 //! Functions implemented in Rust appear as `Value::Builtin` entries named by their
 //! qualified name (`math.sqrt`, `torch.full`), which is how calls find them.
@@ -79,11 +79,15 @@ impl Interpreter<'_> {
                 }
                 "random" => self.random_module()?,
                 "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
+                "copy" => module(
+                    "copy",
+                    functions(crate::python::copy_module::COPY_FUNCTIONS),
+                ),
                 "torch_tpu" => module(
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
-                torch if torch == "torch" || torch.starts_with("torch.") => {
+                _ if name == "torch" || name.starts_with("torch.") => {
                     return self.import_torch(name).await;
                 }
                 _ => {

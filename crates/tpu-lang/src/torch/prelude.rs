@@ -1,8 +1,9 @@
 //! The Python prelude: `import torch` builds the `torch` module from its Rust
 //! part (`module`, with `torch._C` from `native`) and then runs `prelude/tensor.py`
 //! and `prelude/torch.py` as that module's body (one namespace), so the Python definitions join the Rust ones; the
-//! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.utils`,
-//! `torch.optim`) are Python files alone. A name has one home: the tests below
+//! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.init`, `torch.nn.utils`,
+//! `torch.optim`, `torch.optim.lr_scheduler`, `torch.utils.data`) are Python
+//! files alone, one or more per module (run in one namespace, as one file). A name has one home: the tests below
 //! fail if the prelude defines a name that Rust also registers, since the Rust
 //! one would be dead code shadowed at import.
 
@@ -39,13 +40,47 @@ const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
 const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
 const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
+const PRELUDE_OPTIM_MORE: &str = include_str!("prelude/optim_more.py");
+const PRELUDE_LR_SCHEDULER: &str = include_str!("prelude/lr_scheduler.py");
+const PRELUDE_NN_INIT: &str = include_str!("prelude/nn_init.py");
+const PRELUDE_NN_LOSS: &str = include_str!("prelude/nn_loss.py");
+const PRELUDE_NN_LAYERS: &str = include_str!("prelude/nn_layers.py");
+const PRELUDE_DATA: &str = include_str!("prelude/data.py");
 
-/// The submodules `import torch` loads, each a prelude file.
-const SUBMODULES: &[(&str, &str, &str)] = &[
-    ("torch.nn", "nn.py", PRELUDE_NN),
-    ("torch.nn.functional", "functional.py", PRELUDE_FUNCTIONAL),
-    ("torch.nn.utils", "utils.py", PRELUDE_UTILS),
-    ("torch.optim", "optim.py", PRELUDE_OPTIM),
+/// A submodule `import torch` loads: its name and its prelude files, by file
+/// name, run in order in one namespace.
+type Submodule = (&'static str, &'static [(&'static str, &'static str)]);
+
+/// The submodules `import torch` loads, in order: a module's parent comes
+/// first (`torch.nn` imports `torch.nn.functional` and `torch.nn.init` itself).
+const SUBMODULES: &[Submodule] = &[
+    (
+        "torch.nn",
+        &[
+            ("nn.py", PRELUDE_NN),
+            ("nn_loss.py", PRELUDE_NN_LOSS),
+            ("nn_layers.py", PRELUDE_NN_LAYERS),
+        ],
+    ),
+    (
+        "torch.nn.functional",
+        &[("functional.py", PRELUDE_FUNCTIONAL)],
+    ),
+    ("torch.nn.init", &[("nn_init.py", PRELUDE_NN_INIT)]),
+    ("torch.nn.utils", &[("utils.py", PRELUDE_UTILS)]),
+    (
+        "torch.optim",
+        &[
+            ("optim.py", PRELUDE_OPTIM),
+            ("optim_more.py", PRELUDE_OPTIM_MORE),
+        ],
+    ),
+    (
+        "torch.optim.lr_scheduler",
+        &[("lr_scheduler.py", PRELUDE_LR_SCHEDULER)],
+    ),
+    ("torch.utils", &[]),
+    ("torch.utils.data", &[("data.py", PRELUDE_DATA)]),
 ];
 
 /// PyTorch's submodules that this project does not have (yet): importing one
@@ -66,18 +101,23 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.jit",
     "torch.linalg",
     "torch.nn.attention",
-    "torch.nn.init",
     "torch.nn.parallel",
     "torch.onnx",
-    "torch.optim.lr_scheduler",
     "torch.profiler",
     "torch.sparse",
     "torch.special",
     "torch.testing",
-    "torch.utils",
-    "torch.utils.data",
     "torch._dynamo",
 ];
+
+/// The module whose body a prelude file is part of (`nn_loss.py` is in
+/// `torch.nn`); `torch` for tensor.py, torch.py and any other name.
+pub fn module_of_file(file: &str) -> &'static str {
+    SUBMODULES
+        .iter()
+        .find(|(_, files)| files.iter().any(|(f, _)| *f == file))
+        .map_or("torch", |(name, _)| name)
+}
 
 /// Python's built-ins that the prelude shadows with torch functions of the same
 /// name (`sum`, `max`, `float`, ...), bound as `_py_sum`, `_py_max`, ... in every
@@ -130,12 +170,12 @@ impl Interpreter<'_> {
             {
                 self.tensor_class = Some(c.clone());
             }
-            for (sub, _, _) in SUBMODULES {
+            for (sub, _) in SUBMODULES {
                 self.import(sub).await?;
             }
             return Ok(torch);
         }
-        let Some(&(_, file, source)) = SUBMODULES.iter().find(|(n, _, _)| *n == name) else {
+        let Some(&(_, files)) = SUBMODULES.iter().find(|(n, _)| *n == name) else {
             if PYTORCH_SUBMODULES.contains(&name) {
                 return Err(PyErr::not_implemented(format!(
                     "{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)"
@@ -151,7 +191,7 @@ impl Interpreter<'_> {
         let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
         let parent = self.import(parent).await?;
         self.set_attribute(&parent, child, value.clone())?;
-        self.exec_library(&value, &[(file, source)]).await?;
+        self.exec_library(&value, files).await?;
         if name == "torch.nn"
             && let Value::Module(m) = &value
             && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")

@@ -305,7 +305,13 @@ impl Interpreter<'_> {
                     continue;
                 }
                 let mut item = self.describe(namespace, &name, &value).await?;
-                item.refuses = matches!(&value, Value::Function(f) if only_refuses(f));
+                item.refuses = match &value {
+                    Value::Function(f) => only_refuses(f),
+                    Value::Class(c) => {
+                        matches!(c.lookup("__init__"), Some(Value::Function(f)) if only_refuses(&f))
+                    }
+                    _ => false,
+                };
                 items.push(item);
             }
         }

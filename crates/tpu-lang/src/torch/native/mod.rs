@@ -83,6 +83,10 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.randint",
     "torch._C.randperm",
     "torch._C.nonzero",
+    "torch._C.generator_new",
+    "torch._C.generator_seed",
+    "torch._C.generator_swap",
+    "torch._C.random_ints",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -109,7 +113,8 @@ impl Interpreter<'_> {
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
             | "is_parameter" | "grad" | "set_grad" => self.native_autograd(a).await,
             "assign" | "write" | "fill_random" | "put" => self.native_writes(a).await,
-            "arange" | "linspace" | "eye" | "randint" | "randperm" | "nonzero" => {
+            "arange" | "linspace" | "eye" | "randint" | "randperm" | "nonzero"
+            | "generator_new" | "generator_seed" | "generator_swap" | "random_ints" => {
                 self.native_creation(a).await
             }
             other => Err(unknown(other)),

@@ -65,13 +65,19 @@ def linear(input, weight, bias=None):
     return out
 
 
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False, sparse=False):
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported yet")
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding(scale_grad_by_freq=True, sparse=True) is not supported yet")
-    return weight[input]
+    rows = weight[input]
+    if padding_idx is None:
+        return rows
+    if padding_idx < 0:
+        padding_idx = weight.shape[0] + padding_idx
+    # The padding row reads as stored but gets no gradient.
+    return torch.where((input != padding_idx).unsqueeze(-1), rows, rows.detach())
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
@@ -115,7 +121,28 @@ def _weighted_reduce(loss, weight, reduction):
     return _reduce(weighted, reduction)
 
 
+def _check_reduction(reduction):
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(str(reduction) + " is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce):
+    # torch.nn._reduction.legacy_get_string: the deprecated flags' reduction.
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    if size_average and reduce:
+        return "mean"
+    if reduce:
+        return "sum"
+    return "none"
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
     diff = input - target
     out = _weighted_reduce(diff * diff, weight, reduction)
     torch._C.rename_grad_fn(out, "MseLossBackward0")
@@ -123,13 +150,62 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
     return _weighted_reduce((input - target).abs(), weight, reduction)
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    z = (input - target).abs()
+    loss = torch.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+    out = _reduce(loss, reduction)
+    torch._C.rename_grad_fn(out, "SmoothL1LossBackward0")
+    return out
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    _check_reduction(reduction)
+    z = (input - target).abs()
+    loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     if weight is not None:
-        raise NotImplementedError("nll_loss(weight=...) is not supported yet")
+        loss = loss * weight
+    out = _reduce(loss, reduction)
+    torch._C.rename_grad_fn(out, "HuberLossBackward0")
+    return out
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(str(reduction) + " is not a valid value for reduction")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        # xlogy(target, target) - target * input, with 0 where the target is 0.
+        positive = target > 0
+        safe = torch.where(positive, target, torch.ones_like(target))
+        loss = torch.where(positive, target * safe.log(), torch.zeros_like(target)) - target * input
+    if reduction == "batchmean":
+        if input.dim() == 0:
+            return loss.sum()
+        return loss.sum() / input.shape[0]
+    return _reduce(loss, reduction)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
     if input.dim() == 1:
+        if weight is not None:
+            raise NotImplementedError("nll_loss(weight=...) on an unbatched input is not supported yet")
         picked = -input[target]
         return picked if reduction != "sum" else picked.sum()
     if input.dim() != 2:
@@ -141,9 +217,12 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     rows = torch.arange(n, device=input.device)
     keep = target != ignore_index
     safe = torch.where(keep, target, torch.zeros((), dtype=target.dtype, device=target.device))
-    picked = -input[rows, safe] * keep.to(input.dtype)
+    scale = keep.to(input.dtype)
+    if weight is not None:
+        scale = scale * weight[safe]
+    picked = -input[rows, safe] * scale
     if reduction == "mean":
-        out = picked.sum() / keep.sum()
+        out = picked.sum() / scale.sum()
     else:
         out = _reduce(picked, reduction)
     torch._C.rename_grad_fn(out, "NllLossBackward0")
@@ -152,13 +231,89 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    if label_smoothing != 0.0:
-        raise NotImplementedError("cross_entropy(label_smoothing=...) is not supported yet")
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    class_dim = 1 if input.dim() > 1 else 0
+    n_classes = input.shape[class_dim]
+    logp = torch.log_softmax(input, class_dim)
     if target.is_floating_point():
-        logp = torch.log_softmax(input, 1 if input.dim() > 1 else 0)
-        return _reduce(-(target * logp).sum(1 if input.dim() > 1 else 0), reduction)
-    return nll_loss(torch.log_softmax(input, 1 if input.dim() > 1 else 0), target, weight,
-                    ignore_index, reduction)
+        # Class probabilities: ATen's cross_entropy_loss_prob_target.
+        if label_smoothing > 0.0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        terms = logp * target
+        if weight is not None:
+            terms = terms * (weight if class_dim == 0 else weight.reshape([n_classes] + [1] * (input.dim() - 2)))
+        loss = -terms.sum(class_dim)
+        if reduction == "mean":
+            return loss.sum() / (input.numel() // n_classes) if input.dim() > 1 else loss
+        return _reduce(loss, reduction)
+    loss = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing <= 0.0:
+        return loss
+    # ATen's cross_entropy_loss_label_smoothing: the smoothing term is the mean
+    # (or sum) of -sum_c w_c log p_c over the rows that are not ignored.
+    keep = target != ignore_index
+    if weight is not None:
+        smooth = -(logp * weight).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    smooth = smooth * keep.to(smooth.dtype)
+    if reduction == "mean":
+        if weight is not None:
+            safe = torch.where(keep, target, torch.zeros((), dtype=target.dtype, device=target.device))
+            smooth = smooth.sum() / (weight[safe] * keep.to(weight.dtype)).sum()
+        else:
+            smooth = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * loss + smooth * (label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Using a target size (" + str(target.shape) + ") that is different to the input size ("
+                         + str(input.shape) + ") is deprecated. Please ensure they have the same size.")
+    # ATen clamps each log at -100 so that a probability of exactly 0 or 1
+    # gives a finite loss.
+    log_p = input.log().clamp(min=-100.0)
+    log_q = (1 - input).log().clamp(min=-100.0)
+    loss = -(target * log_p + (1 - target) * log_q)
+    if weight is not None:
+        loss = loss * weight
+    out = _reduce(loss, reduction)
+    torch._C.rename_grad_fn(out, "BinaryCrossEntropyBackward0")
+    return out
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Target size (" + str(target.shape) + ") must be the same as input size ("
+                         + str(input.shape) + ")")
+    # ATen: (1 - target) * input - log_weight * logsigmoid(input), with
+    # log_weight = (pos_weight - 1) * target + 1 when pos_weight is given.
+    # log(sigmoid(x)), whose gradient is 1 - sigmoid(x) everywhere (a form
+    # with abs or clamp would give x = 0 a one-sided gradient); far left,
+    # where sigmoid underflows, x - exp(x) is exact to float precision.
+    log_sigmoid = torch.where(input < -15.0, input - input.clamp(max=-15.0).exp(),
+                              input.clamp(min=-15.0).sigmoid().log())
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input - log_weight * log_sigmoid
+    else:
+        loss = (1 - target) * input - log_sigmoid
+    if weight is not None:
+        loss = loss * weight
+    out = _reduce(loss, reduction)
+    torch._C.rename_grad_fn(out, "BinaryCrossEntropyWithLogitsBackward0")
+    return out
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

@@ -4,6 +4,7 @@
 import math
 import torch
 import torch.nn.functional as functional
+import torch.nn.init as init
 
 F = functional
 
@@ -13,6 +14,23 @@ class Parameter:
         if data is None:
             data = torch.empty(0)
         return torch._C.parameter(data, requires_grad)
+
+
+class _IncompatibleKeys:
+    # What load_state_dict returns: a namedtuple of the two key lists in
+    # PyTorch, which prints a friendlier line when both are empty.
+    def __init__(self, missing_keys, unexpected_keys):
+        self.missing_keys = missing_keys
+        self.unexpected_keys = unexpected_keys
+
+    def __iter__(self):
+        return iter([self.missing_keys, self.unexpected_keys])
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return ("_IncompatibleKeys(missing_keys=" + repr(self.missing_keys) + ", unexpected_keys="
+                + repr(self.unexpected_keys) + ")")
 
 
 def _addindent(text, spaces):
@@ -67,14 +85,99 @@ class Module:
     def parameters(self, recurse=True):
         return [p for _, p in self.named_parameters(recurse=recurse)]
 
-    def state_dict(self):
-        return {name: p.detach() for name, p in self.named_parameters()}
+    def register_buffer(self, name, tensor, persistent=True):
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        names = vars(self).get("_buffer_names")
+        if names is None:
+            names = []
+            self._buffer_names = names
+        if name not in names:
+            names.append(name)
+        if not persistent:
+            vars(self).setdefault("_non_persistent_buffers", []).append(name)
+        setattr(self, name, tensor)
 
-    def load_state_dict(self, state):
-        own = dict(self.named_parameters())
+    def named_buffers(self, prefix="", recurse=True):
+        out = []
+        for name in vars(self).get("_buffer_names", []):
+            b = getattr(self, name)
+            if b is not None:
+                out.append((prefix + name, b))
+        if recurse:
+            for name, child in self.named_children():
+                out.extend(child.named_buffers(prefix + name + "."))
+        return out
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def get_submodule(self, target):
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(type(mod).__name__ + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target):
+        module_path, param_name = target.rsplit(".", 1) if "." in target else ("", target)
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, param_name):
+            raise AttributeError(type(mod).__name__ + " has no attribute `" + param_name + "`")
+        param = getattr(mod, param_name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+        return param
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        # PyTorch's order: each module's own parameters, then its persistent
+        # buffers, then its children's, depth first.
+        if destination is None:
+            destination = {}
+        for name, p in vars(self).items():
+            if isinstance(p, Parameter):
+                destination[prefix + name] = p if keep_vars else p.detach()
+        skip = vars(self).get("_non_persistent_buffers", [])
+        for name in vars(self).get("_buffer_names", []):
+            b = getattr(self, name)
+            if b is not None and name not in skip:
+                destination[prefix + name] = b if keep_vars else b.detach()
+        for name, child in self.named_children():
+            child.state_dict(destination, prefix + name + ".", keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        own = self.state_dict(keep_vars=True)
+        missing_keys = [k for k in own if k not in state_dict]
+        unexpected_keys = [k for k in state_dict if k not in own]
+        error_msgs = []
         with torch.no_grad():
-            for name, value in state.items():
-                own[name].copy_(value)
+            for name, value in state_dict.items():
+                if name not in own:
+                    continue
+                param = own[name]
+                if tuple(value.shape) != tuple(param.shape):
+                    error_msgs.append("size mismatch for " + name + ": copying a param with shape "
+                                      + str(value.shape) + " from checkpoint, the shape in current model is "
+                                      + str(param.shape) + ".")
+                    continue
+                param.copy_(value)
+        if strict:
+            if len(unexpected_keys) > 0:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: "
+                                  + ", ".join('"' + k + '"' for k in unexpected_keys) + ". ")
+            if len(missing_keys) > 0:
+                error_msgs.insert(0, "Missing key(s) in state_dict: "
+                                  + ", ".join('"' + k + '"' for k in missing_keys) + ". ")
+        if len(error_msgs) > 0:
+            raise RuntimeError("Error(s) in loading state_dict for " + type(self).__name__ + ":\n\t"
+                               + "\n\t".join(error_msgs))
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     def train(self, mode=True):
         for m in self.modules():
@@ -101,6 +204,11 @@ class Module:
             torch._C.set_data(p, p.data.to(*args, **kwargs))
             if p.grad is not None:
                 p.grad = p.grad.to(*args, **kwargs)
+        for m in self.modules():
+            for name in vars(m).get("_buffer_names", []):
+                b = getattr(m, name)
+                if b is not None:
+                    setattr(m, name, b.to(*args, **kwargs))
         return self
 
     def cpu(self):
@@ -237,8 +345,7 @@ class LayerNorm(Module):
 
     def extra_repr(self):
         return (str(self.normalized_shape) + ", eps=" + str(self.eps)
-                + ", elementwise_affine=" + str(self.elementwise_affine)
-                + ", bias=" + str(self.bias is not None))
+                + ", elementwise_affine=" + str(self.elementwise_affine) + ", bias=" + str(self.bias is not None))
 
 
 class ReLU(Module):
@@ -402,119 +509,3 @@ class ModuleList(Module):
                         + " x " + text)
             lines.append(_addindent(line, 2))
         return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
-
-
-class MSELoss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.mse_loss(input, target, reduction=self.reduction)
-
-
-class L1Loss(Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.l1_loss(input, target, reduction=self.reduction)
-
-
-class CrossEntropyLoss(Module):
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
-                 label_smoothing=0.0):
-        super().__init__()
-        self.ignore_index = ignore_index
-        self.reduction = reduction
-        self.label_smoothing = label_smoothing
-
-    def forward(self, input, target):
-        return F.cross_entropy(input, target, ignore_index=self.ignore_index, reduction=self.reduction,
-                               label_smoothing=self.label_smoothing)
-
-
-class NLLLoss(Module):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__()
-        self.ignore_index = ignore_index
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.nll_loss(input, target, ignore_index=self.ignore_index, reduction=self.reduction)
-
-
-class _Init:
-    # torch.nn.init, with PyTorch's formulas (bounds computed in Python floats).
-    def calculate_gain(self, nonlinearity, param=None):
-        if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
-            return 1
-        if nonlinearity == "tanh":
-            return 5.0 / 3
-        if nonlinearity == "relu":
-            return math.sqrt(2.0)
-        if nonlinearity == "leaky_relu":
-            slope = 0.01 if param is None else param
-            return math.sqrt(2.0 / (1 + slope ** 2))
-        raise ValueError("Unsupported nonlinearity " + str(nonlinearity))
-
-    def _fans(self, tensor):
-        if tensor.dim() < 2:
-            raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
-        receptive = 1
-        for d in tensor.shape[2:]:
-            receptive *= d
-        return tensor.shape[1] * receptive, tensor.shape[0] * receptive
-
-    def uniform_(self, tensor, a=0.0, b=1.0):
-        with torch.no_grad():
-            return tensor.uniform_(a, b)
-
-    def normal_(self, tensor, mean=0.0, std=1.0):
-        with torch.no_grad():
-            return tensor.normal_(mean, std)
-
-    def zeros_(self, tensor):
-        with torch.no_grad():
-            return tensor.zero_()
-
-    def ones_(self, tensor):
-        with torch.no_grad():
-            return tensor.fill_(1.0)
-
-    def constant_(self, tensor, val):
-        with torch.no_grad():
-            return tensor.fill_(val)
-
-    def kaiming_uniform_(self, tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-        fan_in, fan_out = self._fans(tensor)
-        fan = fan_in if mode == "fan_in" else fan_out
-        gain = self.calculate_gain(nonlinearity, a)
-        std = gain / math.sqrt(fan)
-        bound = math.sqrt(3.0) * std
-        with torch.no_grad():
-            return tensor.uniform_(-bound, bound)
-
-    def kaiming_normal_(self, tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-        fan_in, fan_out = self._fans(tensor)
-        fan = fan_in if mode == "fan_in" else fan_out
-        std = self.calculate_gain(nonlinearity, a) / math.sqrt(fan)
-        with torch.no_grad():
-            return tensor.normal_(0, std)
-
-    def xavier_uniform_(self, tensor, gain=1.0):
-        fan_in, fan_out = self._fans(tensor)
-        std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-        a = math.sqrt(3.0) * std
-        with torch.no_grad():
-            return tensor.uniform_(-a, a)
-
-    def xavier_normal_(self, tensor, gain=1.0):
-        fan_in, fan_out = self._fans(tensor)
-        std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-        with torch.no_grad():
-            return tensor.normal_(0.0, std)
-
-
-init = _Init()

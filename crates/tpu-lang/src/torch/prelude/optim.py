@@ -1,55 +1,154 @@
-# torch.optim: the single-tensor (for-loop) implementations PyTorch runs on CPU,
-# step for step, so that training runs print the same losses.
+# torch.optim: the Optimizer base class as PyTorch's optimizer.py has it (param
+# groups, state keyed by parameter, state_dict round trips, repr) and the
+# single-tensor (for-loop, foreach=False) implementations PyTorch runs on CPU,
+# step for step, so that training runs print the same losses. SGD and Adam/AdamW
+# live here; optim_more.py (same module) has RMSprop and Adagrad.
 import math
 import torch
+
+
+def _check(condition, message):
+    if not condition:
+        raise ValueError(message)
+
+
+def _step_tensor():
+    # PyTorch keeps each parameter's step count as a float32 scalar tensor.
+    return torch.tensor(0.0)
 
 
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
         self.state = {}
-        params = list(params)
-        if len(params) == 0:
-            raise ValueError("optimizer got an empty parameter list")
-        if not isinstance(params[0], dict):
-            params = [{"params": params}]
         self.param_groups = []
-        for group in params:
-            g = dict(defaults)
-            g.update(group)
-            g["params"] = list(g["params"])
-            self.param_groups.append(g)
+        if isinstance(params, torch.Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got torch.FloatTensor")
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(dict(param_group))
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError("param_group must be a dict, but got " + type(param_group).__name__)
+        params = param_group["params"]
+        if isinstance(params, torch.Tensor):
+            param_group["params"] = [params]
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, torch.Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + type(param).__name__)
+            if not param.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            param_group.setdefault(name, default)
+        seen = set()
+        for group in self.param_groups:
+            for p in group["params"]:
+                seen.add(id(p))
+        for p in param_group["params"]:
+            if id(p) in seen:
+                raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
-                if set_to_none:
-                    p.grad = None
-                elif p.grad is not None:
-                    p.grad.zero_()
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad.zero_()
 
     def _state(self, p):
-        key = id(p)
-        if key not in self.state:
-            self.state[key] = {}
-        return self.state[key]
+        # `self.state` is a defaultdict(dict) in PyTorch: reading a
+        # parameter's state creates its (empty) entry.
+        if p not in self.state:
+            self.state[p] = {}
+        return self.state[p]
+
+    def state_dict(self):
+        mappings = {}
+        param_groups = []
+        index = 0
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                if id(p) not in mappings:
+                    mappings[id(p)] = index
+                    index += 1
+            packed["params"] = [mappings[id(p)] for p in group["params"]]
+            param_groups.append(packed)
+        state = {mappings[id(p)]: s for p, s in self.state.items()}
+        return {"state": state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict):
+        groups = self.param_groups
+        saved_groups = state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for g, ng in zip(groups, saved_groups):
+            if len(g["params"]) != len(ng["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size "
+                                 "of optimizer's group")
+        id_map = {}
+        for g, ng in zip(groups, saved_groups):
+            for old_id, p in zip(ng["params"], g["params"]):
+                id_map[old_id] = p
+        self.state = {}
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                self.state[param] = {key: (value if key == "step" or not isinstance(value, torch.Tensor)
+                                           else value.to(dtype=param.dtype, device=param.device))
+                                     for key, value in v.items()}
+        new_groups = []
+        for g, ng in zip(groups, saved_groups):
+            new_group = dict(ng)
+            new_group["params"] = g["params"]
+            new_groups.append(new_group)
+        self.param_groups = new_groups
+
+    def __repr__(self):
+        format_string = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += "Parameter Group " + str(i) + "\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += "    " + key + ": " + str(group[key]) + "\n"
+        format_string += ")"
+        return format_string
+
+    def _closure_loss(self, closure):
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
 
 
 class SGD(Optimizer):
-    def __init__(self, params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False,
-                 maximize=False):
-        if lr < 0.0:
-            raise ValueError("Invalid learning rate: " + str(lr))
+    def __init__(self, params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        _check(lr >= 0.0, "Invalid learning rate: " + str(lr))
+        _check(momentum >= 0.0, "Invalid momentum value: " + str(momentum))
+        _check(weight_decay >= 0.0, "Invalid weight_decay value: " + str(weight_decay))
+        defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
+                    "nesterov": nesterov, "maximize": maximize, "foreach": foreach,
+                    "differentiable": differentiable, "fused": fused}
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
-                                  "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize})
+        super().__init__(params, defaults)
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 lr = group["lr"]
@@ -59,11 +158,11 @@ class SGD(Optimizer):
                 for p in group["params"]:
                     if p.grad is None:
                         continue
+                    state = self._state(p)
                     grad = p.grad if not group["maximize"] else -p.grad
                     if weight_decay != 0:
                         grad = grad.add(p, alpha=weight_decay)
                     if momentum != 0:
-                        state = self._state(p)
                         buf = state.get("momentum_buffer")
                         if buf is None:
                             buf = grad.clone().detach()
@@ -79,39 +178,44 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False,
-                 maximize=False, decoupled_weight_decay=False):
-        if lr < 0.0:
-            raise ValueError("Invalid learning rate: " + str(lr))
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not supported yet")
-        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                                  "maximize": maximize, "decoupled_weight_decay": decoupled_weight_decay})
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        _check(lr >= 0.0, "Invalid learning rate: " + str(lr))
+        _check(eps >= 0.0, "Invalid epsilon value: " + str(eps))
+        _check(0.0 <= betas[0] < 1.0, "Invalid beta parameter at index 0: " + str(betas[0]))
+        _check(0.0 <= betas[1] < 1.0, "Invalid beta parameter at index 1: " + str(betas[1]))
+        _check(weight_decay >= 0.0, "Invalid weight_decay value: " + str(weight_decay))
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable, "fused": fused,
+                    "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 lr = group["lr"]
                 beta1, beta2 = group["betas"]
                 eps = group["eps"]
                 weight_decay = group["weight_decay"]
+                amsgrad = group["amsgrad"]
                 for p in group["params"]:
                     if p.grad is None:
                         continue
                     grad = p.grad if not group["maximize"] else -p.grad
                     state = self._state(p)
                     if len(state) == 0:
-                        state["step"] = 0.0
+                        state["step"] = _step_tensor()
                         state["exp_avg"] = torch.zeros_like(p)
                         state["exp_avg_sq"] = torch.zeros_like(p)
+                        if amsgrad:
+                            state["max_exp_avg_sq"] = torch.zeros_like(p)
                     exp_avg = state["exp_avg"]
                     exp_avg_sq = state["exp_avg_sq"]
-                    state["step"] += 1.0
-                    step = state["step"]
+                    state["step"] += 1
+                    step = state["step"].item()
                     if weight_decay != 0:
                         if group["decoupled_weight_decay"]:
                             p.mul_(1 - lr * weight_decay)
@@ -123,13 +227,19 @@ class Adam(Optimizer):
                     bias_correction2 = 1 - beta2 ** step
                     step_size = lr / bias_correction1
                     bias_correction2_sqrt = bias_correction2 ** 0.5
-                    denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                    if amsgrad:
+                        max_exp_avg_sq = state["max_exp_avg_sq"]
+                        max_exp_avg_sq.copy_(torch.maximum(max_exp_avg_sq, exp_avg_sq))
+                        denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                    else:
+                        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
                     p.addcdiv_(exp_avg, denom, value=-step_size)
         return loss
 
 
 class AdamW(Adam):
-    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False,
-                 maximize=False):
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                         maximize=maximize, decoupled_weight_decay=True)
+                         foreach=foreach, maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused, decoupled_weight_decay=True)

@@ -469,6 +469,20 @@ class Tensor:
         _no_generator(generator, "normal_")
         return _C.fill_random(self, True, mean, std)
 
+    def random_(self, *bounds, generator=None):
+        # random_(), random_(to) or random_(from, to), as ATen draws them.
+        if _py_len(bounds) == 0:
+            low, high = 0, None
+        elif _py_len(bounds) == 1:
+            low, high = 0, bounds[0]
+        else:
+            low, high = bounds[0], bounds[1]
+        with _drawing_from(generator):
+            values = _C.random_ints(self.numel(), low, high, self.dtype)
+        with no_grad():
+            self.copy_(tensor(values, dtype=self.dtype, device=self.device).reshape(self.shape))
+        return self
+
     def lerp_(self, end, weight):
         return _C.assign(self, lerp(self, end, weight))
 

@@ -62,15 +62,62 @@ def randint(low, high=None, size=None, dtype=None, device=None, generator=None, 
     if size is None:
         # randint(high, size)
         low, high, size = 0, low, high
-    if generator is not None:
-        raise NotImplementedError("generator= is not supported; the default generator is used")
-    return _C.randint(low, high, size, dtype, device)
+    with _drawing_from(generator):
+        return _C.randint(low, high, size, dtype, device)
 
 
 def randperm(n, dtype=None, device=None, generator=None, requires_grad=False):
-    if generator is not None:
-        raise NotImplementedError("generator= is not supported; the default generator is used")
-    return _C.randperm(n, dtype, device)
+    with _drawing_from(generator):
+        return _C.randperm(n, dtype, device)
+
+
+_device_of = device
+
+
+class Generator:
+    # torch.Generator: an engine of its own, seeded like the default one
+    # (mt19937 from the seed's low 32 bits), which a draw given `generator=`
+    # swaps in for the default engine while it draws.
+    def __init__(self, device="cpu"):
+        self.device = _device_of(device)
+        self._handle = _C.generator_new()
+        self._initial_seed = 67280421310721
+
+    def manual_seed(self, seed):
+        self._initial_seed = _py_int(seed)
+        _C.generator_seed(self._handle, self._initial_seed)
+        return self
+
+    def initial_seed(self):
+        return self._initial_seed
+
+    def seed(self):
+        raise NotImplementedError("torch.Generator.seed() (a non-deterministic seed) is not supported; "
+                                  "use manual_seed")
+
+    def get_state(self):
+        raise NotImplementedError("torch.Generator.get_state")
+
+    def set_state(self, new_state):
+        raise NotImplementedError("torch.Generator.set_state")
+
+
+class _drawing_from:
+    # `with _drawing_from(generator):` makes the draws inside it come from
+    # `generator` (or from the default engine when it is None).
+    def __init__(self, generator):
+        if generator is not None and not _py_isinstance(generator, Generator):
+            raise TypeError("generator must be a torch.Generator, not " + _py_type(generator).__name__)
+        self.generator = generator
+
+    def __enter__(self):
+        if self.generator is not None:
+            _C.generator_swap(self.generator._handle)
+
+    def __exit__(self, *exc):
+        if self.generator is not None:
+            _C.generator_swap(self.generator._handle)
+        return False
 
 
 def as_tensor(data, dtype=None, device=None):

@@ -12,7 +12,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     total_norm = torch.norm(torch.stack(norms), norm_type)
     if error_if_nonfinite and not bool(torch.isfinite(total_norm).item()):
         raise RuntimeError("The total norm of order " + str(float(norm_type))
-                           + " for gradients from `parameters` is non-finite, so it cannot be clipped.")
+                           + " for gradients from `parameters` is non-finite, so it cannot be clipped. To disable this error"
+                           " and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`")
     clip_coef = max_norm / (total_norm + 1e-6)
     clip_coef_clamped = torch.clamp(clip_coef, max=1.0)
     with torch.no_grad():

@@ -1,0 +1,299 @@
+# torch.utils.data: datasets, samplers, default_collate and DataLoader (with
+# num_workers=0), following PyTorch's dataset.py, sampler.py and dataloader.py.
+# Shuffling draws from torch's generators exactly as PyTorch does, so seeded
+# runs see the same batches: each pass over a DataLoader first draws a base
+# seed (`torch.empty((), dtype=torch.int64).random_(generator=loader.generator)`),
+# then a RandomSampler without a generator of its own draws a seed from the
+# default generator for a fresh torch.Generator and takes a randperm from it.
+# Iteration is eager here (a pass is built as a list when it starts), since the
+# interpreter's for loops take lists.
+import torch
+
+
+class Dataset:
+    def __getitem__(self, index):
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    def __iter__(self):
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+
+class TensorDataset(Dataset):
+    def __init__(self, *tensors):
+        for tensor in tensors:
+            if tensors[0].size(0) != tensor.size(0):
+                raise AssertionError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(tensor[index] for tensor in self.tensors)
+
+    def __len__(self):
+        return self.tensors[0].size(0)
+
+
+class Subset(Dataset):
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        dataset_idx = 0
+        while self.cumulative_sizes[dataset_idx] <= idx:
+            dataset_idx += 1
+        sample_idx = idx if dataset_idx == 0 else idx - self.cumulative_sizes[dataset_idx - 1]
+        return self.datasets[dataset_idx][sample_idx]
+
+
+def random_split(dataset, lengths, generator=None):
+    if abs(sum(lengths) - 1) < 1e-9 and sum(lengths) <= 1 and any(isinstance(l, float) for l in lengths):
+        subset_lengths = []
+        for frac in lengths:
+            if frac < 0 or frac > 1:
+                raise ValueError("Fraction at index " + str(len(subset_lengths)) + " is not between 0 and 1")
+            subset_lengths.append(int(frac * len(dataset)))
+        remainder = len(dataset) - sum(subset_lengths)
+        for i in range(remainder):
+            subset_lengths[i % len(subset_lengths)] += 1
+        lengths = subset_lengths
+    if sum(lengths) != len(dataset):
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    indices = torch.randperm(sum(lengths), generator=generator).tolist()
+    out = []
+    offset = 0
+    for length in lengths:
+        out.append(Subset(dataset, indices[offset:offset + length]))
+        offset += length
+    return out
+
+
+class Sampler:
+    def __init__(self, data_source=None):
+        pass
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return list(range(len(self.data_source)))
+
+    def __len__(self):
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        # A property in PyTorch (the dataset's length when not given), read
+        # once here.
+        self.num_samples = len(data_source) if num_samples is None else num_samples
+        self.generator = generator
+        if not isinstance(self.replacement, bool):
+            raise TypeError("replacement should be a boolean value, but got replacement=" + str(self.replacement))
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got num_samples="
+                             + str(self.num_samples))
+
+    def __iter__(self):
+        n = len(self.data_source)
+        if self.generator is None:
+            seed = int(torch.empty((), dtype=torch.int64).random_().item())
+            generator = torch.Generator()
+            generator.manual_seed(seed)
+        else:
+            generator = self.generator
+        out = []
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                out.extend(torch.randint(high=n, size=(32,), dtype=torch.int64, generator=generator).tolist())
+            out.extend(torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64,
+                                     generator=generator).tolist())
+        else:
+            for _ in range(self.num_samples // n):
+                out.extend(torch.randperm(n, generator=generator).tolist())
+            out.extend(torch.randperm(n, generator=generator).tolist()[: self.num_samples % n])
+        return out
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        return [self.indices[i] for i in torch.randperm(len(self.indices), generator=self.generator).tolist()]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class BatchSampler(Sampler):
+    def __init__(self, sampler, batch_size, drop_last):
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
+            raise ValueError("batch_size should be a positive integer value, but got batch_size=" + str(batch_size))
+        if not isinstance(drop_last, bool):
+            raise ValueError("drop_last should be a boolean value, but got drop_last=" + str(drop_last))
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        batches = []
+        batch = []
+        for idx in self.sampler:
+            batch.append(idx)
+            if len(batch) == self.batch_size:
+                batches.append(batch)
+                batch = []
+        if len(batch) > 0 and not self.drop_last:
+            batches.append(batch)
+        return batches
+
+    def __len__(self):
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+
+
+def default_convert(data):
+    return data
+
+
+def default_collate(batch):
+    elem = batch[0]
+    if isinstance(elem, torch.Tensor):
+        return torch.stack(batch, 0)
+    if isinstance(elem, bool):
+        return torch.tensor(batch)
+    if isinstance(elem, int):
+        return torch.tensor(batch)
+    if isinstance(elem, float):
+        return torch.tensor(batch, dtype=torch.float64)
+    if isinstance(elem, str):
+        return batch
+    if isinstance(elem, dict):
+        return {key: default_collate([d[key] for d in batch]) for key in elem}
+    if isinstance(elem, tuple) or isinstance(elem, list):
+        size = len(elem)
+        if any(len(e) != size for e in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(list(samples)) for samples in zip(*batch)]
+    raise TypeError("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
+                    + str(type(elem)))
+
+
+class DataLoader:
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
+                 collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
+                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
+                 pin_memory_device="", in_order=True):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
+                             "multiprocessing.")
+        if num_workers > 0:
+            raise NotImplementedError("DataLoader(num_workers > 0): worker processes are not supported; "
+                                      "use num_workers=0")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        self.dataset = dataset
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.persistent_workers = persistent_workers
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, "
+                                 "and drop_last")
+            batch_size = None
+            drop_last = False
+        elif batch_size is None:
+            if drop_last:
+                raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with "
+                                 "drop_last")
+        if sampler is None:
+            if shuffle:
+                sampler = RandomSampler(dataset, generator=generator)
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.generator = generator
+        if collate_fn is None:
+            collate_fn = default_collate if batch_sampler is not None else default_convert
+        self.collate_fn = collate_fn
+
+    def _index_sampler(self):
+        if self.batch_sampler is not None:
+            return self.batch_sampler
+        return self.sampler
+
+    def __iter__(self):
+        # _BaseDataLoaderIter draws its base seed first (for worker seeds),
+        # then the sampler draws as it starts.
+        torch.empty((), dtype=torch.int64).random_(generator=self.generator)
+        out = []
+        for index in self._index_sampler():
+            if self.batch_sampler is not None:
+                data = [self.dataset[idx] for idx in index]
+            else:
+                data = self.dataset[index]
+            out.append(self.collate_fn(data))
+        return out
+
+    def __len__(self):
+        return len(self._index_sampler())
+
+
+def get_worker_info():
+    return None
