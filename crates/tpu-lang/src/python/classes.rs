@@ -123,6 +123,20 @@ impl Interpreter<'_> {
         }
     }
 
+    /// `KeyError(key)`, with the key itself as its argument, so that its `str`
+    /// is the key's `repr` however it is printed.
+    pub async fn key_error(&mut self, key: &Value) -> PyErr {
+        let message = self.repr_of(key).await.unwrap_or_default();
+        let instance = crate::python::value::Instance {
+            class: self.exceptions["KeyError"].clone(),
+            attrs: RefCell::default(),
+        };
+        instance.set("args", Value::tuple(vec![key.clone()]));
+        let mut err = PyErr::new("KeyError", message);
+        err.value = Some(Value::Instance(Rc::new(instance)));
+        err
+    }
+
     /// The exception object bound by `except ... as e`.
     pub fn exception_value(&self, err: &PyErr) -> Value {
         if let Some(v) = &err.value {

@@ -246,10 +246,7 @@ impl Interpreter<'_> {
                             (Some(v), _) => v,
                             (None, Some(default)) => default.clone(),
                             (None, None) => {
-                                return Err(PyErr::new(
-                                    "KeyError",
-                                    self.repr_of(&key_value).await?,
-                                ));
+                                return Err(self.key_error(&key_value).await);
                             }
                         }
                     }
@@ -303,7 +300,7 @@ impl Interpreter<'_> {
                         let item = arg(0, &args)?;
                         let removed = set.borrow_mut().remove(&hash_key(&item)?);
                         if removed.is_none() && name == "remove" {
-                            return Err(PyErr::new("KeyError", self.repr_of(&item).await?));
+                            return Err(self.key_error(&item).await);
                         }
                         Value::None
                     }

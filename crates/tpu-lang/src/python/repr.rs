@@ -13,6 +13,12 @@ impl Interpreter<'_> {
             Value::Str(s) => Ok(s.to_string()),
             Value::Device(d) => Ok(d.to_string()),
             Value::Instance(i) if self.is_exception_class(&i.class) => match i.get("args") {
+                // `str(KeyError(k))` is `repr(k)`, as CPython prints a missing key.
+                Some(Value::Tuple(args))
+                    if args.len() == 1 && i.class.is_subclass_of(&self.exceptions["KeyError"]) =>
+                {
+                    self.repr_of(&args[0]).await
+                }
                 Some(Value::Tuple(args)) if args.len() == 1 => {
                     Box::pin(self.str_of(&args[0])).await
                 }
@@ -121,6 +127,9 @@ impl Interpreter<'_> {
                 Value::Super(_) => "<super>".into(),
                 Value::GradMode(_) => "<torch.autograd.grad_mode.no_grad object>".into(),
                 Value::Random(_) => "<random.Random object>".into(),
+                Value::NotImplemented => "NotImplemented".into(),
+                Value::Iterator(_) => "<iterator object>".into(),
+                Value::Descriptor(_) => format!("<{} object>", value.builtin_type_name()),
                 Value::Instance(i) => {
                     if self.is_exception_class(&i.class) {
                         let args = i.get("args").unwrap_or(Value::tuple(vec![]));

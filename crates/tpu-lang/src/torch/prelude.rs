@@ -100,7 +100,7 @@ impl Interpreter<'_> {
         self.modules.insert(name.to_string(), value.clone());
         let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
         let parent = self.import(parent).await?;
-        self.set_attribute(&parent, child, value.clone())?;
+        self.set_attribute(&parent, child, value.clone()).await?;
         self.exec_library(&value, &[(file, source)]).await?;
         if name == "torch.nn"
             && let Value::Module(m) = &value
