@@ -280,11 +280,15 @@ impl Interpreter<'_> {
             }
             "issubclass" => {
                 arity(name, 2, &args)?;
-                match (&args[0], &args[1]) {
-                    (Value::Class(a), Value::Class(b)) => Value::Bool(a.is_subclass_of(b)),
-                    (Value::Class(_), Value::Builtin("object")) => Value::Bool(true),
-                    _ => Value::Bool(false),
-                }
+                let is_subclass = |b: &Value| match (&args[0], b) {
+                    (Value::Class(a), Value::Class(b)) => a.is_subclass_of(b),
+                    (Value::Class(_), Value::Builtin("object")) => true,
+                    _ => false,
+                };
+                Value::Bool(match &args[1] {
+                    Value::Tuple(classes) => classes.iter().any(is_subclass),
+                    class => is_subclass(class),
+                })
             }
             "type" => {
                 arity(name, 1, &args)?;

@@ -36,6 +36,14 @@ impl Interpreter<'_> {
                     | "object.__setattr__"
                     | "object.__delattr__"),
                 ) => Box::pin(self.call_descriptor_builtin(name, args, kwargs)).await,
+                Value::Builtin("functools.update_wrapper") => match &args[..] {
+                    [wrapper, wrapped, ..] => {
+                        Ok(crate::torch::contexts::renamed_like(wrapper, wrapped))
+                    }
+                    _ => Err(PyErr::type_error(
+                        "update_wrapper() missing required arguments 'wrapper' and 'wrapped'",
+                    )),
+                },
                 Value::Builtin(name) => Box::pin(self.call_builtin(name, args, kwargs)).await,
                 // `super().__setattr__(name, value)` and its kin: `object`'s
                 // default, bound to the instance.
@@ -95,7 +103,7 @@ impl Interpreter<'_> {
                     }
                     Ok(instance)
                 }
-                Value::GradMode(enabled) => self.decorate_with_grad_mode(enabled, args).await,
+                Value::TorchContext(mode) => self.decorate_with_grad_mode(mode, args).await,
                 Value::Instance(i) => match i.class.lookup("__call__") {
                     Some(method) => {
                         args.insert(0, Value::Instance(i.clone()));

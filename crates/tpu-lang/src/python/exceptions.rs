@@ -114,9 +114,8 @@ impl Interpreter<'_> {
 
     async fn enter_context(&mut self, manager: &Value) -> PyResult<Value> {
         match manager {
-            Value::GradMode(enabled) => {
-                let previous = self.runtime.set_grad_enabled(*enabled);
-                self.grad_mode_stack.push(previous);
+            Value::TorchContext(mode) => {
+                self.enter_torch_context(*mode);
                 Ok(Value::None)
             }
             other => {
@@ -143,9 +142,8 @@ impl Interpreter<'_> {
     /// is `None`: tracebacks are not objects here.
     async fn exit_context(&mut self, manager: &Value, outcome: PyResult<Flow>) -> PyResult<Flow> {
         match manager {
-            Value::GradMode(_) => {
-                let previous = self.grad_mode_stack.pop().unwrap_or(true);
-                self.runtime.set_grad_enabled(previous);
+            Value::TorchContext(_) => {
+                self.exit_torch_context();
                 outcome
             }
             // The sandbox's limits end the run; no Python code runs after them.

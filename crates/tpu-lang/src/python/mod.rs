@@ -37,5 +37,6 @@ pub(crate) mod random_module;
 pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;
+pub(crate) mod stdlib;
 pub(crate) mod value;
 pub(crate) mod watch;

@@ -78,12 +78,20 @@ impl Interpreter<'_> {
                     module("math", attrs)
                 }
                 "random" => self.random_module()?,
+                "contextlib" | "functools" => return self.import_stdlib(name).await,
                 "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
                 "torch_tpu" => module(
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
-                "torch" | "torch.nn" | "torch.nn.functional" | "torch.nn.utils" | "torch.optim" => {
+                "torch"
+                | "torch.nn"
+                | "torch.nn.functional"
+                | "torch.nn.utils"
+                | "torch.optim"
+                | "torch.autograd"
+                | "torch.autograd.grad_mode"
+                | "torch.random" => {
                     return self.import_torch(name).await;
                 }
                 _ => {

@@ -125,7 +125,12 @@ impl Interpreter<'_> {
                 Value::BoundMethod(m) => format!("<bound method {}.{}>", m.0.type_name(), m.1.name),
                 Value::Class(c) => format!("<class '__main__.{}'>", c.name),
                 Value::Super(_) => "<super>".into(),
-                Value::GradMode(_) => "<torch.autograd.grad_mode.no_grad object>".into(),
+                Value::TorchContext(crate::python::value::TorchContext::ForkRng(_)) => {
+                    "<contextlib._GeneratorContextManager object>".into()
+                }
+                Value::TorchContext(c) => {
+                    format!("<torch.autograd.grad_mode.{} object>", c.name())
+                }
                 Value::Random(_) => "<random.Random object>".into(),
                 Value::NotImplemented => "NotImplemented".into(),
                 Value::Iterator(_) => "<iterator object>".into(),

@@ -43,9 +43,10 @@ pub enum Value {
     Size(Rc<[usize]>),
     Device(Device),
     DType(DType),
-    /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context
-    /// manager, or called on a function as a decorator.
-    GradMode(bool),
+    /// A context manager of the torch API kept in Rust (`torch.no_grad()`,
+    /// `torch.inference_mode()`, `torch.random.fork_rng()`), which is also a
+    /// decorator when called on a function.
+    TorchContext(TorchContext),
     /// A `random.Random` generator (the `random` module's functions are the
     /// methods of a hidden one).
     Random(Rc<RefCell<crate::python::random::PythonRandom>>),
@@ -57,6 +58,31 @@ pub enum Value {
     /// `property`, `staticmethod` and `classmethod` objects, which change what
     /// looking a name up on an instance or a class gives.
     Descriptor(Rc<Descriptor>),
+}
+
+/// What a `Value::TorchContext` sets while its `with` block runs.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum TorchContext {
+    /// `torch.no_grad()`.
+    NoGrad,
+    /// `torch.enable_grad()`.
+    EnableGrad,
+    /// `torch.inference_mode(mode)`.
+    InferenceMode(bool),
+    /// `torch.random.fork_rng(enabled=...)`: the RNG state is restored after.
+    ForkRng(bool),
+}
+
+impl TorchContext {
+    /// The class name PyTorch gives the object.
+    pub fn name(self) -> &'static str {
+        match self {
+            TorchContext::NoGrad => "no_grad",
+            TorchContext::EnableGrad => "enable_grad",
+            TorchContext::InferenceMode(_) => "inference_mode",
+            TorchContext::ForkRng(_) => "fork_rng",
+        }
+    }
 }
 
 /// The built-in descriptors a class body creates with decorators.
@@ -276,7 +302,7 @@ impl Value {
             Value::Size(_) => "Size",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
-            Value::GradMode(_) => "no_grad",
+            Value::TorchContext(c) => c.name(),
             Value::Random(_) => "Random",
             Value::NotImplemented => "NotImplementedType",
             Value::Iterator(_) => "iterator",

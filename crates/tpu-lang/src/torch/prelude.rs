@@ -2,7 +2,8 @@
 //! part (`module`, with `torch._C` from `native`) and then runs `prelude/tensor.py`
 //! and `prelude/torch.py` as that module's body (one namespace), so the Python definitions join the Rust ones; the
 //! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.utils`,
-//! `torch.optim`) are Python files alone. A name has one home: the tests below
+//! `torch.optim`, `torch.autograd` with `grad_mode`, `torch.random` with its Rust
+//! `fork_rng`) are Python files alone. A name has one home: the tests below
 //! fail if the prelude defines a name that Rust also registers, since the Rust
 //! one would be dead code shadowed at import.
 
@@ -21,6 +22,9 @@ const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
 const PRELUDE_UTILS: &str = include_str!("prelude/utils.py");
 const PRELUDE_OPTIM: &str = include_str!("prelude/optim.py");
+const PRELUDE_AUTOGRAD: &str = include_str!("prelude/autograd.py");
+const PRELUDE_GRAD_MODE: &str = include_str!("prelude/grad_mode.py");
+const PRELUDE_RANDOM: &str = include_str!("prelude/random.py");
 
 /// The submodules `import torch` loads, each a prelude file.
 const SUBMODULES: &[(&str, &str, &str)] = &[
@@ -28,6 +32,13 @@ const SUBMODULES: &[(&str, &str, &str)] = &[
     ("torch.nn.functional", "functional.py", PRELUDE_FUNCTIONAL),
     ("torch.nn.utils", "utils.py", PRELUDE_UTILS),
     ("torch.optim", "optim.py", PRELUDE_OPTIM),
+    ("torch.autograd", "autograd.py", PRELUDE_AUTOGRAD),
+    (
+        "torch.autograd.grad_mode",
+        "grad_mode.py",
+        PRELUDE_GRAD_MODE,
+    ),
+    ("torch.random", "random.py", PRELUDE_RANDOM),
 ];
 
 /// Python's built-ins that the prelude shadows with torch functions of the same
@@ -96,7 +107,11 @@ impl Interpreter<'_> {
                 format!("No module named '{name}'"),
             ));
         };
-        let value = module(name, HashMap::new());
+        let mut attrs = HashMap::new();
+        if name == "torch.random" {
+            attrs.insert("fork_rng".into(), Value::Builtin("torch.random.fork_rng"));
+        }
+        let value = module(name, attrs);
         self.modules.insert(name.to_string(), value.clone());
         let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
         let parent = self.import(parent).await?;
@@ -114,7 +129,11 @@ impl Interpreter<'_> {
     /// Runs prelude files, in order, as the body of `module`, whose attributes
     /// they start from and end as, so the Python definitions can call the Rust
     /// ones. The files share one namespace, as if they were one file.
-    async fn exec_library(&mut self, module: &Value, files: &[(&str, &str)]) -> PyResult<()> {
+    pub(crate) async fn exec_library(
+        &mut self,
+        module: &Value,
+        files: &[(&str, &str)],
+    ) -> PyResult<()> {
         let Value::Module(m) = module else {
             return Ok(());
         };
