@@ -233,6 +233,9 @@ impl Interpreter<'_> {
             Value::Function(f) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(f))
             }
+            Value::BoundMethod(m) if name == "__name__" => Ok(Value::str(&m.1.name)),
+            Value::BoundMethod(m) if name == "__self__" => Ok(m.0.clone()),
+            Value::BoundMethod(m) if name == "__func__" => Ok(Value::Function(m.1.clone())),
             Value::BoundMethod(m) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(&m.1))
             }
@@ -277,12 +280,18 @@ impl Interpreter<'_> {
     }
 
     pub async fn get_item(&mut self, base: &Value, index: &Value) -> PyResult<Value> {
-        // An object with `__index__` indexes a sequence as its int would.
-        let converted = match base {
-            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(..) => {
-                self.index_of(index).await?
+        // An object with `__index__` indexes a sequence (or bounds a slice of
+        // one, or indexes a tensor) as its int would.
+        let converted = match (base, index) {
+            (Value::Dict(_) | Value::Instance(_), _) => None,
+            (_, Value::Slice(parts)) if parts.iter().any(|p| matches!(p, Value::Instance(_))) => {
+                let mut ints = [Value::None, Value::None, Value::None];
+                for (slot, part) in ints.iter_mut().zip(parts.iter()) {
+                    *slot = self.index_of(part).await?.unwrap_or_else(|| part.clone());
+                }
+                Some(Value::Slice(Rc::new(ints)))
             }
-            _ => None,
+            _ => self.index_of(index).await?,
         };
         let index = converted.as_ref().unwrap_or(index);
         match base {

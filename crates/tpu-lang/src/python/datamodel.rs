@@ -169,6 +169,27 @@ impl Interpreter<'_> {
         Ok(crate::python::ops::py_eq(a, b))
     }
 
+    /// The first position of an item equal to `item`, as `list.index` finds it.
+    pub async fn find_equal(&mut self, items: &[Value], item: &Value) -> PyResult<Option<usize>> {
+        for (i, x) in items.iter().enumerate() {
+            if x.is(item) || self.equal(x, item).await? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// How many items equal `item`, as `list.count` counts them.
+    pub async fn count_equal(&mut self, items: &[Value], item: &Value) -> PyResult<usize> {
+        let mut n = 0;
+        for x in items {
+            if x.is(item) || self.equal(x, item).await? {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
     /// The order of two instances for `sorted`, `min` and `max`, which CPython
     /// decides with `<` alone.
     pub async fn order_special(&mut self, a: &Value, b: &Value) -> PyResult<Ordering> {

@@ -311,7 +311,7 @@ impl Interpreter<'_> {
                     Some(Value::Str(s)) => s.to_string(),
                     _ => return Err(PyErr::type_error("attribute name must be string")),
                 };
-                match (name, args.get(2)) {
+                match (name.trim_start_matches("object."), args.get(2)) {
                     ("__getattribute__", _) => {
                         self.default_attribute(&receiver, instance, &attr).await
                     }
