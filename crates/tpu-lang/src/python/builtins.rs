@@ -280,15 +280,7 @@ impl Interpreter<'_> {
             }
             "issubclass" => {
                 arity(name, 2, &args)?;
-                let is_subclass = |b: &Value| match (&args[0], b) {
-                    (Value::Class(a), Value::Class(b)) => a.is_subclass_of(b),
-                    (Value::Class(_), Value::Builtin("object")) => true,
-                    _ => false,
-                };
-                Value::Bool(match &args[1] {
-                    Value::Tuple(classes) => classes.iter().any(is_subclass),
-                    class => is_subclass(class),
-                })
+                Value::Bool(crate::python::classes::issubclass(&args[0], &args[1]))
             }
             "type" => {
                 arity(name, 1, &args)?;

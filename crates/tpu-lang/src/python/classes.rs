@@ -27,6 +27,16 @@ pub fn new_class(
     Ok(class)
 }
 
+/// `issubclass(class, classinfo)`, where `classinfo` may be a tuple of classes.
+pub fn issubclass(class: &Value, classinfo: &Value) -> bool {
+    match (class, classinfo) {
+        (_, Value::Tuple(options)) => options.iter().any(|c| issubclass(class, c)),
+        (Value::Class(a), Value::Class(b)) => a.is_subclass_of(b),
+        (Value::Class(_), Value::Builtin("object")) => true,
+        _ => false,
+    }
+}
+
 /// C3 linearisation: the class, then a merge of its bases' MROs and the bases.
 fn c3(class: &Rc<Class>, bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
     let mut sequences: Vec<Vec<Rc<Class>>> = bases.iter().map(|b| b.mro.borrow().clone()).collect();

@@ -2,12 +2,15 @@
 //! walker over ruff's AST. The pre-parse nesting check (`guard`), statements
 //! (`interp` holds the interpreter's state and limits, `statements` the
 //! statements, `exceptions` those that manage failure), expressions (`expr`),
-//! the object protocol (`call`, `bind`, `env`, `classes`), operators (`ops`),
+//! the object protocol (`call`, `bind`, `env`, `classes`, attribute lookup with
+//! descriptors in `descriptors`, iteration in `iteration`), operators (`ops`, with
+//! the special-method rules for user classes in `datamodel`),
 //! `str`/`repr` (`repr`, `pyformat`), what watches a run from outside (`watch`:
 //! live output, progress, the wall-clock limit), built-in functions and methods
 //! (`builtins`, `iterables`, `numbers`, `methods`; `dir`, `help` and `__doc__` in
 //! `introspect`), imports (`modules`; the `time` module with its clocks is
-//! `clock`, `random` is `random` and `random_module`), values (`value`) and
+//! `clock`, `random` is `random` and `random_module`, `contextlib` and `functools`
+//! are Python files loaded by `stdlib`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
