@@ -12,20 +12,25 @@ impl Interpreter<'_> {
         match value {
             Value::Str(s) => Ok(s.to_string()),
             Value::Device(d) => Ok(d.to_string()),
-            Value::Instance(i) if self.is_exception_class(&i.class) => match i.get("args") {
-                // `str(KeyError(k))` is `repr(k)`, as CPython prints a missing key.
-                Some(Value::Tuple(args))
-                    if args.len() == 1 && i.class.is_subclass_of(&self.exceptions["KeyError"]) =>
-                {
-                    self.repr_of(&args[0]).await
+            Value::Instance(i)
+                if self.is_exception_class(&i.class) && i.class.lookup("__str__").is_none() =>
+            {
+                match i.get("args") {
+                    // `str(KeyError(k))` is `repr(k)`, as CPython prints a missing key.
+                    Some(Value::Tuple(args))
+                        if args.len() == 1
+                            && i.class.is_subclass_of(&self.exceptions["KeyError"]) =>
+                    {
+                        self.repr_of(&args[0]).await
+                    }
+                    Some(Value::Tuple(args)) if args.len() == 1 => {
+                        Box::pin(self.str_of(&args[0])).await
+                    }
+                    Some(Value::Tuple(args)) if args.is_empty() => Ok(String::new()),
+                    Some(args) => self.repr_of(&args).await,
+                    None => Ok(String::new()),
                 }
-                Some(Value::Tuple(args)) if args.len() == 1 => {
-                    Box::pin(self.str_of(&args[0])).await
-                }
-                Some(Value::Tuple(args)) if args.is_empty() => Ok(String::new()),
-                Some(args) => self.repr_of(&args).await,
-                None => Ok(String::new()),
-            },
+            }
             Value::Instance(i) if i.class.lookup("__str__").is_some() => {
                 let method = self.get_attribute(value, "__str__").await?;
                 let s = self.call(method, Vec::new(), Vec::new()).await?;
