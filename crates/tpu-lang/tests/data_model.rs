@@ -214,7 +214,9 @@ fn truth_asks_bool_then_len() {
     let out = stdout_of(
         r#"
 class L:
-    def __len__(self): return 0
+    def __len__(self):
+        print("len")
+        return 0
 class B:
     def __bool__(self): return 1
 print(bool(L()), not L())
@@ -226,7 +228,7 @@ except TypeError as e:
     );
     assert_eq!(
         out,
-        "False True\n__bool__ should return bool, returned int\n"
+        "len\nlen\nFalse True\n__bool__ should return bool, returned int\n"
     );
 }
 

@@ -37,10 +37,8 @@ impl Interpreter<'_> {
                         ))),
                     };
                 }
-                if self
-                    .call_special(value, "__len__", Vec::new())
-                    .await?
-                    .is_some()
+                if let Value::Instance(i) = value
+                    && i.class.lookup("__len__").is_some()
                 {
                     return Ok(Box::pin(self.len_of(value)).await? != 0);
                 }
