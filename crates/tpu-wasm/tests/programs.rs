@@ -24,7 +24,11 @@ async fn run_in(playground: &Playground, source: &str, mode: &str) -> Report {
 }
 
 async fn programs_agree_on(backend: &str, modes: &[&str]) {
-    assert!(PROGRAMS.len() >= 100, "the corpus has {} programs", PROGRAMS.len());
+    assert!(
+        PROGRAMS.len() >= 100,
+        "the corpus has {} programs",
+        PROGRAMS.len()
+    );
     let playground = Playground::create(Some(backend.into()))
         .await
         .expect("the backend starts");
@@ -40,7 +44,11 @@ async fn programs_agree_on(backend: &str, modes: &[&str]) {
             }
         }
     }
-    assert!(failures.is_empty(), "on {backend}:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "on {backend}:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[wasm_bindgen_test]

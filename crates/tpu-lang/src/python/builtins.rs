@@ -56,6 +56,9 @@ const BUILTINS: &[&str] = &[
     "slice",
     "dir",
     "help",
+    "property",
+    "staticmethod",
+    "classmethod",
 ];
 
 /// The built-in types, which print as `<class 'int'>`.
@@ -73,6 +76,9 @@ const TYPES: &[&str] = &[
     "range",
     "frozenset",
     "slice",
+    "property",
+    "staticmethod",
+    "classmethod",
 ];
 
 pub fn builtin(name: &str) -> Option<Value> {
@@ -243,6 +249,7 @@ impl Interpreter<'_> {
                         self.call_torch("abs", vec![Value::Tensor(t.clone())], Vec::new())
                             .await?
                     }
+                    v @ Value::Instance(_) => self.convert_special("abs", v).await?,
                     other => {
                         return Err(PyErr::type_error(format!(
                             "bad operand type for abs(): '{}'",
@@ -276,11 +283,7 @@ impl Interpreter<'_> {
             }
             "issubclass" => {
                 arity(name, 2, &args)?;
-                match (&args[0], &args[1]) {
-                    (Value::Class(a), Value::Class(b)) => Value::Bool(a.is_subclass_of(b)),
-                    (Value::Class(_), Value::Builtin("object")) => Value::Bool(true),
-                    _ => Value::Bool(false),
-                }
+                Value::Bool(crate::python::classes::issubclass(&args[0], &args[1]))
             }
             "type" => {
                 arity(name, 1, &args)?;
@@ -338,6 +341,7 @@ impl Interpreter<'_> {
                     ("repr", Some(v)) => Value::str(&self.repr_of(&v).await?),
                     ("int", None) => Value::Int(0),
                     ("float", None) => Value::Float(0.0),
+                    (_, Some(v @ Value::Instance(_))) => self.convert_special(name, &v).await?,
                     (_, Some(Value::Tensor(t))) => {
                         let item = self.tensor_item(&t).await?;
                         crate::python::numbers::convert_number(name, &item)?
@@ -393,18 +397,14 @@ impl Interpreter<'_> {
                         "setattr(): attribute name must be string",
                     ));
                 };
-                self.set_attribute(&args[0], attr, args[2].clone())?;
+                self.set_attribute(&args[0], attr, args[2].clone()).await?;
                 Value::None
             }
             "vars" => {
                 arity(name, 1, &args)?;
                 self.get_attribute(&args[0], "__dict__").await?
             }
-            "next" => {
-                return Err(PyErr::not_implemented(
-                    "next() is not supported (iterators are eager lists here)",
-                ));
-            }
+            "next" => return self.next_builtin(args).await,
             "super" => {
                 if !args.is_empty() {
                     return match (&args[0], args.get(1)) {

@@ -7,38 +7,9 @@ use crate::python::env::{Env, ScopeKind};
 use crate::python::error::PyErr;
 use crate::python::expr::hash_key;
 use crate::python::interp::{Boxed, Flow, Interpreter, PyResult};
-use crate::python::value::{Dict, Function, FunctionCode, Instance, Value};
+use crate::python::value::{Function, FunctionCode, Instance, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// A running iteration: ranges stay lazy, everything else is a list of items.
-pub enum Iter {
-    Range { next: i64, stop: i64, step: i64 },
-    Items(std::vec::IntoIter<Value>),
-}
-
-impl Iterator for Iter {
-    type Item = Value;
-
-    fn next(&mut self) -> Option<Value> {
-        match self {
-            Iter::Range { next, stop, step } => {
-                let more = if *step > 0 {
-                    *next < *stop
-                } else {
-                    *next > *stop
-                };
-                if !more {
-                    return None;
-                }
-                let v = *next;
-                *next += *step;
-                Some(Value::Int(v))
-            }
-            Iter::Items(items) => items.next(),
-        }
-    }
-}
 
 impl Interpreter<'_> {
     pub fn call(
@@ -57,7 +28,40 @@ impl Interpreter<'_> {
                 // Boxed: the built-ins' futures are large, and inlining them
                 // here would grow every Python call's share of the browser's
                 // small native stack.
+                Value::Builtin(
+                    name @ ("property"
+                    | "staticmethod"
+                    | "classmethod"
+                    | "object.__getattribute__"
+                    | "object.__setattr__"
+                    | "object.__delattr__"),
+                ) => Box::pin(self.call_descriptor_builtin(name, args, kwargs)).await,
+                Value::Builtin("functools.update_wrapper") => match &args[..] {
+                    [wrapper, wrapped, ..] => {
+                        Ok(crate::torch::contexts::renamed_like(wrapper, wrapped))
+                    }
+                    _ => Err(PyErr::type_error(
+                        "update_wrapper() missing required arguments 'wrapper' and 'wrapped'",
+                    )),
+                },
                 Value::Builtin(name) => Box::pin(self.call_builtin(name, args, kwargs)).await,
+                // `super().__setattr__(name, value)` and its kin: `object`'s
+                // default, bound to the instance.
+                Value::NativeMethod(m) if matches!(m.0, Value::Instance(_)) => {
+                    args.insert(0, m.0.clone());
+                    let name = match m.1 {
+                        "__getattribute__" => "object.__getattribute__",
+                        "__setattr__" => "object.__setattr__",
+                        _ => "object.__delattr__",
+                    };
+                    Box::pin(self.call_descriptor_builtin(name, args, kwargs)).await
+                }
+                Value::NativeMethod(m) if matches!(m.0, Value::Descriptor(_)) => {
+                    let Value::Descriptor(d) = &m.0 else {
+                        unreachable!("matched a descriptor above")
+                    };
+                    self.property_method(d, m.1, args)
+                }
                 Value::NativeMethod(m) => {
                     Box::pin(self.call_native_method(&m.0, m.1, args, kwargs)).await
                 }
@@ -99,7 +103,7 @@ impl Interpreter<'_> {
                     }
                     Ok(instance)
                 }
-                Value::GradMode(enabled) => self.decorate_with_grad_mode(enabled, args).await,
+                Value::TorchContext(mode) => self.decorate_with_grad_mode(mode, args).await,
                 Value::Instance(i) => match i.class.lookup("__call__") {
                     Some(method) => {
                         args.insert(0, Value::Instance(i.clone()));
@@ -176,66 +180,43 @@ impl Interpreter<'_> {
             )
         };
         match base {
-            Value::Instance(i) => {
-                if let Some(v) = i.get(name) {
-                    return Ok(v);
-                }
-                match i.class.lookup(name) {
-                    Some(Value::Function(f)) => Ok(Value::BoundMethod(Rc::new((base.clone(), f)))),
-                    Some(v) => Ok(v),
-                    None if name == "__class__" => Ok(Value::Class(i.class.clone())),
-                    None if name == "__dict__" => {
-                        let mut dict = Dict::default();
-                        for (k, v) in i.attrs.borrow().iter() {
-                            dict.insert(
-                                crate::python::value::HashKey::Str(k.clone()),
-                                Value::Str(k.clone()),
-                                v.clone(),
-                            );
-                        }
-                        Ok(Value::Dict(Rc::new(RefCell::new(dict))))
-                    }
-                    None => match i.class.lookup("__getattr__") {
-                        Some(getattr) => {
-                            self.call(getattr, vec![base.clone(), Value::str(name)], Vec::new())
-                                .await
-                        }
-                        None => Err(missing()),
-                    },
-                }
-            }
+            Value::Instance(i) => self.instance_attribute(base, i, name).await,
             Value::Class(c) => match name {
                 "__name__" => Ok(Value::str(&c.name)),
-                _ => c.lookup(name).ok_or_else(|| {
-                    PyErr::new(
+                _ => match c.lookup(name) {
+                    Some(attr) => self.bind_class_attribute(None, c, attr).await,
+                    None => Err(PyErr::new(
                         "AttributeError",
                         format!("type object '{}' has no attribute '{name}'", c.name),
-                    )
-                }),
+                    )),
+                },
             },
             Value::Super(s) => {
                 let (class, obj) = (&s.0, &s.1);
-                let Value::Instance(instance) = obj else {
-                    return Err(missing());
+                // `super()` in a classmethod holds the class, in a method the
+                // instance; attributes bind to it as they would have there.
+                let (start, instance) = match obj {
+                    Value::Instance(i) => (i.class.clone(), Some(obj)),
+                    Value::Class(c) => (c.clone(), None),
+                    _ => return Err(missing()),
                 };
-                let mro = instance.class.mro.borrow().clone();
+                let mro = start.mro.borrow().clone();
                 let after = mro
                     .iter()
                     .position(|c| Rc::ptr_eq(c, class))
                     .map_or(mro.len(), |i| i + 1);
                 for c in &mro[after..] {
-                    if let Some(v) = c.attrs.borrow().get(name) {
-                        return Ok(match v {
-                            Value::Function(f) => {
-                                Value::BoundMethod(Rc::new((obj.clone(), f.clone())))
-                            }
-                            other => other.clone(),
-                        });
+                    let found = c.attrs.borrow().get(name).cloned();
+                    if let Some(v) = found {
+                        return self.bind_class_attribute(instance, &start, v).await;
                     }
                 }
                 if name == "__init__" {
                     // `object.__init__` takes no arguments and does nothing.
                     return Ok(Value::Builtin("object.__init__"));
+                }
+                if let (Some(obj), Some(method)) = (instance, object_method(name)) {
+                    return Ok(Value::NativeMethod(Rc::new((obj.clone(), method))));
                 }
                 Err(PyErr::new(
                     "AttributeError",
@@ -255,8 +236,21 @@ impl Interpreter<'_> {
             Value::Function(f) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(f))
             }
+            Value::BoundMethod(m) if name == "__name__" => Ok(Value::str(&m.1.name)),
+            Value::BoundMethod(m) if name == "__self__" => Ok(m.0.clone()),
+            Value::BoundMethod(m) if name == "__func__" => Ok(Value::Function(m.1.clone())),
             Value::BoundMethod(m) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(&m.1))
+            }
+            Value::Builtin("object") if object_method(name).is_some() => {
+                Ok(Value::Builtin(match name {
+                    "__getattribute__" => "object.__getattribute__",
+                    "__setattr__" => "object.__setattr__",
+                    _ => "object.__delattr__",
+                }))
+            }
+            Value::Descriptor(d) => {
+                crate::python::descriptors::descriptor_attribute(base, d, name).ok_or_else(missing)
             }
             Value::Builtin(b) if name == "__name__" => {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
@@ -266,12 +260,9 @@ impl Interpreter<'_> {
         }
     }
 
-    pub fn set_attribute(&mut self, base: &Value, name: &str, value: Value) -> PyResult<()> {
+    pub async fn set_attribute(&mut self, base: &Value, name: &str, value: Value) -> PyResult<()> {
         match base {
-            Value::Instance(i) => {
-                i.set(name, value);
-                Ok(())
-            }
+            Value::Instance(i) => self.set_instance_attribute(base, i, name, value).await,
             Value::Class(c) => {
                 c.attrs.borrow_mut().insert(name.to_string(), value);
                 Ok(())
@@ -292,6 +283,20 @@ impl Interpreter<'_> {
     }
 
     pub async fn get_item(&mut self, base: &Value, index: &Value) -> PyResult<Value> {
+        // An object with `__index__` indexes a sequence (or bounds a slice of
+        // one, or indexes a tensor) as its int would.
+        let converted = match (base, index) {
+            (Value::Dict(_) | Value::Instance(_), _) => None,
+            (_, Value::Slice(parts)) if parts.iter().any(|p| matches!(p, Value::Instance(_))) => {
+                let mut ints = [Value::None, Value::None, Value::None];
+                for (slot, part) in ints.iter_mut().zip(parts.iter()) {
+                    *slot = self.index_of(part).await?.unwrap_or_else(|| part.clone());
+                }
+                Some(Value::Slice(Rc::new(ints)))
+            }
+            _ => self.index_of(index).await?,
+        };
+        let index = converted.as_ref().unwrap_or(index);
         match base {
             Value::List(l) => {
                 let items = l.borrow().clone();
@@ -331,7 +336,7 @@ impl Interpreter<'_> {
                 let found = d.borrow().get(&key).cloned();
                 match found {
                     Some(v) => Ok(v),
-                    None => Err(PyErr::new("KeyError", self.repr_of(index).await?)),
+                    None => Err(self.key_error(index).await),
                 }
             }
             Value::Tensor(t) => self.tensor_get_item(t, index).await,
@@ -400,8 +405,13 @@ impl Interpreter<'_> {
         }
     }
 
-    pub fn del_item(&mut self, base: &Value, index: &Value) -> PyResult<()> {
+    pub async fn del_item(&mut self, base: &Value, index: &Value) -> PyResult<()> {
         match base {
+            Value::Instance(i) if i.class.lookup("__delitem__").is_some() => {
+                self.call_special(base, "__delitem__", vec![index.clone()])
+                    .await?;
+                Ok(())
+            }
             Value::List(l) => {
                 let len = l.borrow().len();
                 let i = normalize_index(index, len, "list assignment")?;
@@ -410,10 +420,11 @@ impl Interpreter<'_> {
             }
             Value::Dict(d) => {
                 let key = hash_key(index)?;
-                d.borrow_mut()
-                    .remove(&key)
-                    .map(|_| ())
-                    .ok_or_else(|| PyErr::new("KeyError", ""))
+                let removed = d.borrow_mut().remove(&key);
+                match removed {
+                    Some(_) => Ok(()),
+                    None => Err(self.key_error(index).await),
+                }
             }
             other => Err(PyErr::type_error(format!(
                 "'{}' object doesn't support item deletion",
@@ -421,57 +432,14 @@ impl Interpreter<'_> {
             ))),
         }
     }
+}
 
-    /// Starts iterating over `value`.
-    pub async fn iter(&mut self, value: Value) -> PyResult<Iter> {
-        Ok(match value {
-            Value::Range(start, stop, step) => Iter::Range {
-                next: start,
-                stop,
-                step,
-            },
-            other => Iter::Items(self.collect(other).await?.into_iter()),
-        })
-    }
-
-    /// All items of an iterable, as `list(value)` gives them.
-    pub async fn collect(&mut self, value: Value) -> PyResult<Vec<Value>> {
-        Ok(match value {
-            Value::List(l) => l.borrow().clone(),
-            Value::Tuple(t) => t.to_vec(),
-            Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
-            Value::Dict(d) | Value::Set(d) => d.borrow().keys(),
-            Value::Size(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
-            Value::Range(start, stop, step) => {
-                crate::python::ops::check_len(range_len(start, stop, step).max(0) as usize)?;
-                Iter::Range {
-                    next: start,
-                    stop,
-                    step,
-                }
-                .collect()
-            }
-            Value::Tensor(t) => self.tensor_unbind(&t).await?,
-            Value::Instance(ref i) => match i.class.lookup("__iter__") {
-                Some(method) => {
-                    let it = self.call(method, vec![value.clone()], Vec::new()).await?;
-                    Box::pin(self.collect(it)).await?
-                }
-                None => {
-                    return Err(PyErr::type_error(format!(
-                        "'{}' object is not iterable",
-                        i.class.name
-                    )));
-                }
-            },
-            other => {
-                return Err(PyErr::type_error(format!(
-                    "'{}' object is not iterable",
-                    other.type_name()
-                )));
-            }
-        })
-    }
+/// The attribute methods every object inherits from `object`, which a class
+/// that overrides them reaches through `super()` or `object.<name>`.
+fn object_method(name: &str) -> Option<&'static str> {
+    ["__getattribute__", "__setattr__", "__delattr__"]
+        .into_iter()
+        .find(|&m| m == name)
 }
 
 pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
@@ -552,13 +520,9 @@ fn sequence_item(
     match index {
         Value::Slice(_) => {
             let (start, stop, step) = slice_indices(index, items.len())?;
-            let picked = Iter::Range {
-                next: start,
-                stop,
-                step,
-            }
-            .map(|i| items[i.as_int().unwrap_or(0) as usize].clone())
-            .collect();
+            let picked = crate::python::iteration::RangeIter::new(start, stop, step)
+                .map(|i| items[i.as_int().unwrap_or(0) as usize].clone())
+                .collect();
             Ok(make(picked))
         }
         _ => Ok(items[normalize_index(index, items.len(), what)?].clone()),

@@ -27,6 +27,16 @@ pub fn new_class(
     Ok(class)
 }
 
+/// `issubclass(class, classinfo)`, where `classinfo` may be a tuple of classes.
+pub fn issubclass(class: &Value, classinfo: &Value) -> bool {
+    match (class, classinfo) {
+        (_, Value::Tuple(options)) => options.iter().any(|c| issubclass(class, c)),
+        (Value::Class(a), Value::Class(b)) => a.is_subclass_of(b),
+        (Value::Class(_), Value::Builtin("object")) => true,
+        _ => false,
+    }
+}
+
 /// C3 linearisation: the class, then a merge of its bases' MROs and the bases.
 fn c3(class: &Rc<Class>, bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
     let mut sequences: Vec<Vec<Rc<Class>>> = bases.iter().map(|b| b.mro.borrow().clone()).collect();
@@ -121,6 +131,20 @@ impl Interpreter<'_> {
                 other.type_name()
             ))),
         }
+    }
+
+    /// `KeyError(key)`, with the key itself as its argument, so that its `str`
+    /// is the key's `repr` however it is printed.
+    pub async fn key_error(&mut self, key: &Value) -> PyErr {
+        let message = self.repr_of(key).await.unwrap_or_default();
+        let instance = crate::python::value::Instance {
+            class: self.exceptions["KeyError"].clone(),
+            attrs: RefCell::default(),
+        };
+        instance.set("args", Value::tuple(vec![key.clone()]));
+        let mut err = PyErr::new("KeyError", message);
+        err.value = Some(Value::Instance(Rc::new(instance)));
+        err
     }
 
     /// The exception object bound by `except ... as e`.

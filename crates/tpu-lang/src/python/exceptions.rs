@@ -20,12 +20,7 @@ impl Interpreter<'_> {
         };
         match &value {
             Value::Instance(i) if self.is_exception_class(&i.class) => {
-                let message = match i.get("args") {
-                    Some(Value::Tuple(args)) if args.len() == 1 => self.str_of(&args[0]).await?,
-                    Some(Value::Tuple(args)) if args.is_empty() => String::new(),
-                    Some(args) => self.repr_of(&args).await?,
-                    None => String::new(),
-                };
+                let message = self.str_of(&value).await?;
                 let mut err = PyErr::new(&i.class.name, message);
                 err.value = Some(value.clone());
                 Ok(err)
@@ -80,55 +75,97 @@ impl Interpreter<'_> {
         if s.is_async {
             return Err(PyErr::not_implemented("'async with' is not supported"));
         }
+        // Managers entered so far are exited (innermost first) however the block
+        // ends, each seeing the exception on its way out and able to suppress it.
         let mut managers = Vec::new();
+        let mut outcome = Ok(Flow::Normal);
         for item in &s.items {
-            let manager = self.eval(&item.context_expr).await?;
-            let entered = self
-                .enter_context(&manager)
-                .await
-                .map_err(|e| e.at(item.range()))?;
-            managers.push(manager);
-            if let Some(target) = &item.optional_vars {
-                self.assign(target, entered).await?;
+            let entered = match self.eval(&item.context_expr).await {
+                Ok(manager) => {
+                    let entered = self
+                        .enter_context(&manager)
+                        .await
+                        .map_err(|e| e.at(item.range()));
+                    if entered.is_ok() {
+                        managers.push(manager);
+                    }
+                    entered
+                }
+                Err(e) => Err(e),
+            };
+            let bound = match (entered, &item.optional_vars) {
+                (Ok(value), Some(target)) => self.assign(target, value).await,
+                (Ok(_), None) => Ok(()),
+                (Err(e), _) => Err(e),
+            };
+            if let Err(e) = bound {
+                outcome = Err(e);
+                break;
             }
         }
-        let outcome = self.exec_block(&s.body).await;
+        if outcome.is_ok() {
+            outcome = self.exec_block(&s.body).await;
+        }
         for manager in managers.iter().rev() {
-            self.exit_context(manager).await?;
+            outcome = self.exit_context(manager, outcome).await;
         }
         outcome
     }
 
     async fn enter_context(&mut self, manager: &Value) -> PyResult<Value> {
         match manager {
-            Value::GradMode(enabled) => {
-                let previous = self.runtime.set_grad_enabled(*enabled);
-                self.grad_mode_stack.push(previous);
+            Value::TorchContext(mode) => {
+                self.enter_torch_context(*mode);
                 Ok(Value::None)
             }
             other => {
-                let enter = self.get_attribute(other, "__enter__").await?;
+                let missing = || {
+                    PyErr::type_error(format!(
+                        "'{}' object does not support the context manager protocol",
+                        other.type_name()
+                    ))
+                };
+                let enter = self.get_attribute(other, "__enter__").await;
+                if let Value::Instance(i) = other
+                    && i.class.lookup("__exit__").is_none()
+                {
+                    return Err(missing());
+                }
+                let enter = enter.map_err(|_| missing())?;
                 self.call(enter, Vec::new(), Vec::new()).await
             }
         }
     }
 
-    async fn exit_context(&mut self, manager: &Value) -> PyResult<()> {
+    /// `manager.__exit__(type, value, traceback)` as the block ends with
+    /// `outcome`; a true result suppresses the exception. The traceback argument
+    /// is `None`: tracebacks are not objects here.
+    async fn exit_context(&mut self, manager: &Value, outcome: PyResult<Flow>) -> PyResult<Flow> {
         match manager {
-            Value::GradMode(_) => {
-                let previous = self.grad_mode_stack.pop().unwrap_or(true);
-                self.runtime.set_grad_enabled(previous);
-                Ok(())
+            Value::TorchContext(_) => {
+                self.exit_torch_context();
+                outcome
             }
+            // The sandbox's limits end the run; no Python code runs after them.
+            _ if outcome.as_ref().is_err_and(|e| e.fatal) => outcome,
             other => {
                 let exit = self.get_attribute(other, "__exit__").await?;
-                self.call(
-                    exit,
-                    vec![Value::None, Value::None, Value::None],
-                    Vec::new(),
-                )
-                .await?;
-                Ok(())
+                let args = match &outcome {
+                    Err(e) => {
+                        let value = self.exception_value(e);
+                        let class = match &value {
+                            Value::Instance(i) => Value::Class(i.class.clone()),
+                            _ => Value::None,
+                        };
+                        vec![class, value, Value::None]
+                    }
+                    Ok(_) => vec![Value::None, Value::None, Value::None],
+                };
+                let suppress = self.call(exit, args, Vec::new()).await?;
+                if outcome.is_err() && self.truth(&suppress).await? {
+                    return Ok(Flow::Normal);
+                }
+                outcome
             }
         }
     }

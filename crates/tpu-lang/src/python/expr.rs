@@ -317,11 +317,11 @@ impl Interpreter<'_> {
                 Some(v) => v,
                 None => self.eval(&first.iter).await?,
             };
-            let iter = self
+            let mut iter = self
                 .iter(iterable)
                 .await
                 .map_err(|e| e.at(first.iter.range()))?;
-            'items: for item in iter {
+            'items: while let Some(item) = self.next_item(&mut iter).await? {
                 self.burn_fuel()?;
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
@@ -389,6 +389,9 @@ impl Interpreter<'_> {
     pub fn lookup(&self, name: &str) -> PyResult<Value> {
         if let Some(v) = self.env.lookup(name) {
             return Ok(v);
+        }
+        if name == "NotImplemented" {
+            return Ok(Value::NotImplemented);
         }
         if let Some(c) = self.exceptions.get(name) {
             return Ok(Value::Class(c.clone()));

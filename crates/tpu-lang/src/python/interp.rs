@@ -63,8 +63,11 @@ pub struct Interpreter<'r> {
     pub exceptions: HashMap<String, Rc<Class>>,
     /// The function running in each active call, innermost last (for `super()`).
     pub frames: Vec<(Rc<Function>, Option<Value>)>,
-    /// Grad modes to restore when `with torch.no_grad():` blocks end.
-    pub grad_mode_stack: Vec<bool>,
+    /// What to restore when `with torch.no_grad():` (and the other torch
+    /// context managers') blocks end, innermost last.
+    pub torch_context_stack: Vec<crate::torch::contexts::SavedTorchState>,
+    /// Whether a `torch.inference_mode()` block is running.
+    pub inference_mode: bool,
     /// Containers whose `repr` is being built, to print cycles as `[...]`.
     pub repr_stack: Vec<usize>,
     /// The last `torch.manual_seed`, for `torch.initial_seed()`.
@@ -119,7 +122,8 @@ impl<'r> Interpreter<'r> {
             modules: HashMap::new(),
             exceptions: HashMap::new(),
             frames: Vec::new(),
-            grad_mode_stack: Vec::new(),
+            torch_context_stack: Vec::new(),
+            inference_mode: false,
             repr_stack: Vec::new(),
             seed: tpu_runtime::rng::DEFAULT_SEED,
             generators: Vec::new(),

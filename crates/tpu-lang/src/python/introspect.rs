@@ -15,7 +15,7 @@
 
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::python::value::{Class, Function, FunctionCode, Value};
+use crate::python::value::{Class, Descriptor, Function, FunctionCode, Value};
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
 use std::rc::Rc;
@@ -329,8 +329,53 @@ impl Interpreter<'_> {
         let mut sections = Vec::new();
         let mut methods = String::new();
         let mut data = String::new();
+        let (mut class_methods, mut static_methods) = (String::new(), String::new());
+        let mut readonly = String::new();
+        let mut descriptors: Vec<(String, String)> = Vec::new();
+        if c.bases.is_empty() {
+            descriptors.push((
+                "__dict__".into(),
+                "__dict__\n    dictionary for instance variables\n".into(),
+            ));
+            descriptors.push((
+                "__weakref__".into(),
+                "__weakref__\n    list of weak references to the object\n".into(),
+            ));
+        }
         for (name, value) in &attrs {
             match value {
+                // pydoc's sections for `classmethod`, `staticmethod` and `property`.
+                Value::Descriptor(d) => match &**d {
+                    Descriptor::ClassMethod(Value::Function(f)) => {
+                        let entry = self.function_entry(f, true, "").await?;
+                        class_methods.push_str(&entry.replacen(
+                            " method of  instance",
+                            " from builtins.type",
+                            1,
+                        ));
+                        class_methods.push('\n');
+                    }
+                    Descriptor::StaticMethod(Value::Function(f)) => {
+                        static_methods.push_str(&self.function_entry(f, false, "").await?);
+                        static_methods.push('\n');
+                    }
+                    Descriptor::Property { fget, fset, .. } => {
+                        let mut entry = format!("{name}\n");
+                        if let Value::Function(f) = fget
+                            && let Some(doc) = function_doc_text(f)
+                        {
+                            entry.push_str(&indent(&clean_doc(&doc), "    "));
+                            entry.push('\n');
+                        }
+                        if matches!(fset, Value::None) {
+                            readonly.push_str(&entry);
+                            readonly.push('\n');
+                        } else {
+                            descriptors.push((name.clone(), entry));
+                        }
+                    }
+                    _ => data.push_str(&format!("{name} = {}\n", self.repr_of(value).await?)),
+                },
                 Value::Function(f) => {
                     let mut entry = self.function_entry(f, false, "").await?;
                     if let (Some(doc), None) = (object_doc(name), function_doc_text(f)) {
@@ -345,12 +390,19 @@ impl Interpreter<'_> {
         if !methods.is_empty() {
             sections.push(format!("Methods defined here:\n\n{methods}"));
         }
-        if c.bases.is_empty() {
-            sections.push(
-                "Data descriptors defined here:\n\n__dict__\n    dictionary for instance \
-                 variables\n\n__weakref__\n    list of weak references to the object\n\n"
-                    .to_string(),
-            );
+        for (title, text) in [
+            ("Class methods", &class_methods),
+            ("Static methods", &static_methods),
+            ("Readonly properties", &readonly),
+        ] {
+            if !text.is_empty() {
+                sections.push(format!("{title} defined here:\n\n{text}"));
+            }
+        }
+        if !descriptors.is_empty() {
+            descriptors.sort_by(|a, b| a.0.cmp(&b.0));
+            let text: String = descriptors.iter().map(|(_, e)| format!("{e}\n")).collect();
+            sections.push(format!("Data descriptors defined here:\n\n{text}"));
         }
         if !data.is_empty() {
             sections.push(format!("Data and other attributes defined here:\n\n{data}"));

@@ -1,6 +1,6 @@
 //! The built-in functions that consume iterables: `enumerate`, `zip`, `sorted`,
 //! `reversed`, `min`, `max`, `sum`, `any`, `all`, `map`, `filter` and `iter`.
-//! Iterables are collected eagerly (there are no lazy iterators here), which is
+//! These collect their iterables eagerly (`iter` is in `iteration`), which is
 //! what every program in scope needs.
 
 use crate::python::builtins::{Keywords, arity};
@@ -166,7 +166,7 @@ impl Interpreter<'_> {
             }
             "iter" => {
                 arity(name, 1, &args)?;
-                Value::list(self.collect(args.remove(0)).await?)
+                self.iter_builtin(args.remove(0)).await?
             }
             _ => unreachable!("only iterable built-ins are routed here"),
         };
@@ -175,6 +175,9 @@ impl Interpreter<'_> {
 
     /// Ordering of two values, reading one-element tensors as numbers.
     pub(crate) async fn order(&mut self, a: &Value, b: &Value) -> PyResult<std::cmp::Ordering> {
+        if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+            return Box::pin(self.order_special(a, b)).await;
+        }
         let a = match a {
             Value::Tensor(t) => self.tensor_item(t).await?,
             v => v.clone(),
@@ -203,6 +206,10 @@ impl Interpreter<'_> {
                 keys
             }
         };
+        if keys.iter().any(|k| matches!(k, Value::Instance(_))) {
+            let order = self.sort_special(&keys, reverse).await?;
+            return Ok(order.into_iter().map(|i| items[i].clone()).collect());
+        }
         let mut order: Vec<usize> = (0..items.len()).collect();
         let mut failure = None;
         order.sort_by(|&i, &j| {

@@ -5,7 +5,6 @@ use crate::python::builtins::Keywords;
 use crate::python::error::PyErr;
 use crate::python::expr::hash_key;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::python::ops::py_eq;
 use crate::python::value::Value;
 use std::rc::Rc;
 
@@ -175,8 +174,8 @@ impl Interpreter<'_> {
                     }
                     "remove" => {
                         let item = arg(0, &args)?;
-                        let pos = list.borrow().iter().position(|x| py_eq(x, &item));
-                        match pos {
+                        let items = list.borrow().clone();
+                        match self.find_equal(&items, &item).await? {
                             Some(i) => {
                                 list.borrow_mut().remove(i);
                                 Value::None
@@ -188,14 +187,16 @@ impl Interpreter<'_> {
                     }
                     "index" => {
                         let item = arg(0, &args)?;
-                        let pos = list.borrow().iter().position(|x| py_eq(x, &item));
+                        let items = list.borrow().clone();
+                        let pos = self.find_equal(&items, &item).await?;
                         Value::Int(
                             pos.ok_or_else(|| PyErr::value_error("value is not in list"))? as i64,
                         )
                     }
                     "count" => {
                         let item = arg(0, &args)?;
-                        Value::Int(list.borrow().iter().filter(|x| py_eq(x, &item)).count() as i64)
+                        let items = list.borrow().clone();
+                        Value::Int(self.count_equal(&items, &item).await? as i64)
                     }
                     "sort" => {
                         let key = kw.take("key");
@@ -248,10 +249,7 @@ impl Interpreter<'_> {
                             (Some(v), _) => v,
                             (None, Some(default)) => default.clone(),
                             (None, None) => {
-                                return Err(PyErr::new(
-                                    "KeyError",
-                                    self.repr_of(&key_value).await?,
-                                ));
+                                return Err(self.key_error(&key_value).await);
                             }
                         }
                     }
@@ -305,7 +303,7 @@ impl Interpreter<'_> {
                         let item = arg(0, &args)?;
                         let removed = set.borrow_mut().remove(&hash_key(&item)?);
                         if removed.is_none() && name == "remove" {
-                            return Err(PyErr::new("KeyError", self.repr_of(&item).await?));
+                            return Err(self.key_error(&item).await);
                         }
                         Value::None
                     }
@@ -356,14 +354,12 @@ impl Interpreter<'_> {
                 let items = self.collect(receiver.clone()).await?;
                 let item = arg(0, &args)?;
                 match name {
-                    "index" => items
-                        .iter()
-                        .position(|x| py_eq(x, &item))
+                    "index" => self
+                        .find_equal(&items, &item)
+                        .await?
                         .map(|i| Value::Int(i as i64))
                         .ok_or_else(|| PyErr::value_error("tuple.index(x): x not in tuple")),
-                    _ => Ok(Value::Int(
-                        items.iter().filter(|x| py_eq(x, &item)).count() as i64
-                    )),
+                    _ => Ok(Value::Int(self.count_equal(&items, &item).await? as i64)),
                 }
             }
             Value::Float(f) if name == "is_integer" => Ok(Value::Bool(f.fract() == 0.0)),

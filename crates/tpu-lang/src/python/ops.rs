@@ -1,5 +1,6 @@
 //! Operators on Python values: truthiness, arithmetic with Python's int and float
-//! rules, and comparisons (including `in` and `is`). Tensor operands
+//! rules, and comparisons (including `in` and `is`); where an instance of a user
+//! class is an operand, its special methods decide (in `datamodel`). Tensor operands
 //! are handed to `crate::torch::tensor`, behind a `Box::pin`: the tensor paths build large
 //! futures, and keeping them out of these inline state machines keeps every level
 //! of expression nesting cheap on the (in browsers, small and fixed) native stack.
@@ -25,14 +26,21 @@ impl Interpreter<'_> {
             Value::Size(s) => !s.is_empty(),
             Value::Range(a, b, s) => crate::python::call::range_len(*a, *b, *s) > 0,
             Value::Tensor(t) => Box::pin(self.tensor_truth(t)).await?,
-            Value::Instance(i) => {
-                if let Some(method) = i.class.lookup("__bool__") {
-                    let v = self.call(method, vec![value.clone()], Vec::new()).await?;
-                    return Box::pin(self.truth(&v)).await;
+            // `__bool__`, else `__len__` (non-zero is true), else true.
+            Value::Instance(_) => {
+                if let Some(v) = self.call_special(value, "__bool__", Vec::new()).await? {
+                    return match v {
+                        Value::Bool(b) => Ok(b),
+                        other => Err(PyErr::type_error(format!(
+                            "__bool__ should return bool, returned {}",
+                            other.type_name()
+                        ))),
+                    };
                 }
-                if let Some(method) = i.class.lookup("__len__") {
-                    let v = self.call(method, vec![value.clone()], Vec::new()).await?;
-                    return Ok(v.as_int().unwrap_or(0) != 0);
+                if let Value::Instance(i) = value
+                    && i.class.lookup("__len__").is_some()
+                {
+                    return Ok(Box::pin(self.len_of(value)).await? != 0);
                 }
                 true
             }
@@ -53,15 +61,7 @@ impl Interpreter<'_> {
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
             (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
             (_, Value::Tensor(t)) => Box::pin(self.tensor_unary(op, t)).await,
-            (_, Value::Instance(_)) => {
-                let name = match op {
-                    UnaryOp::USub => "__neg__",
-                    UnaryOp::UAdd => "__pos__",
-                    _ => "__invert__",
-                };
-                let method = self.get_attribute(&operand, name).await?;
-                self.call(method, Vec::new(), Vec::new()).await
-            }
+            (_, Value::Instance(_)) => self.unary_special(op, &operand).await,
             _ => Err(PyErr::type_error(format!(
                 "bad operand type for unary {}: '{}'",
                 op.as_str(),
@@ -71,12 +71,13 @@ impl Interpreter<'_> {
     }
 
     pub async fn binary(&mut self, op: Operator, a: Value, b: Value) -> PyResult<Value> {
+        // An instance on either side decides through its special methods, even
+        // facing a tensor (`t * v` reaches `v.__rmul__`).
+        if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+            return Box::pin(self.binary_special(op, a, b)).await;
+        }
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
             return Box::pin(self.tensor_binary(op, &a, &b)).await;
-        }
-        if let Value::Instance(_) = a {
-            let method = self.get_attribute(&a, dunder(op)).await?;
-            return self.call(method, vec![b], Vec::new()).await;
         }
         arithmetic(op, &a, &b)
     }
@@ -89,7 +90,10 @@ impl Interpreter<'_> {
                 l.borrow_mut().extend(items);
                 Ok(a)
             }
-            (Value::Tensor(t), _) => Box::pin(self.tensor_inplace(op, t, &b)).await,
+            (Value::Tensor(t), _) if !matches!(b, Value::Instance(_)) => {
+                Box::pin(self.tensor_inplace(op, t, &b)).await
+            }
+            (Value::Instance(_), _) => Box::pin(self.inplace_special(op, a, b)).await,
             _ => self.binary(op, a, b).await,
         }
     }
@@ -102,11 +106,11 @@ impl Interpreter<'_> {
         if matches!(op, CmpOp::Is | CmpOp::IsNot) {
             return Ok(Value::Bool(a.is(b) == (op == CmpOp::Is)));
         }
+        if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+            return Box::pin(self.compare_special(op, a, b)).await;
+        }
         if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
             return Box::pin(self.tensor_compare(op, a, b)).await;
-        }
-        if let Some(result) = self.rich_compare(op, a, b).await? {
-            return Ok(result);
         }
         Ok(Value::Bool(match op {
             CmpOp::Eq => py_eq(a, b),
@@ -117,37 +121,6 @@ impl Interpreter<'_> {
             CmpOp::GtE => py_cmp(a, b)? != Ordering::Less,
             _ => unreachable!("membership and identity handled above"),
         }))
-    }
-
-    /// `__eq__`, `__lt__` and the rest, defined by a class: tried on the left
-    /// operand, then (reflected) on the right, as Python does.
-    async fn rich_compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
-        let (name, reflected) = match op {
-            CmpOp::Eq => ("__eq__", "__eq__"),
-            CmpOp::NotEq => ("__ne__", "__ne__"),
-            CmpOp::Lt => ("__lt__", "__gt__"),
-            CmpOp::LtE => ("__le__", "__ge__"),
-            CmpOp::Gt => ("__gt__", "__lt__"),
-            CmpOp::GtE => ("__ge__", "__le__"),
-            _ => return Ok(None),
-        };
-        for (receiver, other, method) in [(a, b, name), (b, a, reflected)] {
-            if let Value::Instance(i) = receiver {
-                if i.class.lookup(method).is_some() {
-                    let bound = self.get_attribute(receiver, method).await?;
-                    return Ok(Some(
-                        self.call(bound, vec![other.clone()], Vec::new()).await?,
-                    ));
-                }
-                // `!=` falls back to the negation of a defined `__eq__`.
-                if op == CmpOp::NotEq && i.class.lookup("__eq__").is_some() {
-                    let bound = self.get_attribute(receiver, "__eq__").await?;
-                    let equal = self.call(bound, vec![other.clone()], Vec::new()).await?;
-                    return Ok(Some(Value::Bool(!self.truth(&equal).await?)));
-                }
-            }
-        }
-        Ok(None)
     }
 
     async fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
@@ -173,29 +146,17 @@ impl Interpreter<'_> {
                 }
                 None => false,
             }),
+            Value::Instance(_) => Box::pin(self.contains_special(container, item)).await,
             other => {
                 let items = self.collect(other.clone()).await?;
-                Ok(items.iter().any(|x| py_eq(x, item)))
+                for x in &items {
+                    if self.equal(x, item).await? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
             }
         }
-    }
-}
-
-fn dunder(op: Operator) -> &'static str {
-    match op {
-        Operator::Add => "__add__",
-        Operator::Sub => "__sub__",
-        Operator::Mult => "__mul__",
-        Operator::MatMult => "__matmul__",
-        Operator::Div => "__truediv__",
-        Operator::Mod => "__mod__",
-        Operator::Pow => "__pow__",
-        Operator::LShift => "__lshift__",
-        Operator::RShift => "__rshift__",
-        Operator::BitOr => "__or__",
-        Operator::BitXor => "__xor__",
-        Operator::BitAnd => "__and__",
-        Operator::FloorDiv => "__floordiv__",
     }
 }
 

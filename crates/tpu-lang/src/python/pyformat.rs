@@ -109,6 +109,19 @@ impl Interpreter<'_> {
                 let item = self.tensor_item(t).await?;
                 Box::pin(self.format_value(&item, spec)).await
             }
+            Value::Instance(i) if i.class.lookup("__format__").is_some() => {
+                let text = self
+                    .call_special(value, "__format__", vec![Value::str(spec)])
+                    .await?
+                    .unwrap_or(Value::None);
+                match text {
+                    Value::Str(s) => Ok(s.to_string()),
+                    other => Err(PyErr::type_error(format!(
+                        "__format__ must return a str, not {}",
+                        other.type_name()
+                    ))),
+                }
+            }
             other => {
                 let text = self.str_of(other).await?;
                 if spec.is_empty() {

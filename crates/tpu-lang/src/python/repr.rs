@@ -12,14 +12,25 @@ impl Interpreter<'_> {
         match value {
             Value::Str(s) => Ok(s.to_string()),
             Value::Device(d) => Ok(d.to_string()),
-            Value::Instance(i) if self.is_exception_class(&i.class) => match i.get("args") {
-                Some(Value::Tuple(args)) if args.len() == 1 => {
-                    Box::pin(self.str_of(&args[0])).await
+            Value::Instance(i)
+                if self.is_exception_class(&i.class) && i.class.lookup("__str__").is_none() =>
+            {
+                match i.get("args") {
+                    // `str(KeyError(k))` is `repr(k)`, as CPython prints a missing key.
+                    Some(Value::Tuple(args))
+                        if args.len() == 1
+                            && i.class.is_subclass_of(&self.exceptions["KeyError"]) =>
+                    {
+                        self.repr_of(&args[0]).await
+                    }
+                    Some(Value::Tuple(args)) if args.len() == 1 => {
+                        Box::pin(self.str_of(&args[0])).await
+                    }
+                    Some(Value::Tuple(args)) if args.is_empty() => Ok(String::new()),
+                    Some(args) => self.repr_of(&args).await,
+                    None => Ok(String::new()),
                 }
-                Some(Value::Tuple(args)) if args.is_empty() => Ok(String::new()),
-                Some(args) => self.repr_of(&args).await,
-                None => Ok(String::new()),
-            },
+            }
             Value::Instance(i) if i.class.lookup("__str__").is_some() => {
                 let method = self.get_attribute(value, "__str__").await?;
                 let s = self.call(method, Vec::new(), Vec::new()).await?;
@@ -119,8 +130,16 @@ impl Interpreter<'_> {
                 Value::BoundMethod(m) => format!("<bound method {}.{}>", m.0.type_name(), m.1.name),
                 Value::Class(c) => format!("<class '__main__.{}'>", c.name),
                 Value::Super(_) => "<super>".into(),
-                Value::GradMode(_) => "<torch.autograd.grad_mode.no_grad object>".into(),
+                Value::TorchContext(crate::python::value::TorchContext::ForkRng(_)) => {
+                    "<contextlib._GeneratorContextManager object>".into()
+                }
+                Value::TorchContext(c) => {
+                    format!("<torch.autograd.grad_mode.{} object>", c.name())
+                }
                 Value::Random(_) => "<random.Random object>".into(),
+                Value::NotImplemented => "NotImplemented".into(),
+                Value::Iterator(_) => "<iterator object>".into(),
+                Value::Descriptor(_) => format!("<{} object>", value.builtin_type_name()),
                 Value::Instance(i) => {
                     if self.is_exception_class(&i.class) {
                         let args = i.get("args").unwrap_or(Value::tuple(vec![]));

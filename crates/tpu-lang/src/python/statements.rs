@@ -146,12 +146,12 @@ impl Interpreter<'_> {
                     return Err(PyErr::not_implemented("'async for' is not supported"));
                 }
                 let iterable = self.eval(&s.iter).await?;
-                let iter = self
+                let mut iter = self
                     .iter(iterable)
                     .await
                     .map_err(|e| e.at(s.iter.range()))?;
                 let mut broke = false;
-                for item in iter {
+                while let Some(item) = self.next_item(&mut iter).await? {
                     self.burn_fuel()?;
                     self.assign(&s.target, item).await?;
                     match self.exec_block(&s.body).await? {
@@ -300,9 +300,23 @@ impl Interpreter<'_> {
         });
         let class = crate::python::classes::new_class(def.name.as_str(), bases, attrs)?;
         self.classes.push(Rc::downgrade(&class));
+        // Zero-argument `super()` in a method (also one wrapped in `property`,
+        // `staticmethod` or `classmethod`) finds the class through its function.
         for value in class.attrs.borrow().values() {
-            if let Value::Function(f) = value {
-                *f.class.borrow_mut() = Rc::downgrade(&class);
+            let functions = match value {
+                Value::Descriptor(d) => match &**d {
+                    crate::python::value::Descriptor::Property { fget, fset, fdel } => {
+                        vec![fget, fset, fdel]
+                    }
+                    crate::python::value::Descriptor::StaticMethod(f)
+                    | crate::python::value::Descriptor::ClassMethod(f) => vec![f],
+                },
+                other => vec![other],
+            };
+            for f in functions {
+                if let Value::Function(f) = f {
+                    *f.class.borrow_mut() = Rc::downgrade(&class);
+                }
             }
         }
         let mut value = Value::Class(class);
@@ -330,7 +344,7 @@ impl Interpreter<'_> {
                 let current = self.get_attribute(&base, attr.attr.as_str()).await?;
                 let rhs = self.eval(&s.value).await?;
                 let value = self.inplace_binary(s.op, current, rhs).await?;
-                self.set_attribute(&base, attr.attr.as_str(), value)
+                self.set_attribute(&base, attr.attr.as_str(), value).await
             }
             target => {
                 let current = self.eval(target).await?;
@@ -395,9 +409,24 @@ impl Interpreter<'_> {
                 }
                 Expr::Attribute(attr) => {
                     let base = self.eval(&attr.value).await?;
-                    self.set_attribute(&base, attr.attr.as_str(), value)
+                    self.set_attribute(&base, attr.attr.as_str(), value).await
                 }
                 Expr::Subscript(sub) => {
+                    // `obj.__dict__[name] = value` writes the instance's own
+                    // attribute, bypassing `__setattr__`, as in CPython (where
+                    // `__dict__` is the live namespace, not the copy it is here).
+                    if let Expr::Attribute(attr) = &*sub.value
+                        && attr.attr.as_str() == "__dict__"
+                    {
+                        let owner = self.eval(&attr.value).await?;
+                        let index = self.eval(&sub.slice).await?;
+                        if let (Value::Instance(i), Value::Str(name)) = (&owner, &index) {
+                            i.set(name, value);
+                            return Ok(());
+                        }
+                        let base = self.get_attribute(&owner, "__dict__").await?;
+                        return self.set_item(&base, index, value).await;
+                    }
                     let base = self.eval(&sub.value).await?;
                     let index = self.eval(&sub.slice).await?;
                     self.set_item(&base, index, value).await
@@ -425,7 +454,11 @@ impl Interpreter<'_> {
             Expr::Subscript(sub) => {
                 let base = self.eval(&sub.value).await?;
                 let index = self.eval(&sub.slice).await?;
-                self.del_item(&base, &index)
+                self.del_item(&base, &index).await
+            }
+            Expr::Attribute(attr) => {
+                let base = self.eval(&attr.value).await?;
+                self.delete_attribute(&base, attr.attr.as_str()).await
             }
             _ => Err(
                 PyErr::not_implemented("'del' of this target is not supported").at(target.range()),

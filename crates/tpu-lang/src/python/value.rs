@@ -43,12 +43,58 @@ pub enum Value {
     Size(Rc<[usize]>),
     Device(Device),
     DType(DType),
-    /// `torch.no_grad()` (false) or `torch.enable_grad()` (true), as a context
-    /// manager, or called on a function as a decorator.
-    GradMode(bool),
+    /// A context manager of the torch API kept in Rust (`torch.no_grad()`,
+    /// `torch.inference_mode()`, `torch.random.fork_rng()`), which is also a
+    /// decorator when called on a function.
+    TorchContext(TorchContext),
     /// A `random.Random` generator (the `random` module's functions are the
     /// methods of a hidden one).
     Random(Rc<RefCell<crate::python::random::PythonRandom>>),
+    /// `NotImplemented`, which a binary special method returns to let the other
+    /// operand's reflected method try.
+    NotImplemented,
+    /// An iterator over a built-in iterable (`iter([1, 2])`), advanced by `next()`.
+    Iterator(Rc<RefCell<crate::python::iteration::Iter>>),
+    /// `property`, `staticmethod` and `classmethod` objects, which change what
+    /// looking a name up on an instance or a class gives.
+    Descriptor(Rc<Descriptor>),
+}
+
+/// What a `Value::TorchContext` sets while its `with` block runs.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum TorchContext {
+    /// `torch.no_grad()`.
+    NoGrad,
+    /// `torch.enable_grad()`.
+    EnableGrad,
+    /// `torch.inference_mode(mode)`.
+    InferenceMode(bool),
+    /// `torch.random.fork_rng(enabled=...)`: the RNG state is restored after.
+    ForkRng(bool),
+}
+
+impl TorchContext {
+    /// The class name PyTorch gives the object.
+    pub fn name(self) -> &'static str {
+        match self {
+            TorchContext::NoGrad => "no_grad",
+            TorchContext::EnableGrad => "enable_grad",
+            TorchContext::InferenceMode(_) => "inference_mode",
+            TorchContext::ForkRng(_) => "fork_rng",
+        }
+    }
+}
+
+/// The built-in descriptors a class body creates with decorators.
+pub enum Descriptor {
+    /// `property(fget, fset, fdel, doc)`; `None` where a part is missing.
+    Property {
+        fget: Value,
+        fset: Value,
+        fdel: Value,
+    },
+    StaticMethod(Value),
+    ClassMethod(Value),
 }
 
 /// A `def` or a `lambda`, with what it captured when it was created.
@@ -119,6 +165,12 @@ impl Instance {
             .iter()
             .find(|(k, _)| &**k == name)
             .map(|(_, v)| v.clone())
+    }
+
+    pub fn remove(&self, name: &str) -> Option<Value> {
+        let mut attrs = self.attrs.borrow_mut();
+        let i = attrs.iter().position(|(k, _)| &**k == name)?;
+        Some(attrs.remove(i).1)
     }
 
     pub fn set(&self, name: &str, value: Value) {
@@ -250,8 +302,15 @@ impl Value {
             Value::Size(_) => "Size",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
-            Value::GradMode(_) => "no_grad",
+            Value::TorchContext(c) => c.name(),
             Value::Random(_) => "Random",
+            Value::NotImplemented => "NotImplementedType",
+            Value::Iterator(_) => "iterator",
+            Value::Descriptor(d) => match **d {
+                Descriptor::Property { .. } => "property",
+                Descriptor::StaticMethod(_) => "staticmethod",
+                Descriptor::ClassMethod(_) => "classmethod",
+            },
         }
     }
 
@@ -278,6 +337,7 @@ impl Value {
     pub fn is(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::None, Value::None) => true,
+            (Value::NotImplemented, Value::NotImplemented) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             // dtypes are singletons in PyTorch: `x.dtype is torch.float32`.
@@ -301,6 +361,8 @@ impl Value {
             Value::Instance(i) => Rc::as_ptr(i) as usize,
             Value::Module(m) => Rc::as_ptr(m) as usize,
             Value::Random(r) => Rc::as_ptr(r) as *const u8 as usize,
+            Value::Iterator(i) => Rc::as_ptr(i) as *const u8 as usize,
+            Value::Descriptor(d) => Rc::as_ptr(d) as *const u8 as usize,
             Value::Tensor(t) => t.identity(),
             Value::Builtin(name) => name.as_ptr() as usize,
             _ => return None,

@@ -2,13 +2,14 @@
 //! module's Rust part (`module`: dtypes, devices, `torch.tensor`, `torch.full` and
 //! the seeded random factories), the `torch._C` primitives the prelude is written
 //! against (`native`), tensor attributes, Rust methods and Python operators
-//! (`tensor`), indexing and indexed assignment (`indexing`), the `torch_tpu`
+//! (`tensor`), the grad-mode and RNG context managers (`contexts`), indexing and indexed assignment (`indexing`), the `torch_tpu`
 //! module (`torch_tpu`), and the Python prelude (`prelude/*.py`, loaded by
 //! `prelude`) that holds every other torch function and `Tensor` method. Each
 //! torch function has one home: a name the prelude defines is not also
 //! registered in Rust (`prelude`'s tests check it). `surface` describes it all as
 //! data for the inventory test.
 
+pub(crate) mod contexts;
 pub(crate) mod indexing;
 pub(crate) mod module;
 pub(crate) mod native;

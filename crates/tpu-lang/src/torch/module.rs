@@ -1,6 +1,7 @@
 //! The `torch` module's Rust part: its dtypes and devices, the factories whose
 //! argument parsing is Rust (`torch.full`, `torch.tensor` with its nested data,
-//! the seeded random functions), grad-mode objects and their decorator form, and the elementwise functions
+//! the seeded random functions), the torch context managers (whose `with` and decorator
+//! forms are in `contexts`), and the elementwise functions
 //! that are also Rust tensor methods. Every other torch function is Python in
 //! `prelude/tensor.py` and `prelude/torch.py`, which run on top of this module (and never redefines a
 //! name registered here). Tensor methods and operators live in `tensor`; nothing
@@ -9,11 +10,9 @@
 use crate::python::builtins::Keywords;
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
-use crate::python::value::{Function, Value};
+use crate::python::value::Value;
 use crate::torch::scalars::{python_scalar_dtype, scalar_kind};
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 use tpu_ir::{DType, ScalarKind, Shape};
 use tpu_runtime::{Device, HostData, Tensor};
 
@@ -24,6 +23,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.no_grad",
     "torch.enable_grad",
     "torch.inference_mode",
+    "torch.is_inference_mode_enabled",
     "torch.is_tensor",
     "torch.abs",
     "torch.neg",
@@ -245,44 +245,6 @@ fn tensor_arg(args: &[Value], function: &str) -> PyResult<Tensor> {
 }
 
 impl Interpreter<'_> {
-    /// `torch.no_grad()(func)`, which `@torch.no_grad()` does: the prelude's
-    /// `_decorate_with_grad_mode` wraps `func` in `with mode:`, and the wrapper
-    /// takes `func`'s name, as `functools.wraps` gives it in PyTorch.
-    pub(crate) async fn decorate_with_grad_mode(
-        &mut self,
-        enabled: bool,
-        args: Vec<Value>,
-    ) -> PyResult<Value> {
-        let [func] = <[Value; 1]>::try_from(args).map_err(|args| {
-            PyErr::type_error(format!(
-                "no_grad.__call__() takes 1 positional argument but {} were given",
-                args.len()
-            ))
-        })?;
-        let torch = self.import("torch").await?;
-        let decorate = self
-            .get_attribute(&torch, "_decorate_with_grad_mode")
-            .await?;
-        let wrapper = self
-            .call(
-                decorate,
-                vec![Value::GradMode(enabled), func.clone()],
-                Vec::new(),
-            )
-            .await?;
-        Ok(match (&wrapper, &func) {
-            (Value::Function(w), Value::Function(f)) => Value::Function(Rc::new(Function {
-                name: f.name.clone(),
-                code: w.code.clone(),
-                defaults: w.defaults.clone(),
-                closure: w.closure.clone(),
-                file: w.file.clone(),
-                class: RefCell::new(std::rc::Weak::new()),
-            })),
-            _ => wrapper,
-        })
-    }
-
     pub async fn call_torch(
         &mut self,
         name: &str,
@@ -391,30 +353,11 @@ impl Interpreter<'_> {
                 };
                 Ok(Value::Tensor(tensor))
             }
-            // Each is a context manager, and a decorator both called
-            // (`@torch.no_grad()`) and bare (`@torch.no_grad`), as in PyTorch 2.
-            "no_grad" | "enable_grad" => {
-                let mode = Value::GradMode(name == "enable_grad");
-                match args.into_iter().next() {
-                    None => Ok(mode),
-                    Some(func) => self.call(mode, vec![func], Vec::new()).await,
-                }
-            }
-            // Inference tensors are not modelled: `inference_mode(mode)` is the
-            // grad mode it implies (off inside `inference_mode()`, on inside
-            // `inference_mode(False)`, as ATen's `InferenceMode` guard sets it).
-            "inference_mode" => {
-                let mode = kw.take("mode");
-                kw.finish(name)?;
-                match args.into_iter().next().or(mode) {
-                    None => Ok(Value::GradMode(false)),
-                    Some(Value::Bool(on)) => Ok(Value::GradMode(!on)),
-                    Some(func) => {
-                        self.call(Value::GradMode(false), vec![func], Vec::new())
-                            .await
-                    }
-                }
-            }
+            "no_grad"
+            | "enable_grad"
+            | "inference_mode"
+            | "is_inference_mode_enabled"
+            | "random.fork_rng" => self.call_torch_context(name, args, kw).await,
             "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
             "matmul" | "sum" | "abs" | "neg" | "relu" | "exp" | "log" | "sqrt" | "tanh"
             | "sigmoid" | "sin" | "cos" => {

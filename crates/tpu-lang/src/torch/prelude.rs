@@ -2,8 +2,9 @@
 //! part (`module`, with `torch._C` from `native`) and then runs `prelude/tensor.py`
 //! and `prelude/torch.py` as that module's body (one namespace), so the Python definitions join the Rust ones; the
 //! submodules (`torch.nn`, `torch.nn.functional`, `torch.nn.init`, `torch.nn.utils`,
-//! `torch.optim`, `torch.optim.lr_scheduler`, `torch.utils.data`) are Python
-//! files alone, one or more per module (run in one namespace, as one file). A name has one home: the tests below
+//! `torch.optim`, `torch.optim.lr_scheduler`, `torch.utils.data`, `torch.autograd`
+//! with `grad_mode`, `torch.random` with its Rust `fork_rng`) are Python files
+//! alone, one or more per module (run in one namespace, as one file). A name has one home: the tests below
 //! fail if the prelude defines a name that Rust also registers, since the Rust
 //! one would be dead code shadowed at import.
 
@@ -46,6 +47,9 @@ const PRELUDE_NN_INIT: &str = include_str!("prelude/nn_init.py");
 const PRELUDE_NN_LOSS: &str = include_str!("prelude/nn_loss.py");
 const PRELUDE_NN_LAYERS: &str = include_str!("prelude/nn_layers.py");
 const PRELUDE_DATA: &str = include_str!("prelude/data.py");
+const PRELUDE_AUTOGRAD: &str = include_str!("prelude/autograd.py");
+const PRELUDE_GRAD_MODE: &str = include_str!("prelude/grad_mode.py");
+const PRELUDE_RANDOM: &str = include_str!("prelude/random.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -81,6 +85,12 @@ const SUBMODULES: &[Submodule] = &[
     ),
     ("torch.utils", &[]),
     ("torch.utils.data", &[("data.py", PRELUDE_DATA)]),
+    ("torch.autograd", &[("autograd.py", PRELUDE_AUTOGRAD)]),
+    (
+        "torch.autograd.grad_mode",
+        &[("grad_mode.py", PRELUDE_GRAD_MODE)],
+    ),
+    ("torch.random", &[("random.py", PRELUDE_RANDOM)]),
 ];
 
 /// PyTorch's submodules that this project does not have (yet): importing one
@@ -89,7 +99,6 @@ const SUBMODULES: &[Submodule] = &[
 const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.amp",
     "torch.ao",
-    "torch.autograd",
     "torch.backends",
     "torch.compiler",
     "torch.cuda",
@@ -186,11 +195,15 @@ impl Interpreter<'_> {
                 format!("No module named '{name}'"),
             ));
         };
-        let value = module(name, HashMap::new());
+        let mut attrs = HashMap::new();
+        if name == "torch.random" {
+            attrs.insert("fork_rng".into(), Value::Builtin("torch.random.fork_rng"));
+        }
+        let value = module(name, attrs);
         self.modules.insert(name.to_string(), value.clone());
         let (parent, child) = name.rsplit_once('.').unwrap_or(("", name));
         let parent = self.import(parent).await?;
-        self.set_attribute(&parent, child, value.clone())?;
+        self.set_attribute(&parent, child, value.clone()).await?;
         self.exec_library(&value, files).await?;
         if name == "torch.nn"
             && let Value::Module(m) = &value
@@ -204,7 +217,11 @@ impl Interpreter<'_> {
     /// Runs prelude files, in order, as the body of `module`, whose attributes
     /// they start from and end as, so the Python definitions can call the Rust
     /// ones. The files share one namespace, as if they were one file.
-    async fn exec_library(&mut self, module: &Value, files: &[(&str, &str)]) -> PyResult<()> {
+    pub(crate) async fn exec_library(
+        &mut self,
+        module: &Value,
+        files: &[(&str, &str)],
+    ) -> PyResult<()> {
         let Value::Module(m) = module else {
             return Ok(());
         };

@@ -81,6 +81,7 @@ const NATIVE_SIGNATURES: &[(&str, &str)] = &[
     ("torch.cos", "input"),
     ("torch.manual_seed", "seed"),
     ("torch.initial_seed", ""),
+    ("torch.is_inference_mode_enabled", ""),
     (
         "torch.rand",
         "*size, generator=None, dtype=None, device=None, requires_grad=False",
@@ -273,7 +274,7 @@ impl Interpreter<'_> {
             ),
             Value::Builtin(q) => (ItemKind::Function, native_signature(q)),
             Value::Class(c) => (ItemKind::Class, self.class_params(c).await?),
-            Value::GradMode(_) => (ItemKind::Class, None),
+            Value::TorchContext(_) => (ItemKind::Class, None),
             _ => (ItemKind::Value, None),
         };
         Ok(SurfaceItem {

@@ -112,7 +112,7 @@ class SequentialSampler(Sampler):
         self.data_source = data_source
 
     def __iter__(self):
-        return list(range(len(self.data_source)))
+        return iter(list(range(len(self.data_source))))
 
     def __len__(self):
         return len(self.data_source)
@@ -151,7 +151,7 @@ class RandomSampler(Sampler):
             for _ in range(self.num_samples // n):
                 out.extend(torch.randperm(n, generator=generator).tolist())
             out.extend(torch.randperm(n, generator=generator).tolist()[: self.num_samples % n])
-        return out
+        return iter(out)
 
     def __len__(self):
         return self.num_samples
@@ -163,7 +163,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        return [self.indices[i] for i in torch.randperm(len(self.indices), generator=self.generator).tolist()]
+        return iter([self.indices[i] for i in torch.randperm(len(self.indices), generator=self.generator).tolist()])
 
     def __len__(self):
         return len(self.indices)
@@ -189,7 +189,7 @@ class BatchSampler(Sampler):
                 batch = []
         if len(batch) > 0 and not self.drop_last:
             batches.append(batch)
-        return batches
+        return iter(batches)
 
     def __len__(self):
         if self.drop_last:
@@ -289,7 +289,7 @@ class DataLoader:
             else:
                 data = self.dataset[index]
             out.append(self.collate_fn(data))
-        return out
+        return iter(out)
 
     def __len__(self):
         return len(self._index_sampler())

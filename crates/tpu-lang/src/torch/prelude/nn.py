@@ -80,10 +80,11 @@ class Module:
                     if id(p) not in seen:
                         seen.add(id(p))
                         out.append((sub, p))
-        return out
+        # PyTorch returns generators: `next(model.parameters())` works, `len` does not.
+        return iter(out)
 
     def parameters(self, recurse=True):
-        return [p for _, p in self.named_parameters(recurse=recurse)]
+        return iter([p for _, p in self.named_parameters(recurse=recurse)])
 
     def register_buffer(self, name, tensor, persistent=True):
         if "." in name:

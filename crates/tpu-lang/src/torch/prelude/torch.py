@@ -524,6 +524,26 @@ class set_grad_enabled:
         return (enable_grad() if self.mode else no_grad())(func)
 
 
+# Anomaly detection checks each backward for NaNs and names the forward op that
+# made them; the flag is kept so `torch.is_anomaly_enabled()` reads true, while
+# the checks themselves are not made here (the project's backward raises on no
+# NaN either way).
+_anomaly_enabled = [False, True]
+
+
+def is_anomaly_enabled():
+    return _anomaly_enabled[0]
+
+
+def is_anomaly_check_nan_enabled():
+    return _anomaly_enabled[1]
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    _anomaly_enabled[0] = enabled
+    _anomaly_enabled[1] = check_nan
+
+
 def is_floating_point(input):
     return input.is_floating_point()
 
