@@ -97,12 +97,22 @@ impl PythonRandom {
 /// The key `init_by_array` gets for a seed: the 32-bit words of `abs(n)` for an
 /// int, of `abs(hash(x))` for a float, least significant first. No seed (or
 /// `None`) seeds from the wall clock's nanoseconds, where CPython reads the
-/// operating system's entropy; either way the stream differs run to run.
+/// operating system's entropy; either way the stream differs run to run. A
+/// browser's clock ticks in milliseconds at best, so each clock seed also mixes
+/// in a count of the clock seeds drawn before it: two `random.Random()` made in
+/// the same tick still draw apart, as they do in CPython.
 fn seed_key(seed: &Value) -> PyResult<Vec<u32>> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static CLOCK_SEEDS: AtomicU64 = AtomicU64::new(0);
     let n: u64 = match seed {
-        Value::None => web_time::SystemTime::now()
-            .duration_since(web_time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
+        Value::None => {
+            let nanos = web_time::SystemTime::now()
+                .duration_since(web_time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            let count = CLOCK_SEEDS.fetch_add(1, Ordering::Relaxed);
+            // An odd multiplier spreads consecutive counts over the high bits.
+            nanos ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        }
         // CPython reads a non-int seed's hash as an unsigned word, not its abs.
         Value::Float(f) => float_hash(*f) as u64,
         Value::Str(_) => {

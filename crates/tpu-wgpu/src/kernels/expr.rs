@@ -219,7 +219,7 @@ pub(crate) fn unary(op: UnaryOp) -> &'static str {
         UnaryOp::Cos => "cos_f32(x)",
         UnaryOp::Erf => "erf_f32(x)",
         UnaryOp::Floor => "floor(x)",
-        UnaryOp::Ceil => "ceil(x)",
+        UnaryOp::Ceil => "ceil_f32(x)",
         UnaryOp::Round => "round(x)",
         UnaryOp::Sign => "sign_f32(x)",
     }
@@ -228,7 +228,8 @@ pub(crate) fn unary(op: UnaryOp) -> &'static str {
 /// The helper functions `unary(op)` calls, in order, if any.
 pub(crate) fn unary_helpers(op: UnaryOp) -> &'static [&'static str] {
     match op {
-        UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => &[],
+        UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Round => &[],
+        UnaryOp::Ceil => &[FLOAT_HELPERS, CEIL_HELPER],
         UnaryOp::Abs | UnaryOp::Relu => &[FLOAT_HELPERS],
         UnaryOp::Sign => &[FLOAT_HELPERS, SIGN_HELPER],
         UnaryOp::Exp => &[FLOAT_HELPERS, EXP_HELPER],
@@ -247,6 +248,20 @@ pub(crate) fn unary_helpers(op: UnaryOp) -> &'static [&'static str] {
 const SIGN_HELPER: &str = "fn sign_f32(x: f32) -> f32 {
     if (is_nan(x) || x == 0.0) { return 0.0; }
     return select(-1.0, 1.0, x > 0.0);
+}
+";
+
+/// `ceil` with subnormal inputs decided by their bits: SwiftShader flushes a
+/// subnormal to zero before rounding in fused kernels, where `ceil(1e-40)` is
+/// 1 (the browser corpus test found it). `floor` needs no such care: a flushed
+/// positive subnormal floors to 0 either way, and a branch there made
+/// lavapipe's LLVM lose the sign of that zero.
+const CEIL_HELPER: &str = "fn ceil_f32(x: f32) -> f32 {
+    if (is_denormal(x)) {
+        if (sign_bit(x) != 0u) { return bitcast<f32>(0x80000000u); }
+        return 1.0;
+    }
+    return ceil(x);
 }
 ";
 
@@ -304,8 +319,23 @@ const SIGMOID_HELPER: &str = "fn sigmoid_f32(x: f32) -> f32 {
 /// `sin` and `cos` reduced to `[-pi/4, pi/4]` first (Cody and Waite, `pi/2`
 /// in three parts, accurate while `|x|` is below about 1e4), because WGSL
 /// bounds the built-ins' error only on `[-pi, pi]`; NaN at the infinities,
-/// and `sin(x) = x`, `cos(x) = 1` where those round exactly.
-const SIN_COS_HELPERS: &str = "fn quarter_turns(x: f32) -> vec2<f32> {
+/// and `sin(x) = x`, `cos(x) = 1` where those round exactly. On the reduced
+/// range they are the Cephes `sinf`/`cosf` polynomials (error about 1e-7),
+/// not the built-ins (which still take what the three-part reduction cannot
+/// bring into range, the huge arguments): SwiftShader's built-in `sin` was off by about 5e-5,
+/// which the browser corpus test caught.
+const SIN_COS_HELPERS: &str = "fn sin_poly(x: f32) -> f32 {
+    if (abs(x) > 0.8) { return sin(x); }
+    let z = x * x;
+    return fma(fma(fma(-1.9515295891e-4, z, 8.3321608736e-3), z, -1.6666654611e-1) * z, x, x);
+}
+fn cos_poly(x: f32) -> f32 {
+    if (abs(x) > 0.8) { return cos(x); }
+    let z = x * x;
+    let p = fma(fma(2.443315711809948e-5, z, -1.388731625493765e-3), z, 4.166664568298827e-2);
+    return fma(p * z, z, fma(-0.5, z, 1.0));
+}
+fn quarter_turns(x: f32) -> vec2<f32> {
     let j = round(x * 0.63661977);
     let r = ((x - j * 1.5703125) - j * 4.837513e-4) - j * 7.54979e-8;
     return vec2<f32>(r, j - 4.0 * floor(j * 0.25));
@@ -315,20 +345,20 @@ fn sin_f32(x: f32) -> f32 {
     if (abs(x) < 0.0001) { return x; }
     let t = quarter_turns(x);
     let q = t.y;
-    if (q == 0.0) { return sin(t.x); }
-    if (q == 1.0) { return cos(t.x); }
-    if (q == 2.0) { return -sin(t.x); }
-    return -cos(t.x);
+    if (q == 0.0) { return sin_poly(t.x); }
+    if (q == 1.0) { return cos_poly(t.x); }
+    if (q == 2.0) { return -sin_poly(t.x); }
+    return -cos_poly(t.x);
 }
 fn cos_f32(x: f32) -> f32 {
     if (is_nan(x) || is_inf(x)) { return nan(); }
     if (abs(x) < 0.0001) { return 1.0; }
     let t = quarter_turns(x);
     let q = t.y;
-    if (q == 0.0) { return cos(t.x); }
-    if (q == 1.0) { return -sin(t.x); }
-    if (q == 2.0) { return -cos(t.x); }
-    return sin(t.x);
+    if (q == 0.0) { return cos_poly(t.x); }
+    if (q == 1.0) { return -sin_poly(t.x); }
+    if (q == 2.0) { return -cos_poly(t.x); }
+    return sin_poly(t.x);
 }
 ";
 
