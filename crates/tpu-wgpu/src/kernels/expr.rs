@@ -244,10 +244,12 @@ pub(crate) fn unary_helpers(op: UnaryOp) -> &'static [&'static str] {
 
 /// PyTorch's `(0 < x) - (x < 0)`: `+0.0` for both zeros and for NaN. Written
 /// with a `return 0.0`, because lavapipe gave `-0.0` for `sign(0.0)` written
-/// as nested `select`s.
+/// as nested `select`s; zero and the sign read from the bits, because
+/// SwiftShader flushes a subnormal to zero before comparing it.
 const SIGN_HELPER: &str = "fn sign_f32(x: f32) -> f32 {
-    if (is_nan(x) || x == 0.0) { return 0.0; }
-    return select(-1.0, 1.0, x > 0.0);
+    let bits = bitcast<u32>(x);
+    if (is_nan(x) || (bits & 0x7fffffffu) == 0u) { return 0.0; }
+    return select(1.0, -1.0, (bits & 0x80000000u) != 0u);
 }
 ";
 
