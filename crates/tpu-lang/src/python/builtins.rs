@@ -91,6 +91,7 @@ fn type_of(value: &Value) -> Value {
     match value {
         Value::Instance(i) => Value::Class(i.class.clone()),
         Value::Random(_) => Value::Builtin("random.Random"),
+        Value::Size(_) => Value::Builtin("torch.Size"),
         other => {
             let name = other.builtin_type_name();
             match TYPES.iter().find(|&&t| t == name) {
@@ -126,6 +127,8 @@ impl Interpreter<'_> {
                 ("int", Value::Int(_) | Value::Bool(_)) => true,
                 ("float", Value::Float(_)) => true,
                 ("random.Random", Value::Random(_)) => true,
+                // `torch.Size` is a subclass of `tuple`.
+                ("torch.Size" | "tuple", Value::Size(_)) => true,
                 (t, v) => v.builtin_type_name() == t,
             },
             Value::Tuple(items) => {
@@ -339,6 +342,13 @@ impl Interpreter<'_> {
                     ("int", None) => Value::Int(0),
                     ("float", None) => Value::Float(0.0),
                     (_, Some(Value::Tensor(t))) => {
+                        // `Tensor.__float__`/`__int__` check the size in Python,
+                        // before `item()` would.
+                        if t.shape().numel() != 1 {
+                            return Err(PyErr::value_error(
+                                "only one element tensors can be converted to Python scalars",
+                            ));
+                        }
                         let item = self.tensor_item(&t).await?;
                         crate::python::numbers::convert_number(name, &item)?
                     }

@@ -10,6 +10,7 @@ mod args;
 mod autograd;
 mod creation;
 mod elementwise;
+mod printing;
 mod reductions;
 mod views;
 mod writes;
@@ -87,6 +88,8 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.generator_seed",
     "torch._C.generator_swap",
     "torch._C.random_ints",
+    // Printing (`printing.rs`).
+    "torch._C.set_printoptions",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -117,6 +120,7 @@ impl Interpreter<'_> {
             | "generator_new" | "generator_seed" | "generator_swap" | "random_ints" => {
                 self.native_creation(a).await
             }
+            "set_printoptions" => self.native_set_printoptions(a),
             other => Err(unknown(other)),
         }
     }

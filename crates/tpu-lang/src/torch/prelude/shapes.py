@@ -89,6 +89,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = input.shape[dim]
     size = (n + chunks - 1) // chunks
     return split(input, _py_max(size, 1), dim)

@@ -296,6 +296,13 @@ class Tensor:
     def unflatten(self, dim, sizes):
         dims = list(self.shape)
         d = dim % _py_len(dims)
+        known = 1
+        for size in sizes:
+            if size != -1:
+                known *= size
+        if (-1 in sizes and (known == 0 or dims[d] % known != 0)) or (-1 not in sizes and known != dims[d]):
+            raise RuntimeError("unflatten: Provided sizes " + str(list(sizes)) + " don't multiply up to the size of dim "
+                               + str(d) + " (" + str(dims[d]) + ") in the input tensor")
         return _C.reshape(self, dims[:d] + list(sizes) + dims[d + 1:])
 
     def contiguous(self):
