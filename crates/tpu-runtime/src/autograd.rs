@@ -77,7 +77,7 @@ impl Runtime {
     pub fn set_requires_grad(&mut self, t: &Tensor, flag: bool) -> Result<(), RuntimeError> {
         if flag && !t.dtype().is_floating() {
             return Err(RuntimeError::Message(
-                "only Tensors of floating point dtype can require gradients".into(),
+                "only Tensors of floating point and complex dtype can require gradients".into(),
             ));
         }
         if !flag && !t.is_leaf() {

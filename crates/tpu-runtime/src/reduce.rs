@@ -233,8 +233,9 @@ impl Runtime {
         axes: Option<&[usize]>,
         keepdim: bool,
     ) -> Result<Tensor, RuntimeError> {
+        // PyTorch raises this one as `NotImplementedError`.
         if !t.dtype().is_floating() {
-            return Err(RuntimeError::Message(format!(
+            return Err(RuntimeError::NotImplemented(format!(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                 scalar_type_name(t.dtype())
             )));

@@ -287,7 +287,17 @@ impl Interpreter<'_> {
             }
             "type" => {
                 arity(name, 1, &args)?;
-                type_of(&args[0])
+                // A tensor's type is the prelude's `Tensor` class, or
+                // `Parameter` for a parameter.
+                let class = match &args[0] {
+                    Value::Tensor(t) if t.is_parameter() => self.parameter_class.clone(),
+                    Value::Tensor(_) => self.tensor_class.clone(),
+                    _ => None,
+                };
+                match class {
+                    Some(c) => Value::Class(c),
+                    None => type_of(&args[0]),
+                }
             }
             "list" | "tuple" | "set" | "frozenset" => {
                 let items = match args.into_iter().next() {

@@ -308,6 +308,12 @@ impl Interpreter<'_> {
         };
         let result = self.call_torch_inner(name, &mut args, kw).await?;
         if requires_grad && let Value::Tensor(t) = &result {
+            if !t.dtype().is_floating() {
+                return Err(PyErr::new(
+                    "RuntimeError",
+                    "Only Tensors of floating point and complex dtype can require gradients",
+                ));
+            }
             self.runtime.set_requires_grad(t, true)?;
         }
         Ok(result)

@@ -33,6 +33,14 @@ impl Interpreter<'_> {
             }
             "requires_grad_" => {
                 let t = a.tensor(0)?;
+                // The factories' `requires_grad=True` (`Tensor.requires_grad_`
+                // checks first, with its own wording).
+                if a.bool(1)? && !t.dtype().is_floating() {
+                    return Err(PyErr::new(
+                        "RuntimeError",
+                        "Only Tensors of floating point and complex dtype can require gradients",
+                    ));
+                }
                 rt.set_requires_grad(&t, a.bool(1)?)?;
                 tensor(t)
             }

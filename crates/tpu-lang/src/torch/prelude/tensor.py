@@ -330,6 +330,15 @@ class Tensor:
         return unbind(self, dim)
 
     def narrow(self, dim, start, length):
+        n = self.shape[dim]
+        if start < -n or start > n:
+            raise IndexError("start out of range (expected to be in range of [" + str(-n) + ", " + str(n)
+                             + "], but got " + str(start) + ")")
+        if start < 0:
+            start += n
+        if start + length > n:
+            raise RuntimeError("start (" + str(start) + ") + length (" + str(length) + ") exceeds dimension size ("
+                               + str(n) + ").")
         return _C.slice(self, dim, start, start + length, 1)
 
     def masked_fill(self, mask, value):
@@ -408,6 +417,8 @@ class Tensor:
         return _C.backward(self, gradient, _py_bool(retain_graph))
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and not self.is_floating_point():
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         return _C.requires_grad_(self, requires_grad)
 
     def retain_grad(self):
