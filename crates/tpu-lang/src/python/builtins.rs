@@ -413,6 +413,15 @@ impl Interpreter<'_> {
                         "setattr(): attribute name must be string",
                     ));
                 };
+                self.assign_attribute(&args[0], &attr.clone(), args[2].clone())
+                    .await?;
+                Value::None
+            }
+            "object.__setattr__" => {
+                arity(name, 3, &args)?;
+                let Value::Str(attr) = &args[1] else {
+                    return Err(PyErr::type_error("attribute name must be string"));
+                };
                 self.set_attribute(&args[0], attr, args[2].clone())?;
                 Value::None
             }

@@ -243,7 +243,9 @@ impl Interpreter<'_> {
                 ))
             }
             Value::Module(m) => m.attrs.borrow().get(name).cloned().ok_or_else(|| {
-                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name) {
+                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name)
+                    || crate::torch::prelude::is_missing_submodule(&format!("{}.{name}", m.name))
+                {
                     return crate::torch::pytorch_names::not_supported(&m.name, name);
                 }
                 PyErr::new(
@@ -258,12 +260,39 @@ impl Interpreter<'_> {
             Value::BoundMethod(m) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(&m.1))
             }
+            // `object.__setattr__(self, name, value)`, which a class's own
+            // `__setattr__` calls to store the attribute.
+            Value::Builtin("object") if name == "__setattr__" => {
+                Ok(Value::Builtin("object.__setattr__"))
+            }
             Value::Builtin(b) if name == "__name__" => {
                 Ok(Value::str(b.rsplit('.').next().unwrap_or(b)))
             }
             Value::Tensor(t) => self.tensor_attribute(t, name).await,
             other => crate::python::methods::native_attribute(other, name).ok_or_else(missing),
         }
+    }
+
+    /// `base.name = value` as a statement or `setattr` runs it: through the
+    /// class's `__setattr__` when it defines one (as `nn.Module` does).
+    pub async fn assign_attribute(
+        &mut self,
+        base: &Value,
+        name: &str,
+        value: Value,
+    ) -> PyResult<()> {
+        if let Value::Instance(i) = base
+            && let Some(hook @ Value::Function(_)) = i.class.lookup("__setattr__")
+        {
+            self.call(
+                hook,
+                vec![base.clone(), Value::str(name), value],
+                Vec::new(),
+            )
+            .await?;
+            return Ok(());
+        }
+        self.set_attribute(base, name, value)
     }
 
     pub fn set_attribute(&mut self, base: &Value, name: &str, value: Value) -> PyResult<()> {

@@ -330,7 +330,8 @@ impl Interpreter<'_> {
                 let current = self.get_attribute(&base, attr.attr.as_str()).await?;
                 let rhs = self.eval(&s.value).await?;
                 let value = self.inplace_binary(s.op, current, rhs).await?;
-                self.set_attribute(&base, attr.attr.as_str(), value)
+                self.assign_attribute(&base, attr.attr.as_str(), value)
+                    .await
             }
             target => {
                 let current = self.eval(target).await?;
@@ -395,7 +396,8 @@ impl Interpreter<'_> {
                 }
                 Expr::Attribute(attr) => {
                     let base = self.eval(&attr.value).await?;
-                    self.set_attribute(&base, attr.attr.as_str(), value)
+                    self.assign_attribute(&base, attr.attr.as_str(), value)
+                        .await
                 }
                 Expr::Subscript(sub) => {
                     let base = self.eval(&sub.value).await?;
