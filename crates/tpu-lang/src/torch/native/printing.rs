@@ -15,13 +15,13 @@ impl Interpreter<'_> {
     /// out returns to the automatic choice.
     pub(super) fn native_set_printoptions(&mut self, a: Args<'_>) -> PyResult<Value> {
         let mut opts = self.runtime.print_options_mut().clone();
-        if let Value::Str(profile) = a.get(4)? {
-            if let Some(p) = PrintOptions::profile(profile) {
-                opts = PrintOptions {
-                    sci_mode: opts.sci_mode,
-                    ..p
-                };
-            }
+        if let Value::Str(profile) = a.get(4)?
+            && let Some(p) = PrintOptions::profile(profile)
+        {
+            opts = PrintOptions {
+                sci_mode: opts.sci_mode,
+                ..p
+            };
         }
         let count = |i: usize| -> PyResult<Option<usize>> {
             match a.get(i)? {
