@@ -43,6 +43,15 @@ report("grad of int", lambda: torch.zeros(2, dtype=torch.long, device=device).re
 with torch.no_grad():
     report("backward in no_grad", lambda: (w * 2).sum().backward())
 
+# torch.autograd.grad on something unrelated.
+a = torch.ones(2, device=device, requires_grad=True)
+b = torch.ones(2, device=device, requires_grad=True)
+out = (a * 3).sum()
+report("grad unused", lambda: torch.autograd.grad(out, [a, b]))
+out = (a * 3).sum()
+print("allow_unused", torch.autograd.grad(out, [a, b], allow_unused=True)[1], a.grad)
+report("grad of constant", lambda: torch.autograd.grad((a * 2).sum(), x))
+
 # The usual zero_grad mistake: gradients accumulate.
 w.grad = None
 for _ in range(3):

@@ -46,6 +46,7 @@ const PRELUDE_NN_INIT: &str = include_str!("prelude/nn_init.py");
 const PRELUDE_NN_LOSS: &str = include_str!("prelude/nn_loss.py");
 const PRELUDE_NN_LAYERS: &str = include_str!("prelude/nn_layers.py");
 const PRELUDE_DATA: &str = include_str!("prelude/data.py");
+const PRELUDE_AUTOGRAD: &str = include_str!("prelude/autograd.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -81,6 +82,7 @@ const SUBMODULES: &[Submodule] = &[
     ),
     ("torch.utils", &[]),
     ("torch.utils.data", &[("data.py", PRELUDE_DATA)]),
+    ("torch.autograd", &[("autograd.py", PRELUDE_AUTOGRAD)]),
 ];
 
 /// PyTorch's submodules that this project does not have (yet): importing one
@@ -89,7 +91,6 @@ const SUBMODULES: &[Submodule] = &[
 const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.amp",
     "torch.ao",
-    "torch.autograd",
     "torch.backends",
     "torch.compiler",
     "torch.cuda",
