@@ -1,5 +1,6 @@
-//! Python's built-in functions (`print`, `len`, `range`, `sorted`, `isinstance`,
-//! ...) and the built-in types used as functions (`int`, `list`, `dict`, ...).
+//! Python's built-in functions (`print`, `len`, `range`, `sorted`, ...) and
+//! the built-in types used as functions (`int`, `list`, `dict`, ...); `type()`
+//! and `isinstance` are in `types.rs`.
 
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
@@ -86,67 +87,7 @@ pub fn type_name_of_builtin(name: &str) -> Option<&'static str> {
     TYPES.iter().find(|&&t| t == name).copied()
 }
 
-/// What `type(value)` returns.
-fn type_of(value: &Value) -> Value {
-    match value {
-        Value::Instance(i) => Value::Class(i.class.clone()),
-        Value::Random(_) => Value::Builtin("random.Random"),
-        Value::Size(_) => Value::Builtin("torch.Size"),
-        other => {
-            let name = other.builtin_type_name();
-            match TYPES.iter().find(|&&t| t == name) {
-                Some(&t) => Value::Builtin(t),
-                None => Value::Builtin(
-                    BUILTINS
-                        .iter()
-                        .find(|&&b| b == "type")
-                        .copied()
-                        .unwrap_or("type"),
-                ),
-            }
-        }
-    }
-}
-
 impl Interpreter<'_> {
-    /// `isinstance(value, class_or_tuple)`.
-    pub fn isinstance(&self, value: &Value, class: &Value) -> PyResult<bool> {
-        Ok(match class {
-            Value::Class(c) => match value {
-                Value::Instance(i) => i.class.is_subclass_of(c),
-                Value::Tensor(t) => {
-                    let is = |slot: &Option<Rc<crate::python::value::Class>>| {
-                        slot.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
-                    };
-                    is(&self.tensor_class) || (is(&self.parameter_class) && t.is_parameter())
-                }
-                _ => false,
-            },
-            Value::Builtin(t) => match (*t, value) {
-                ("object", _) => true,
-                ("int", Value::Int(_) | Value::Bool(_)) => true,
-                ("float", Value::Float(_)) => true,
-                ("random.Random", Value::Random(_)) => true,
-                // `torch.Size` is a subclass of `tuple`.
-                ("torch.Size" | "tuple", Value::Size(_)) => true,
-                (t, v) => v.builtin_type_name() == t,
-            },
-            Value::Tuple(items) => {
-                for item in items.iter() {
-                    if self.isinstance(value, item)? {
-                        return Ok(true);
-                    }
-                }
-                false
-            }
-            _ => {
-                return Err(PyErr::type_error(
-                    "isinstance() arg 2 must be a type, a tuple of types, or a union",
-                ));
-            }
-        })
-    }
-
     pub async fn call_builtin(
         &mut self,
         name: &'static str,
@@ -287,17 +228,7 @@ impl Interpreter<'_> {
             }
             "type" => {
                 arity(name, 1, &args)?;
-                // A tensor's type is the prelude's `Tensor` class, or
-                // `Parameter` for a parameter.
-                let class = match &args[0] {
-                    Value::Tensor(t) if t.is_parameter() => self.parameter_class.clone(),
-                    Value::Tensor(_) => self.tensor_class.clone(),
-                    _ => None,
-                };
-                match class {
-                    Some(c) => Value::Class(c),
-                    None => type_of(&args[0]),
-                }
+                self.type_of(&args[0])
             }
             "list" | "tuple" | "set" | "frozenset" => {
                 let items = match args.into_iter().next() {

@@ -35,5 +35,6 @@ pub(crate) mod random_module;
 pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;
+pub(crate) mod types;
 pub(crate) mod value;
 pub(crate) mod watch;
