@@ -77,7 +77,7 @@ impl Runtime {
     pub fn set_requires_grad(&mut self, t: &Tensor, flag: bool) -> Result<(), RuntimeError> {
         if flag && !t.dtype().is_floating() {
             return Err(RuntimeError::Message(
-                "only Tensors of floating point dtype can require gradients".into(),
+                "only Tensors of floating point and complex dtype can require gradients".into(),
             ));
         }
         if !flag && !t.is_leaf() {
@@ -142,19 +142,63 @@ impl Runtime {
             }
         };
         let saved = self.set_grad_enabled(false);
-        let result = self.run_backward(root, seed, retain_graph).await;
+        let result = self.run_backward(root, seed, retain_graph, None).await;
         self.set_grad_enabled(saved);
-        result
+        result.map(|_| ())
     }
 
+    /// `torch.autograd.grad(root, inputs, gradient)`: the gradients of `root`
+    /// with respect to `inputs` (`None` for one the graph does not reach),
+    /// returned rather than accumulated into any `.grad`.
+    pub async fn grad_of(
+        &mut self,
+        root: &Tensor,
+        gradient: Option<Tensor>,
+        inputs: &[Tensor],
+        retain_graph: bool,
+    ) -> Result<Vec<Option<Tensor>>, RuntimeError> {
+        let seed = match gradient {
+            Some(g) => g,
+            None => {
+                if root.numel() != 1 {
+                    return Err(RuntimeError::Message(
+                        "grad can be implicitly created only for scalar outputs".into(),
+                    ));
+                }
+                self.full(root.shape(), 1.0, root.dtype(), root.device())
+                    .await?
+            }
+        };
+        let ids: Vec<usize> = inputs.iter().map(Tensor::identity).collect();
+        let saved = self.set_grad_enabled(false);
+        let result = self
+            .run_backward(root, seed, retain_graph, Some(&ids))
+            .await;
+        self.set_grad_enabled(saved);
+        let mut captured = result?;
+        Ok(ids.iter().map(|id| captured.remove(id)).collect())
+    }
+
+    /// Runs the graph behind `root` backwards. Without `capture`, gradients
+    /// accumulate into the leaves' (and retaining tensors') `.grad`; with it,
+    /// only the gradients reaching the tensors named there are collected and
+    /// returned, keyed by identity, and no `.grad` changes.
     async fn run_backward(
         &mut self,
         root: &Tensor,
         seed: Tensor,
         retain_graph: bool,
-    ) -> Result<(), RuntimeError> {
+        capture: Option<&[usize]>,
+    ) -> Result<HashMap<usize, Tensor>, RuntimeError> {
+        let mut captured: HashMap<usize, Tensor> = HashMap::new();
+        if capture.is_some_and(|ids| ids.contains(&root.identity())) {
+            captured.insert(root.identity(), seed.clone());
+        }
         let Some(root_node) = root.grad_state().grad_fn.clone() else {
-            return self.accumulate_leaf(root, seed).await;
+            if capture.is_none() {
+                self.accumulate_leaf(root, seed).await?;
+            }
+            return Ok(captured);
         };
         let order = topological_order(&root_node);
         let mut pending: HashMap<usize, Tensor> = HashMap::new();
@@ -191,10 +235,20 @@ impl Runtime {
                 } else {
                     g
                 };
+                if let Some(ids) = capture {
+                    let id = input.identity();
+                    if ids.contains(&id) {
+                        let sum = match captured.remove(&id) {
+                            Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
+                            None => g.clone(),
+                        };
+                        captured.insert(id, sum);
+                    }
+                }
                 let child = input.grad_state().grad_fn.clone();
                 match child {
                     Some(child) => {
-                        if input.grad_state().retains_grad {
+                        if capture.is_none() && input.grad_state().retains_grad {
                             self.accumulate_leaf(input, g.clone()).await?;
                         }
                         let ckey = Rc::as_ptr(&child) as usize;
@@ -204,11 +258,12 @@ impl Runtime {
                         };
                         pending.insert(ckey, sum);
                     }
-                    None => self.accumulate_leaf(input, g).await?,
+                    None if capture.is_none() => self.accumulate_leaf(input, g).await?,
+                    None => {}
                 }
             }
         }
-        Ok(())
+        Ok(captured)
     }
 
     async fn accumulate_leaf(&mut self, leaf: &Tensor, g: Tensor) -> Result<(), RuntimeError> {

@@ -31,6 +31,27 @@ impl Default for PrintOptions {
     }
 }
 
+impl PrintOptions {
+    /// `torch.set_printoptions(profile=...)`: `"default"`, `"short"` or
+    /// `"full"`, which set everything but `sci_mode`; `None` for another name.
+    pub fn profile(name: &str) -> Option<PrintOptions> {
+        let default = PrintOptions::default();
+        match name {
+            "default" => Some(default),
+            "short" => Some(PrintOptions {
+                precision: 2,
+                edgeitems: 2,
+                ..default
+            }),
+            "full" => Some(PrintOptions {
+                threshold: usize::MAX,
+                ..default
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// A tensor's values in row-major order with its shape and dtype: all that
 /// printing needs, with no device access.
 pub struct HostTensor<'a> {
@@ -270,24 +291,20 @@ impl Formatter {
         let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         f.int_mode = finite.iter().all(|v| *v == v.ceil());
         let p = opts.precision;
-        let widths: Box<dyn Fn(f64) -> usize> = if f.int_mode {
-            if max / min > 1000.0 || max > 1.0e8 {
-                f.sci_mode = true;
-                Box::new(move |v| python_exp(v, p).len())
-            } else {
-                Box::new(|v| python_fixed(v, 0).len() + 1)
-            }
-        } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
-            f.sci_mode = true;
+        // `sci_mode=None` chooses from the values; a set `sci_mode` decides,
+        // and the common width is then measured in the chosen notation.
+        f.sci_mode = opts
+            .sci_mode
+            .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
+        let widths: Box<dyn Fn(f64) -> usize> = if f.sci_mode {
             Box::new(move |v| python_exp(v, p).len())
+        } else if f.int_mode {
+            Box::new(|v| python_fixed(v, 0).len() + 1)
         } else {
             Box::new(move |v| python_fixed(v, p).len())
         };
         for &v in &finite {
             f.max_width = f.max_width.max(widths(v));
-        }
-        if let Some(sci) = opts.sci_mode {
-            f.sci_mode = sci;
         }
         f
     }

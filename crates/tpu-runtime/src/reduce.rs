@@ -141,15 +141,24 @@ impl Runtime {
             ReduceOp::ArgMin
         };
         let all = axis.is_none() || t.rank() == 0;
+        let dim_given = axis.is_some();
         let (input, axis) = match axis {
             Some(a) if !all => (t.clone(), a),
             _ => (self.flat(t).await?, 0),
         };
         if input.dims()[axis] == 0 {
-            return Err(RuntimeError::Index(format!(
-                "{}(): Expected reduction dim {axis} to have non-zero size.",
-                op.name()
-            )));
+            // Without a dim, PyTorch names the missing dim rather than dim 0.
+            return Err(RuntimeError::Index(if dim_given {
+                format!(
+                    "{}(): Expected reduction dim {axis} to have non-zero size.",
+                    op.name()
+                )
+            } else {
+                format!(
+                    "{}(): Expected reduction dim to be specified for input.numel() == 0.",
+                    op.name()
+                )
+            }));
         }
         let mut dims = input.dims();
         dims[axis] = 1;
@@ -224,8 +233,9 @@ impl Runtime {
         axes: Option<&[usize]>,
         keepdim: bool,
     ) -> Result<Tensor, RuntimeError> {
+        // PyTorch raises this one as `NotImplementedError`.
         if !t.dtype().is_floating() {
-            return Err(RuntimeError::Message(format!(
+            return Err(RuntimeError::NotImplemented(format!(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                 scalar_type_name(t.dtype())
             )));

@@ -149,7 +149,13 @@ impl Runtime {
         self.syncs.clear();
         self.first_nonfinite = None;
         self.work_fuel = 0;
+        self.print_options = PrintOptions::default();
         self.tpu.cache.begin_run();
+    }
+
+    /// `torch.set_printoptions`'s state, which lasts for one run.
+    pub fn print_options_mut(&mut self) -> &mut PrintOptions {
+        &mut self.print_options
     }
 
     /// The source line that subsequent ops are attributed to in the Report.

@@ -1,5 +1,6 @@
-//! Python's built-in functions (`print`, `len`, `range`, `sorted`, `isinstance`,
-//! ...) and the built-in types used as functions (`int`, `list`, `dict`, ...).
+//! Python's built-in functions (`print`, `len`, `range`, `sorted`, ...) and
+//! the built-in types used as functions (`int`, `list`, `dict`, ...); `type()`
+//! and `isinstance` are in `types.rs`.
 
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
@@ -92,64 +93,7 @@ pub fn type_name_of_builtin(name: &str) -> Option<&'static str> {
     TYPES.iter().find(|&&t| t == name).copied()
 }
 
-/// What `type(value)` returns.
-fn type_of(value: &Value) -> Value {
-    match value {
-        Value::Instance(i) => Value::Class(i.class.clone()),
-        Value::Random(_) => Value::Builtin("random.Random"),
-        other => {
-            let name = other.builtin_type_name();
-            match TYPES.iter().find(|&&t| t == name) {
-                Some(&t) => Value::Builtin(t),
-                None => Value::Builtin(
-                    BUILTINS
-                        .iter()
-                        .find(|&&b| b == "type")
-                        .copied()
-                        .unwrap_or("type"),
-                ),
-            }
-        }
-    }
-}
-
 impl Interpreter<'_> {
-    /// `isinstance(value, class_or_tuple)`.
-    pub fn isinstance(&self, value: &Value, class: &Value) -> PyResult<bool> {
-        Ok(match class {
-            Value::Class(c) => match value {
-                Value::Instance(i) => i.class.is_subclass_of(c),
-                Value::Tensor(t) => {
-                    let is = |slot: &Option<Rc<crate::python::value::Class>>| {
-                        slot.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
-                    };
-                    is(&self.tensor_class) || (is(&self.parameter_class) && t.is_parameter())
-                }
-                _ => false,
-            },
-            Value::Builtin(t) => match (*t, value) {
-                ("object", _) => true,
-                ("int", Value::Int(_) | Value::Bool(_)) => true,
-                ("float", Value::Float(_)) => true,
-                ("random.Random", Value::Random(_)) => true,
-                (t, v) => v.builtin_type_name() == t,
-            },
-            Value::Tuple(items) => {
-                for item in items.iter() {
-                    if self.isinstance(value, item)? {
-                        return Ok(true);
-                    }
-                }
-                false
-            }
-            _ => {
-                return Err(PyErr::type_error(
-                    "isinstance() arg 2 must be a type, a tuple of types, or a union",
-                ));
-            }
-        })
-    }
-
     pub async fn call_builtin(
         &mut self,
         name: &'static str,
@@ -287,7 +231,7 @@ impl Interpreter<'_> {
             }
             "type" => {
                 arity(name, 1, &args)?;
-                type_of(&args[0])
+                self.type_of(&args[0])
             }
             "list" | "tuple" | "set" | "frozenset" => {
                 let items = match args.into_iter().next() {
@@ -343,6 +287,13 @@ impl Interpreter<'_> {
                     ("float", None) => Value::Float(0.0),
                     (_, Some(v @ Value::Instance(_))) => self.convert_special(name, &v).await?,
                     (_, Some(Value::Tensor(t))) => {
+                        // `Tensor.__float__`/`__int__` check the size in Python,
+                        // before `item()` would.
+                        if t.shape().numel() != 1 {
+                            return Err(PyErr::value_error(
+                                "only one element tensors can be converted to Python scalars",
+                            ));
+                        }
                         let item = self.tensor_item(&t).await?;
                         crate::python::numbers::convert_number(name, &item)?
                     }

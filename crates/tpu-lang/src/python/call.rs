@@ -224,7 +224,9 @@ impl Interpreter<'_> {
                 ))
             }
             Value::Module(m) => m.attrs.borrow().get(name).cloned().ok_or_else(|| {
-                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name) {
+                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name)
+                    || crate::torch::prelude::is_missing_submodule(&format!("{}.{name}", m.name))
+                {
                     return crate::torch::pytorch_names::not_supported(&m.name, name);
                 }
                 PyErr::new(

@@ -42,5 +42,6 @@ pub(crate) mod repr;
 pub(crate) mod source;
 pub(crate) mod statements;
 pub(crate) mod stdlib;
+pub(crate) mod types;
 pub(crate) mod value;
 pub(crate) mod watch;

@@ -325,6 +325,30 @@ pub fn arithmetic(op: Operator, a: &Value, b: &Value) -> PyResult<Value> {
         (Operator::Add, Value::Tuple(x), Value::Tuple(y)) => {
             Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
+        // `torch.Size` joined with a tuple on either side, or repeated, is a
+        // `torch.Size` (its `__add__`, `__radd__` and `__mul__`) while every
+        // item is a size.
+        (Operator::Add, Value::Size(_), Value::Size(_) | Value::Tuple(_))
+        | (Operator::Add, Value::Tuple(_), Value::Size(_))
+        | (Operator::Mult, Value::Size(_), _)
+        | (Operator::Mult, _, Value::Size(_)) => {
+            let as_tuple = |v: &Value| match v {
+                Value::Size(s) => Value::tuple(s.iter().map(|&d| Value::Int(d as i64)).collect()),
+                other => other.clone(),
+            };
+            let joined = arithmetic(op, &as_tuple(a), &as_tuple(b))?;
+            let Value::Tuple(t) = &joined else {
+                return Ok(joined);
+            };
+            let dims: Option<Vec<usize>> = t
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) if *n >= 0 => Some(*n as usize),
+                    _ => None,
+                })
+                .collect();
+            Ok(dims.map_or(joined.clone(), |d| Value::Size(d.into())))
+        }
         (Operator::Mult, Value::Str(s), n) | (Operator::Mult, n, Value::Str(s))
             if n.as_int().is_some() =>
         {

@@ -40,6 +40,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "torch.rand",
     "torch.randn",
     "torch.empty",
+    "torch.Size",
 ];
 
 pub fn torch_module_attributes() -> HashMap<String, Value> {
@@ -104,6 +105,14 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
         [Value::Size(s)] => s.iter().map(|&d| Value::Int(d as i64)).collect(),
         _ => values.to_vec(),
     };
+    // The message for a negative size lists every size given.
+    let dims_text: Vec<String> = dims
+        .iter()
+        .map(|d| {
+            d.as_int()
+                .map_or_else(|| "?".to_string(), |n| n.to_string())
+        })
+        .collect();
     let mut shape = Vec::with_capacity(dims.len());
     for d in dims {
         match d.as_int() {
@@ -111,7 +120,10 @@ fn parse_shape(values: &[Value], function: &str) -> PyResult<Shape> {
             Some(n) => {
                 return Err(PyErr::new(
                     "RuntimeError",
-                    format!("Trying to create tensor with negative dimension {n}"),
+                    format!(
+                        "Trying to create tensor with negative dimension {n}: [{}]",
+                        dims_text.join(", ")
+                    ),
                 ));
             }
             None => {
@@ -258,6 +270,12 @@ impl Interpreter<'_> {
         };
         let result = self.call_torch_inner(name, &mut args, kw).await?;
         if requires_grad && let Value::Tensor(t) = &result {
+            if !t.dtype().is_floating() {
+                return Err(PyErr::new(
+                    "RuntimeError",
+                    "Only Tensors of floating point and complex dtype can require gradients",
+                ));
+            }
             self.runtime.set_requires_grad(t, true)?;
         }
         Ok(result)
@@ -358,16 +376,64 @@ impl Interpreter<'_> {
             | "inference_mode"
             | "is_inference_mode_enabled"
             | "random.fork_rng" => self.call_torch_context(name, args, kw).await,
+            // `torch.Size(sizes=())`: a tuple of non-negative ints.
+            "Size" => {
+                kw.finish("Size")?;
+                let items = match args.into_iter().next() {
+                    Some(v) => self.collect(v).await?,
+                    None => Vec::new(),
+                };
+                let mut dims = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        Value::Int(n) if n >= 0 => dims.push(n as usize),
+                        other => {
+                            return Err(PyErr::type_error(format!(
+                                "'{}' object cannot be interpreted as an integer",
+                                other.type_name()
+                            )));
+                        }
+                    }
+                }
+                Ok(Value::Size(dims.into()))
+            }
             "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
             "matmul" | "sum" | "abs" | "neg" | "relu" | "exp" | "log" | "sqrt" | "tanh"
             | "sigmoid" | "sin" | "cos" => {
                 let t = tensor_arg(&args, name)?;
                 args.remove(0);
-                self.call_tensor_method(&t, name, args, kw.0).await
+                let out = kw.take("out");
+                let result = self.call_tensor_method(&t, name, args, kw.0).await?;
+                match out {
+                    None | Some(Value::None) => Ok(result),
+                    Some(Value::Tensor(out)) => self.write_out(out, result).await,
+                    Some(other) => Err(PyErr::type_error(format!(
+                        "{name}(): argument 'out' must be Tensor, not {}",
+                        other.type_name()
+                    ))),
+                }
             }
             _ => Err(PyErr::not_implemented(format!(
                 "torch.{name}() is not supported yet"
             ))),
         }
+    }
+
+    /// The `out=` argument, as the prelude's `_out` writes it: the result
+    /// written into `out` (after PyTorch's cast check) and `out` returned; an
+    /// `out` of another shape is resized to the result's.
+    async fn write_out(&mut self, out: Tensor, result: Value) -> PyResult<Value> {
+        let Value::Tensor(r) = &result else {
+            return Ok(result);
+        };
+        if out.dims() != r.dims() {
+            tpu_runtime::Runtime::check_cast(r.dtype(), out.dtype())?;
+            let r = self.runtime.cast(r, out.dtype()).await?;
+            let r = self.runtime.to_device(&r, out.device()).await?;
+            self.runtime.set_data(&out, &r);
+            return Ok(Value::Tensor(out));
+        }
+        self.call_native("assign", vec![Value::Tensor(out), result])
+            .await
     }
 }

@@ -119,6 +119,12 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch._dynamo",
 ];
 
+/// Whether `name` (`"torch.autograd"`) is a PyTorch submodule this project
+/// does not have, so that `torch.autograd.grad` names what is missing.
+pub fn is_missing_submodule(name: &str) -> bool {
+    PYTORCH_SUBMODULES.contains(&name)
+}
+
 /// The module whose body a prelude file is part of (`nn_loss.py` is in
 /// `torch.nn`); `torch` for tensor.py, torch.py and any other name.
 pub fn module_of_file(file: &str) -> &'static str {

@@ -90,6 +90,23 @@ impl Runtime {
             let (shape, positions) = self.advanced_positions(&plan.view, &plan.advanced)?;
             (shape, Some(positions))
         };
+        // Without advanced indices the value is expanded to the view's shape,
+        // and a mismatch is `expand`'s error.
+        if positions.is_none() && value.rank() <= target_shape.rank() {
+            let offset = target_shape.rank() - value.rank();
+            let value_dims = value.dims();
+            for i in (0..value.rank()).rev() {
+                let (want, have) = (target_shape.dims()[i + offset], value_dims[i]);
+                if have != 1 && have != want {
+                    return Err(RuntimeError::Message(format!(
+                        "The expanded size of the tensor ({want}) must match the existing size ({have}) at non-singleton dimension {}.  Target sizes: [{}].  Tensor sizes: [{}]",
+                        i + offset,
+                        joined(target_shape.dims()),
+                        joined(&value_dims)
+                    )));
+                }
+            }
+        }
         if Shape::broadcast(&target_shape, &value.shape())
             .map(|s| s != target_shape)
             .unwrap_or(true)

@@ -31,8 +31,45 @@ impl Interpreter<'_> {
                 rt.backward(&t, grad, a.bool(2)?).await?;
                 Value::None
             }
+            // `torch.autograd.grad`'s pass: (output, seed or None, inputs,
+            // retain_graph) to a tuple of gradients, `None` where unreached.
+            "autograd_grad" => {
+                let root = a.tensor(0)?;
+                let seed = match a.get(1)? {
+                    Value::Tensor(g) => Some(g.clone()),
+                    _ => None,
+                };
+                let mut inputs = Vec::new();
+                for item in self.collect(a.get(2)?.clone()).await? {
+                    match item {
+                        Value::Tensor(t) => inputs.push(t),
+                        other => {
+                            return Err(PyErr::type_error(format!(
+                                "grad(): inputs must be Tensors, not {}",
+                                other.type_name()
+                            )));
+                        }
+                    }
+                }
+                let retain = a.bool(3)?;
+                let grads = self.runtime.grad_of(&root, seed, &inputs, retain).await?;
+                Value::tuple(
+                    grads
+                        .into_iter()
+                        .map(|g| g.map_or(Value::None, Value::Tensor))
+                        .collect(),
+                )
+            }
             "requires_grad_" => {
                 let t = a.tensor(0)?;
+                // The factories' `requires_grad=True` (`Tensor.requires_grad_`
+                // checks first, with its own wording).
+                if a.bool(1)? && !t.dtype().is_floating() {
+                    return Err(PyErr::new(
+                        "RuntimeError",
+                        "Only Tensors of floating point and complex dtype can require gradients",
+                    ));
+                }
                 rt.set_requires_grad(&t, a.bool(1)?)?;
                 tensor(t)
             }

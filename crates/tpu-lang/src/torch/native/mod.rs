@@ -10,6 +10,7 @@ mod args;
 mod autograd;
 mod creation;
 mod elementwise;
+mod printing;
 mod reductions;
 mod views;
 mod writes;
@@ -71,6 +72,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.is_parameter",
     "torch._C.grad",
     "torch._C.set_grad",
+    "torch._C.autograd_grad",
     // In-place writes (`writes.rs`).
     "torch._C.assign",
     "torch._C.write",
@@ -87,6 +89,8 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.generator_seed",
     "torch._C.generator_swap",
     "torch._C.random_ints",
+    // Printing (`printing.rs`).
+    "torch._C.set_printoptions",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -111,12 +115,15 @@ impl Interpreter<'_> {
             | "take" | "cast" | "to_device" | "same_storage" => self.native_views(a).await,
             "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
-            | "is_parameter" | "grad" | "set_grad" => self.native_autograd(a).await,
+            | "is_parameter" | "grad" | "set_grad" | "autograd_grad" => {
+                self.native_autograd(a).await
+            }
             "assign" | "write" | "fill_random" | "put" => self.native_writes(a).await,
             "arange" | "linspace" | "eye" | "randint" | "randperm" | "nonzero"
             | "generator_new" | "generator_seed" | "generator_swap" | "random_ints" => {
                 self.native_creation(a).await
             }
+            "set_printoptions" => self.native_set_printoptions(a),
             other => Err(unknown(other)),
         }
     }

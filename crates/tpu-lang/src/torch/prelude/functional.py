@@ -55,6 +55,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def linear(input, weight, bias=None):
+    if input.dtype != weight.dtype:
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got " + torch._scalar_type_name(input.dtype)
+                           + " and " + torch._scalar_type_name(weight.dtype))
     if bias is not None and input.dim() == 2 and weight.dim() == 2 and input.shape[1] != weight.shape[1]:
         # PyTorch runs a 2-D linear with bias as one addmm, and says so.
         raise RuntimeError("addmm: mat1 and mat2 shapes cannot be multiplied (" + str(input.shape[0]) + "x"
@@ -71,7 +74,13 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         raise NotImplementedError("embedding(max_norm=...) is not supported yet")
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding(scale_grad_by_freq=True, sparse=True) is not supported yet")
-    rows = weight[input]
+    if input.dtype != torch.int64 and input.dtype != torch.int32:
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           + "Long, Int; but got " + input.type() + " instead (while checking arguments for embedding)")
+    try:
+        rows = weight[input]
+    except IndexError:
+        raise IndexError("index out of range in self")
     if padding_idx is None:
         return rows
     if padding_idx < 0:
@@ -210,17 +219,27 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         return picked if reduction != "sum" else picked.sum()
     if input.dim() != 2:
         raise NotImplementedError("nll_loss on inputs of more than 2 dimensions is not supported yet")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     n = input.shape[0]
     if target.dim() != 1 or target.shape[0] != n:
         raise ValueError("Expected input batch_size (" + str(n) + ") to match target batch_size ("
                          + str(target.shape[0] if target.dim() > 0 else 1) + ").")
+    if target.dtype != torch.int64:
+        raise RuntimeError("expected target dtype to be Long or Byte, but got " + torch._scalar_type_name(target.dtype))
     rows = torch.arange(n, device=input.device)
     keep = target != ignore_index
     safe = torch.where(keep, target, torch.zeros((), dtype=target.dtype, device=target.device))
     scale = keep.to(input.dtype)
+    try:
+        picked = input[rows, safe]
+    except IndexError:
+        # Only on this error path are the targets read, to name the first bad one.
+        bad = target[keep & ((target < 0) | (target >= input.shape[1]))]
+        raise IndexError("Target " + str(bad[0].item()) + " is out of bounds.")
     if weight is not None:
         scale = scale * weight[safe]
-    picked = -input[rows, safe] * scale
+    picked = -picked * scale
     if reduction == "mean":
         out = picked.sum() / scale.sum()
     else:
@@ -297,6 +316,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError("Target size (" + str(target.shape) + ") must be the same as input size ("
                          + str(input.shape) + ")")
+    if not target.is_floating_point():
+        raise RuntimeError("result type " + torch._scalar_type_name(input.dtype)
+                           + " can't be cast to the desired output type " + torch._scalar_type_name(target.dtype))
     # ATen: (1 - target) * input - log_weight * logsigmoid(input), with
     # log_weight = (pos_weight - 1) * target + 1 when pos_weight is given.
     # log(sigmoid(x)), whose gradient is 1 - sigmoid(x) everywhere (a form

@@ -45,6 +45,19 @@ class Module:
     def __init__(self):
         self.training = True
 
+    def __setattr__(self, name, value):
+        # PyTorch's checks before an attribute is stored: submodules need
+        # Module.__init__ to have run, and a parameter is replaced only by a
+        # Parameter or None.
+        if isinstance(value, Module) and "training" not in vars(self):
+            raise AttributeError("cannot assign module before Module.__init__() call")
+        old = vars(self).get(name)
+        if isinstance(old, Parameter) and value is not None and not isinstance(value, Parameter):
+            kind = value.type() if isinstance(value, torch.Tensor) else type(value).__name__
+            raise TypeError("cannot assign '" + kind + "' as parameter '" + name
+                            + "' (torch.nn.Parameter or None expected)")
+        object.__setattr__(self, name, value)
+
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
 

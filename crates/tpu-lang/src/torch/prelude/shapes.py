@@ -89,6 +89,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = input.shape[dim]
     size = (n + chunks - 1) // chunks
     return split(input, _py_max(size, 1), dim)
@@ -102,6 +104,9 @@ def index_select(input, dim, index):
     if index.numel():
         n = input.shape[dim]
         lo, hi = index.min().item(), index.max().item()
+        if (lo < -n or hi >= n) and dim % input.dim() == 0:
+            # ATen checks dim 0 itself; other dims go through a kernel with its own wording.
+            raise IndexError("index out of range in self")
         if lo < -n or hi >= n:
             raise RuntimeError("INDICES element is out of DATA bounds, id=" + str(hi if hi >= n else lo)
                                + " axis_dim=" + str(n))
@@ -172,6 +177,11 @@ def narrow(input, dim, start, length):
 
 
 def select(input, dim, index):
+    if input.dim() > 0:
+        n = input.shape[dim]
+        if index < -n or index >= n:
+            raise IndexError("select(): index " + str(index) + " out of range for tensor of size "
+                             + str(list(input.shape)) + " at dimension " + str(dim % input.dim()))
     return _C.select(input, dim, index)
 
 

@@ -296,6 +296,13 @@ class Tensor:
     def unflatten(self, dim, sizes):
         dims = list(self.shape)
         d = dim % _py_len(dims)
+        known = 1
+        for size in sizes:
+            if size != -1:
+                known *= size
+        if (-1 in sizes and (known == 0 or dims[d] % known != 0)) or (-1 not in sizes and known != dims[d]):
+            raise RuntimeError("unflatten: Provided sizes " + str(list(sizes)) + " don't multiply up to the size of dim "
+                               + str(d) + " (" + str(dims[d]) + ") in the input tensor")
         return _C.reshape(self, dims[:d] + list(sizes) + dims[d + 1:])
 
     def contiguous(self):
@@ -323,6 +330,15 @@ class Tensor:
         return unbind(self, dim)
 
     def narrow(self, dim, start, length):
+        n = self.shape[dim]
+        if start < -n or start > n:
+            raise IndexError("start out of range (expected to be in range of [" + str(-n) + ", " + str(n)
+                             + "], but got " + str(start) + ")")
+        if start < 0:
+            start += n
+        if start + length > n:
+            raise RuntimeError("start (" + str(start) + ") + length (" + str(length) + ") exceeds dimension size ("
+                               + str(n) + ").")
         return _C.slice(self, dim, start, start + length, 1)
 
     def masked_fill(self, mask, value):
@@ -401,6 +417,8 @@ class Tensor:
         return _C.backward(self, gradient, _py_bool(retain_graph))
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and not self.is_floating_point():
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         return _C.requires_grad_(self, requires_grad)
 
     def retain_grad(self):

@@ -232,7 +232,35 @@ clip = clamp
 def where(condition, input=None, other=None):
     if input is None and other is None:
         return tuple(_C.nonzero(condition).unbind(1))
+    # PyTorch broadcasts the condition with `input` first, then with `other`,
+    # so a mismatch names the pair in that order.
+    shape = condition.shape
+    for operand in (input, other):
+        if _py_isinstance(operand, Tensor):
+            shape = _broadcast_pair(shape, operand.shape)
     return _C.where(condition, input, other)
+
+
+def _broadcast_pair(a, b):
+    # The broadcast of two shapes, with the error TensorIterator gives.
+    rank = _py_max(len(a), len(b))
+    a = [1] * (rank - len(a)) + list(a)
+    b = [1] * (rank - len(b)) + list(b)
+    for i in range(rank - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            raise RuntimeError("The size of tensor a (" + str(a[i]) + ") must match the size of tensor b ("
+                               + str(b[i]) + ") at non-singleton dimension " + str(i))
+    return [b[i] if a[i] == 1 else a[i] for i in range(rank)]
+
+
+def _type_meta_name(dtype):
+    # The name ATen's error messages give a dtype (c10's TypeMeta name).
+    names = [(float32, "float"), (float64, "double"), (int64, "long int"), (int32, "int"),
+             (bfloat16, "c10::BFloat16")]
+    for d, name in names:
+        if d == dtype:
+            return name
+    return str(dtype).replace("torch.", "")
 
 
 def masked_fill(input, mask, value):
@@ -245,7 +273,7 @@ def masked_fill(input, mask, value):
         value = full((), value, dtype=input.dtype, device=input.device)
     if mask.dtype != bool:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + str(mask.dtype).replace("torch.", ""))
+                           + _type_meta_name(mask.dtype))
     out = _C.where(mask, value.to(input.device), input)
     _C.rename_grad_fn(out, "MaskedFillBackward0")
     return out
@@ -553,4 +581,4 @@ def get_default_dtype():
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    raise NotImplementedError("torch.set_printoptions is not supported yet")
+    _C.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
