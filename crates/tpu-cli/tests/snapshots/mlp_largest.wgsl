@@ -101,14 +101,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let v6 = (bitcast<f32>(param(40u)) * v5);
     let v7 = (v1 + v6);
     let v8 = (v2 * bitcast<f32>(param(41u)));
-    let v9 = (v0 * bitcast<f32>(param(42u)));
+    let v9 = (bitcast<f32>(param(42u)) * v0);
     let v10 = (v9 * v0);
     let v11 = (v8 + v10);
     let v12 = unary_12(v11);
     let v13 = div_f32(v12, bitcast<f32>(param(43u)));
     let v14 = (v13 + bitcast<f32>(param(44u)));
-    let v15 = (v7 * bitcast<f32>(param(45u)));
-    let v16 = div_f32(v15, v14);
+    let v15 = div_f32(v7, v14);
+    let v16 = (bitcast<f32>(param(45u)) * v15);
     let v17 = (v4 + v16);
     out0[i] = v0;
     out1[i] = v7;
