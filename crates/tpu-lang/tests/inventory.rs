@@ -10,66 +10,19 @@
 //! rewrites them, and the test fails while either is stale.
 
 use serde_json::Value as Json;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use tpu_lang::surface::{ItemKind, Param, ParamKind, SurfaceItem, torch_surface};
+use tpu_lang::surface::{ItemKind, SurfaceItem, torch_surface};
 use tpu_lang::{RunOptions, run};
 use tpu_runtime::{ReferenceBackend, Runtime};
 
-/// Parameters whose absence is a stated limit rather than a gap: results are
-/// always new dense tensors (`out`, `layout`, `memory_format`), there is no
-/// pinned host memory (`pin_memory`), named tensors are a PyTorch prototype
-/// (`names`), and `size_average`/`reduce` are the loss functions' deprecated
-/// spellings of `reduction`. Passing any of them to a function that lacks it is
-/// a `NotImplementedError` naming it (`tests::exempt_keywords_are_named`).
-const EXEMPT: &[&str] = &[
-    "out",
-    "layout",
-    "memory_format",
-    "pin_memory",
-    "names",
-    "size_average",
-    "reduce",
-];
-
-/// Functions whose overloads put different names in the same position
-/// (`arange(end)` and `arange(start, end, step)`): a Python signature can only
-/// merge them with defaults that stand for "absent", so only their names are
-/// compared.
-/// The same holds where an overload's parameter is named for its type
-/// (`tensor_split(input, sections)`, `tensor_split(input, indices)`), which
-/// PyTorch documents as one (`indices_or_sections`).
-const MERGED_POSITIONAL_OVERLOADS: &[&str] = &[
-    "torch.arange",
-    "torch.randint",
-    "torch.repeat_interleave",
-    "Tensor.repeat_interleave",
-    "torch.result_type",
-    "torch.tensor_split",
-    "Tensor.tensor_split",
-    "torch.hsplit",
-    "Tensor.hsplit",
-    "torch.vsplit",
-    "Tensor.vsplit",
-];
-
-/// Keywords PyTorch's hand-written Python bindings take that neither a schema
-/// nor the method's docstring names (`x.nonzero(as_tuple=True)` works).
-const UNDOCUMENTED_KEYWORDS: &[(&str, &str)] = &[
-    ("Tensor.nonzero", "as_tuple"),
-    ("Tensor.hsplit", "indices_or_sections"),
-    ("Tensor.vsplit", "indices_or_sections"),
-];
-
-/// Parameters of overloads that only TorchScript registers (PyTorch's Python
-/// bindings do not accept them), by function.
-const TORCHSCRIPT_ONLY: &[(&str, &str)] = &[
-    ("Tensor.copy_", "other"),
-    ("torch.select", "list"),
-    ("torch.select", "idx"),
-    ("torch.mul", "l"),
-    ("torch.mul", "n"),
-];
+#[path = "inventory/coverage.rs"]
+mod coverage;
+#[path = "inventory/signatures.rs"]
+mod signatures;
+use coverage::{coverage_table, ours_by_key};
+use signatures::compare_signature;
+use signatures::str_of;
 
 /// The function namespaces compared, as the inventory names them.
 const FUNCTION_NAMESPACES: &[&str] = &["torch", "Tensor", "torch.nn.functional", "torch.nn.init"];
@@ -116,10 +69,6 @@ fn run_program(source: String) -> String {
     })
 }
 
-fn str_of(v: &Json) -> &str {
-    v.as_str().unwrap_or_default()
-}
-
 /// PyTorch's functions, by (namespace, name).
 fn pytorch_functions(inv: &Json) -> BTreeMap<(String, String), &Json> {
     inv["functions"]
@@ -136,173 +85,6 @@ fn pytorch_functions(inv: &Json) -> BTreeMap<(String, String), &Json> {
             )
         })
         .collect()
-}
-
-/// The supported names (a stub that only refuses is not one).
-fn ours_by_key(items: &[SurfaceItem]) -> HashMap<(String, String), &SurfaceItem> {
-    items
-        .iter()
-        .filter(|i| !i.refuses)
-        .map(|i| ((i.namespace.clone(), i.name.clone()), i))
-        .collect()
-}
-
-/// A default as a comparable value: numbers by value, the rest by text.
-fn normalise(default: &str) -> String {
-    let d = default.trim();
-    if let Ok(x) = d.parse::<f64>() {
-        return format!("{x:e}");
-    }
-    match d {
-        "True" | "true" => "True".into(),
-        "False" | "false" => "False".into(),
-        "[]" | "()" => "()".into(),
-        _ => d.replace('"', "'"),
-    }
-}
-
-struct Theirs {
-    name: String,
-    is_int_list: bool,
-    /// Present in every overload.
-    always: bool,
-    /// Its defaults over the overloads that have it (`None` = required).
-    defaults: BTreeSet<Option<String>>,
-}
-
-/// The union of PyTorch's overloads: each parameter once, in first-seen order.
-fn their_params(entry: &Json) -> Vec<Theirs> {
-    let overloads = entry["signatures"].as_array().unwrap();
-    let mut params: Vec<Theirs> = Vec::new();
-    for sig in overloads {
-        for p in sig.as_array().unwrap() {
-            let name = str_of(&p["name"]).to_string();
-            if name.starts_with('_') {
-                continue;
-            }
-            let kind = str_of(&p["kind"]);
-            if kind == "*args" || kind == "**kwargs" {
-                continue;
-            }
-            let ty = str_of(&p["type"]);
-            let default = p["default"].as_str().map(normalise);
-            match params.iter_mut().find(|t| t.name == name) {
-                Some(t) => {
-                    t.defaults.insert(default);
-                }
-                None => params.push(Theirs {
-                    is_int_list: ty.contains("List[int]") || ty.contains("int[]"),
-                    name,
-                    always: true,
-                    defaults: BTreeSet::from([default]),
-                }),
-            }
-        }
-    }
-    for t in &mut params {
-        t.always = overloads.iter().all(|sig| {
-            sig.as_array()
-                .unwrap()
-                .iter()
-                .any(|p| str_of(&p["name"]) == t.name)
-        });
-    }
-    params
-}
-
-/// Where our signature departs from PyTorch's: missing or extra keyword names,
-/// and defaults that differ.
-fn compare_signature(function: &str, ours: &[Param], entry: &Json) -> Vec<String> {
-    let mut theirs = their_params(entry);
-    theirs.retain(|t| !TORCHSCRIPT_ONLY.contains(&(function, t.name.as_str())));
-    let names_only = MERGED_POSITIONAL_OVERLOADS.contains(&function);
-    let has_varargs = ours.iter().any(|p| p.kind == ParamKind::VarArgs);
-    let has_varkw = ours.iter().any(|p| p.kind == ParamKind::VarKeywords);
-    let python_defined = str_of(&entry["source"]) == "python";
-    let mut problems = Vec::new();
-    for t in &theirs {
-        if EXEMPT.contains(&t.name.as_str()) {
-            continue;
-        }
-        if names_only && !t.always {
-            // An alternative positional name: ours spells the merged one.
-            continue;
-        }
-        let Some(ours) = ours.iter().find(|p| p.name == t.name) else {
-            let taken_by_varargs = has_varargs && (t.is_int_list || !python_defined);
-            if !(taken_by_varargs || has_varkw) {
-                problems.push(format!("lacks parameter `{}`", t.name));
-            }
-            continue;
-        };
-        if ours.kind == ParamKind::VarArgs || names_only {
-            continue;
-        }
-        let our_default = ours.default.as_deref().map(normalise);
-        let required_everywhere = t.always && t.defaults.iter().all(Option::is_none);
-        let agrees = if required_everywhere {
-            our_default.is_none()
-        } else if !t.always && t.defaults.iter().all(Option::is_none) {
-            // Required where present and absent elsewhere: the default is
-            // ours to choose, standing for "absent" (`round(decimals=0)`).
-            true
-        } else {
-            let mut allowed: BTreeSet<Option<String>> =
-                t.defaults.iter().filter(|d| d.is_some()).cloned().collect();
-            if !t.always || t.defaults.contains(&None) {
-                // Merged overloads: optional here, absent (or required) there.
-                allowed.insert(Some("None".into()));
-            }
-            allowed.contains(&our_default)
-        };
-        if !agrees {
-            problems.push(format!(
-                "`{}` defaults to {} where PyTorch has {}",
-                t.name,
-                ours.default.as_deref().unwrap_or("nothing (required)"),
-                t.defaults
-                    .iter()
-                    .map(|d| d.clone().unwrap_or_else(|| "required".into()))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            ));
-        }
-    }
-    // PyTorch's `def f(*args, **kwargs)` (`unique_consecutive`) names nothing
-    // to compare with.
-    let theirs_open = entry["signatures"].as_array().is_some_and(|sigs| {
-        sigs.iter().any(|sig| {
-            sig.as_array()
-                .unwrap()
-                .iter()
-                .any(|p| str_of(&p["kind"]) == "**kwargs")
-        })
-    });
-    for p in ours {
-        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKeywords)
-            || EXEMPT.contains(&p.name.as_str())
-            || theirs_open
-            || UNDOCUMENTED_KEYWORDS.contains(&(function, p.name.as_str()))
-        {
-            continue;
-        }
-        // Manual Python bindings (`nonzero(input, *, as_tuple=False)`) take
-        // keywords that no schema has; their docstrings name them.
-        let documented = entry["doc"].as_array().is_some_and(|docs| {
-            docs.iter().any(|d| {
-                str_of(d)
-                    .split([',', ' ', '(', ')', '=', '*'])
-                    .any(|w| w == p.name)
-            })
-        });
-        if !theirs.iter().any(|t| t.name == p.name) && !documented {
-            problems.push(format!(
-                "has parameter `{}`, which PyTorch does not",
-                p.name
-            ));
-        }
-    }
-    problems
 }
 
 fn qualified(namespace: &str, name: &str) -> String {
@@ -679,76 +461,6 @@ fn type_promotion_and_dtype_printing_are_pytorchs() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The README's coverage table: per namespace, how many of PyTorch 2.15's
-/// public names this project has.
-fn coverage_table(inv: &Json, items: &[SurfaceItem]) -> String {
-    let ours = ours_by_key(items);
-    let mut rows: Vec<(String, usize, usize)> = Vec::new();
-    let mut count = |label: &str, keys: Vec<(String, String)>| {
-        let have = keys.iter().filter(|k| ours.contains_key(*k)).count();
-        rows.push((label.to_string(), have, keys.len()));
-    };
-    let functions = |ns: &str| -> Vec<(String, String)> {
-        inv["functions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| str_of(&f["namespace"]) == ns)
-            .map(|f| (ns.to_string(), str_of(&f["name"]).to_string()))
-            .collect()
-    };
-    let classes = |ns: &str| -> Vec<(String, String)> {
-        inv["classes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| str_of(&c["namespace"]) == ns)
-            .map(|c| (ns.to_string(), str_of(&c["name"]).to_string()))
-            .collect()
-    };
-    count("`torch` functions", functions("torch"));
-    count(
-        "`Tensor` methods (in-place `_` forms included)",
-        functions("Tensor"),
-    );
-    count(
-        "`Tensor` attributes",
-        inv["tensor_attributes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| ("Tensor".to_string(), str_of(a).to_string()))
-            .collect(),
-    );
-    count(
-        "`torch` constants and dtypes",
-        inv["constants"]["torch"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| ("torch".to_string(), str_of(a).to_string()))
-            .collect(),
-    );
-    count("`torch` classes", classes("torch"));
-    count("`torch.nn.functional`", functions("torch.nn.functional"));
-    count("`torch.nn.init`", functions("torch.nn.init"));
-    count("`torch.nn` modules", classes("torch.nn"));
-    count("`torch.optim` optimisers", classes("torch.optim"));
-    count(
-        "`torch.optim.lr_scheduler`",
-        classes("torch.optim.lr_scheduler"),
-    );
-    let mut text =
-        String::from("| namespace | here | PyTorch 2.15 | share |\n|---|---:|---:|---:|\n");
-    for (label, have, total) in rows {
-        text.push_str(&format!(
-            "| {label} | {have} | {total} | {:.0}% |\n",
-            100.0 * have as f64 / total.max(1) as f64
-        ));
-    }
-    text
-}
-
 #[test]
 fn the_readme_coverage_table_is_generated_from_the_inventory() {
     let inv = inventory();
@@ -800,4 +512,17 @@ fn the_coverage_list_is_generated_from_the_inventory() {
         ));
     }
     check_generated(repo().join("docs/coverage.md"), &text);
+}
+
+#[test]
+fn an_exempt_keyword_is_refused_by_name() {
+    let output = run_program(
+        "import torch\nx = torch.ones(2)\ntry:\n    torch.softmax(x, 0, out=x)\n\
+         except NotImplementedError as e:\n    print(e)\n"
+            .to_string(),
+    );
+    assert_eq!(
+        output,
+        "softmax(): the out= argument is not supported in this playground\n"
+    );
 }
