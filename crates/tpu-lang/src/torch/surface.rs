@@ -211,6 +211,17 @@ fn only_refuses(f: &Function) -> bool {
     matches!(callee, Expr::Name(n) if n.id.as_str() == "NotImplementedError")
 }
 
+/// A namespace's public names (no leading `_`) and values, sorted by name.
+fn public_names(attrs: &std::collections::HashMap<String, Value>) -> Vec<(String, Value)> {
+    let mut names: Vec<(String, Value)> = attrs
+        .iter()
+        .filter(|(k, _)| !k.starts_with('_'))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    names
+}
+
 impl Interpreter<'_> {
     /// A Python function's parameters, defaults as their `repr`.
     async fn function_params(&mut self, f: &Function, skip_self: bool) -> PyResult<Vec<Param>> {
@@ -295,14 +306,7 @@ impl Interpreter<'_> {
             let Some(Value::Module(m)) = self.modules.get(namespace).cloned() else {
                 continue;
             };
-            let mut names: Vec<(String, Value)> = m
-                .attrs
-                .borrow()
-                .iter()
-                .filter(|(k, _)| !k.starts_with('_'))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            names.sort_by(|a, b| a.0.cmp(&b.0));
+            let names = public_names(&m.attrs.borrow());
             for (name, value) in names {
                 if matches!(value, Value::Module(_)) {
                     continue;
@@ -337,14 +341,7 @@ impl Interpreter<'_> {
             });
         }
         if let Some(tensor) = self.tensor_class.clone() {
-            let mut names: Vec<(String, Value)> = tensor
-                .attrs
-                .borrow()
-                .iter()
-                .filter(|(k, _)| !k.starts_with('_'))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            names.sort_by(|a, b| a.0.cmp(&b.0));
+            let names = public_names(&tensor.attrs.borrow());
             for (name, value) in names {
                 let refuses = matches!(&value, Value::Function(f) if only_refuses(f));
                 let item = match &value {
