@@ -33,7 +33,9 @@ use crate::chip::Chip;
 use crate::slice::Slice;
 use serde::{Deserialize, Serialize};
 
+mod group;
 mod links;
+pub use group::simulate_group;
 use links::Links;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -189,6 +191,18 @@ pub enum CollectiveError {
     NoAxes,
     #[error("the array size must be a finite number of bytes, at least 0; got {0}")]
     Bytes(f64),
+    #[error("chip {chip} is not a chip of the {shape} slice (it has chips 0 to {last})")]
+    NoSuchChip {
+        chip: usize,
+        shape: String,
+        last: usize,
+    },
+    #[error("chip {0} is listed twice in the group")]
+    RepeatedMember(usize),
+    #[error("a group needs at least one member")]
+    NoMembers,
+    #[error("send-recv needs exactly two members, the source and the destination; got {0}")]
+    SendRecvPair(usize),
 }
 
 /// One ring or line phase of a part: `steps` steps along `axis`, each

@@ -269,30 +269,12 @@ impl<'s> Links<'s> {
     /// Moves the current loads into the totals and the schedule, as a step
     /// from `start` lasting `duration` (seconds).
     fn collect(&mut self, start: f64, duration: f64) {
-        let axes = self.slice.axes();
-        let mut traffic: Vec<AxisTraffic> = (0..axes)
-            .map(|axis| AxisTraffic {
-                axis,
-                forward_bytes: 0.0,
-                backward_bytes: 0.0,
-                busy_links: 0,
-            })
-            .collect();
+        let traffic = axis_traffic(self.slice.axes(), &self.loads);
         for (k, load) in self.loads.iter_mut().enumerate() {
-            if *load > 0.0 {
-                let t = &mut traffic[(k / 2) % axes];
-                if k % 2 == 0 {
-                    t.forward_bytes = t.forward_bytes.max(*load);
-                } else {
-                    t.backward_bytes = t.backward_bytes.max(*load);
-                }
-                t.busy_links += 1;
-                self.totals[k] += *load;
-                *load = 0.0;
-            }
+            self.totals[k] += *load;
+            *load = 0.0;
         }
         self.work += self.loads.len() as u64;
-        traffic.retain(|t| t.busy_links > 0);
         self.steps.push(Step {
             start_us: start * 1e6,
             duration_us: duration * 1e6,
@@ -322,4 +304,31 @@ impl<'s> Links<'s> {
             link_bytes: self.totals,
         }
     }
+}
+
+/// What each axis's links carried in one step whose bytes per directed link
+/// are `loads` (indexed like `Simulation::link_bytes`): the busiest link each
+/// way and how many links were busy; axes that carried nothing are left out.
+pub(super) fn axis_traffic(axes: usize, loads: &[f64]) -> Vec<AxisTraffic> {
+    let mut traffic: Vec<AxisTraffic> = (0..axes)
+        .map(|axis| AxisTraffic {
+            axis,
+            forward_bytes: 0.0,
+            backward_bytes: 0.0,
+            busy_links: 0,
+        })
+        .collect();
+    for (k, &load) in loads.iter().enumerate() {
+        if load > 0.0 {
+            let t = &mut traffic[(k / 2) % axes];
+            if k % 2 == 0 {
+                t.forward_bytes = t.forward_bytes.max(load);
+            } else {
+                t.backward_bytes = t.backward_bytes.max(load);
+            }
+            t.busy_links += 1;
+        }
+    }
+    traffic.retain(|t| t.busy_links > 0);
+    traffic
 }
