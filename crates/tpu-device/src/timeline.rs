@@ -11,10 +11,16 @@
 //! over PCIe (the transfers lane). Debug mode waits after every kernel. A
 //! collective the program simulates (`torch_tpu.simulate_collective`) takes
 //! the ICI lane for its simulated duration, after the kernels before it.
+//! `world` lays out several ranks, one per chip, that meet in collectives.
 
 use crate::chip::Chip;
 use crate::cost::{Cost, Unit};
 use serde::{Deserialize, Serialize};
+
+mod world;
+pub use world::{
+    CollectiveTiming, RankItems, WorldCollective, WorldItem, WorldTimeline, build_world,
+};
 
 /// What the timeline is built from, in program order.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,8 +48,12 @@ pub struct Event {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "TimelineLane"))]
 pub struct Lane {
-    /// The chip the lane belongs to (none for the host).
+    /// The chip the lane belongs to (none for the host of a single-chip run;
+    /// in a world timeline a rank's host lane has its rank's chip).
     pub chip: Option<usize>,
+    /// The rank whose lane it is, in a world timeline (see `world`).
+    #[serde(default)]
+    pub rank: Option<usize>,
     pub name: String,
     pub events: Vec<Event>,
 }
@@ -62,66 +72,92 @@ const TENSOR_CORE: usize = 1;
 const SPARSE_CORE: usize = 2;
 const TRANSFERS: usize = 3;
 const ICI: usize = 4;
+/// Lanes per chip (per rank in a world timeline), in the order above.
+const LANES: usize = 5;
 
 /// The timeline of one chip running `items`; `wait_each` makes the host wait
 /// for every kernel (Debug mode).
 pub fn build(chip: &Chip, items: &[Item], wait_each: bool) -> Timeline {
-    let lane = |chip_index: Option<usize>, name: &str| Lane {
-        chip: chip_index,
-        name: name.to_string(),
-        events: Vec::new(),
-    };
-    let mut lanes = vec![
-        lane(None, "host dispatch"),
-        lane(Some(0), "TensorCore"),
-        lane(Some(0), "SparseCore"),
-        lane(Some(0), "HBM ↔ host transfers"),
-        lane(Some(0), "ICI"),
-    ];
-    let mut host = 0.0f64;
-    let mut device = 0.0f64;
-    let push = |lanes: &mut Vec<Lane>, k: usize, name: &str, start: f64, duration: f64| {
-        lanes[k].events.push(Event {
-            name: name.to_string(),
-            start_us: start,
-            duration_us: duration,
-        });
-    };
+    let mut lanes = chip_lanes(None, 0, None);
+    let mut clock = Clock::default();
     for item in items {
-        match item {
-            Item::Launch { name, cost } => {
-                push(&mut lanes, HOST, name, host, cost.launch_us);
-                host += cost.launch_us;
-                let start = host.max(device);
-                let body = cost.simulated_us - cost.launch_us;
-                let k = if cost.unit == Unit::SparseCore {
-                    SPARSE_CORE
-                } else {
-                    TENSOR_CORE
-                };
-                push(&mut lanes, k, name, start, body);
-                device = start + body;
-                if wait_each {
-                    host = host.max(device);
-                }
-            }
-            Item::Collective { name, duration_us } => {
-                let start = host.max(device);
-                push(&mut lanes, ICI, name, start, *duration_us);
-                device = start + duration_us;
-            }
-            Item::Sync { reason, bytes } => {
-                let start = host.max(device);
-                let duration = bytes / chip.host_bandwidth.value * 1e6;
-                push(&mut lanes, TRANSFERS, reason, start, duration);
-                device = start + duration;
-                host = device;
-            }
-        }
+        run_item(chip, item, &mut lanes, &mut clock, wait_each);
     }
     Timeline {
         lanes,
-        total_us: host.max(device),
+        total_us: clock.host.max(clock.device),
+    }
+}
+
+/// One chip's lanes, in the order of the constants above: the host lane
+/// belongs to `host_chip` (none for a single-chip run), the others to `chip`.
+fn chip_lanes(host_chip: Option<usize>, chip: usize, rank: Option<usize>) -> Vec<Lane> {
+    let lane = |chip: Option<usize>, name: &str| Lane {
+        chip,
+        rank,
+        name: name.to_string(),
+        events: Vec::new(),
+    };
+    vec![
+        lane(host_chip, "host dispatch"),
+        lane(Some(chip), "TensorCore"),
+        lane(Some(chip), "SparseCore"),
+        lane(Some(chip), "HBM ↔ host transfers"),
+        lane(Some(chip), "ICI"),
+    ]
+}
+
+/// Where one chip's streams stand: the host has dispatched everything up to
+/// `host`, the device's stream is busy until `device`, and the ICI lane
+/// until `ici` (only a world's asynchronous collectives run it past
+/// `device`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    host: f64,
+    device: f64,
+    ici: f64,
+}
+
+fn push(lane: &mut Lane, name: &str, start: f64, duration: f64) {
+    lane.events.push(Event {
+        name: name.to_string(),
+        start_us: start,
+        duration_us: duration,
+    });
+}
+
+/// Lays `item` out on one chip's `lanes` (in the order of the constants).
+fn run_item(chip: &Chip, item: &Item, lanes: &mut [Lane], clock: &mut Clock, wait_each: bool) {
+    match item {
+        Item::Launch { name, cost } => {
+            push(&mut lanes[HOST], name, clock.host, cost.launch_us);
+            clock.host += cost.launch_us;
+            let start = clock.host.max(clock.device);
+            let body = cost.simulated_us - cost.launch_us;
+            let k = if cost.unit == Unit::SparseCore {
+                SPARSE_CORE
+            } else {
+                TENSOR_CORE
+            };
+            push(&mut lanes[k], name, start, body);
+            clock.device = start + body;
+            if wait_each {
+                clock.host = clock.host.max(clock.device);
+            }
+        }
+        Item::Collective { name, duration_us } => {
+            let start = clock.host.max(clock.device).max(clock.ici);
+            push(&mut lanes[ICI], name, start, *duration_us);
+            clock.device = start + duration_us;
+            clock.ici = clock.device;
+        }
+        Item::Sync { reason, bytes } => {
+            let start = clock.host.max(clock.device);
+            let duration = bytes / chip.host_bandwidth.value * 1e6;
+            push(&mut lanes[TRANSFERS], reason, start, duration);
+            clock.device = start + duration;
+            clock.host = clock.device;
+        }
     }
 }
 
@@ -149,8 +185,10 @@ pub struct TraceArgs {
 }
 
 /// Chrome's Trace Event format: `{"traceEvents": [...]}`, times in
-/// microseconds. The host is process 0; chip `c` is process `c + 1`; each lane
-/// is a thread with its name.
+/// microseconds. The host of a single-chip run is process 0; chip `c` is
+/// process `c + 1`; each lane is a thread with its name. In a world timeline
+/// every lane has a chip, so each rank's host lane is a thread of its chip's
+/// process, and there is no process 0.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChromeTrace {
@@ -170,18 +208,21 @@ pub fn chrome_trace(timeline: &Timeline, chip_name: &str) -> ChromeTrace {
         cat: None,
         args: Some(TraceArgs { name: value }),
     };
-    events.push(meta("process_name", 0, 0, "host".into()));
+    if timeline.lanes.iter().any(|l| l.chip.is_none()) {
+        events.push(meta("process_name", 0, 0, "host".into()));
+    }
     let mut named = std::collections::BTreeSet::new();
     for (tid, lane) in timeline.lanes.iter().enumerate() {
         let pid = lane.chip.map_or(0, |c| c + 1);
         if let Some(c) = lane.chip
             && named.insert(c)
         {
+            let rank = lane.rank.map_or(String::new(), |r| format!(", rank {r}"));
             events.push(meta(
                 "process_name",
                 pid,
                 0,
-                format!("chip {c} ({chip_name}, simulated)"),
+                format!("chip {c} ({chip_name}{rank}, simulated)"),
             ));
         }
         events.push(meta("thread_name", pid, tid, lane.name.clone()));
