@@ -7,11 +7,13 @@
 //! - `slice`: arrangements of chips (`4`, `2x2`, `4x4x4`, ...) with each
 //!   generation's wraparound rules, and the ICI links between them.
 //! - `collective`: collectives simulated link by link on a slice, step by
-//!   step, with the scaling book's formulas beside them as a cross-check.
+//!   step, with the scaling book's formulas beside them as a cross-check;
+//!   `simulate_group` runs one over a single process group of any chips.
 //! - `cost`: a kernel's simulated duration from a roofline of its work
 //!   against the chip's MXU, VPU and HBM, with MXU-alignment hints.
 //! - `timeline`: a run's kernels and syncs laid out on simulated lanes, and
-//!   their export as Chrome Trace Event JSON.
+//!   their export as Chrome Trace Event JSON; `build_world` lays out several
+//!   ranks, one per chip, that meet in collectives.
 
 pub mod chip;
 pub mod collective;

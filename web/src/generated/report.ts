@@ -594,9 +594,14 @@ export type TimelineEvent = { name: string, start_us: number, duration_us: numbe
 
 export type TimelineLane = { 
 /**
- * The chip the lane belongs to (none for the host).
+ * The chip the lane belongs to (none for the host of a single-chip run;
+ * in a world timeline a rank's host lane has its rank's chip).
  */
-chip: number | null, name: string, events: Array<TimelineEvent>, };
+chip: number | null, 
+/**
+ * The rank whose lane it is, in a world timeline (see `world`).
+ */
+rank: number | null, name: string, events: Array<TimelineEvent>, };
 
 /**
  * How a generation's chips connect.
