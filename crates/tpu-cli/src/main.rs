@@ -49,9 +49,16 @@ enum Command {
         /// chip as a preset with figures replaced: `v5e:mxu_width=256`.
         #[arg(long, default_value = "v5e")]
         chip: String,
-        /// The simulated slice's shape, like 1, 2x2 or 4x4x4.
-        #[arg(long, default_value = "1")]
-        slice: String,
+        /// The simulated slice's shape, like 1, 2x2 or 4x4x4 (default: 1, or
+        /// with --nproc-per-node N the generation's smallest slice of N chips).
+        #[arg(long)]
+        slice: Option<String>,
+        /// Run N ranks of the program, one per chip of the slice, as
+        /// `torchrun --nproc-per-node N` would (torch.distributed). Every
+        /// rank's output is printed after the run, grouped by rank, each
+        /// line prefixed `[rankK]:`.
+        #[arg(long, value_name = "N")]
+        nproc_per_node: Option<usize>,
         /// Write the simulated timeline as Chrome Trace Event JSON (open it
         /// in Perfetto or chrome://tracing).
         #[arg(long)]
@@ -186,6 +193,7 @@ fn command(command: Command) -> ExitCode {
             cache_dir,
             chip,
             slice,
+            nproc_per_node,
             trace,
             timeout,
         } => {
@@ -200,7 +208,12 @@ fn command(command: Command) -> ExitCode {
                         cache_dir: cache_dir.as_deref(),
                         trace: trace.as_deref(),
                     };
-                    run(&file, backend, mode, (&chip, &slice), timeout, outputs)
+                    let device = Placement {
+                        chip: &chip,
+                        slice: slice.as_deref(),
+                        nproc: nproc_per_node,
+                    };
+                    run(&file, backend, mode, device, timeout, outputs)
                 });
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
@@ -211,6 +224,46 @@ fn command(command: Command) -> ExitCode {
             }
         }
     }
+}
+
+/// The simulated TPU a run is for, and how many ranks it has.
+struct Placement<'a> {
+    chip: &'a str,
+    slice: Option<&'a str>,
+    /// `--nproc-per-node`: none for an ordinary run of one process.
+    nproc: Option<usize>,
+}
+
+/// The chip and slice of a run of `nproc` ranks: the slice asked for, which
+/// must have a chip per rank, or the smallest that has.
+fn rank_device(
+    chip: &str,
+    slice: Option<&str>,
+    nproc: usize,
+) -> Result<(tpu_device::Chip, tpu_device::Slice), String> {
+    if nproc == 0 || nproc > tpu_lang::MAX_RANKS {
+        return Err(format!(
+            "--nproc-per-node must be between 1 and {}, not {nproc}",
+            tpu_lang::MAX_RANKS
+        ));
+    }
+    let (chip, _) = tpu_device::device(chip, "1")?;
+    let slice = match slice {
+        Some(shape) => {
+            let slice = tpu_device::Slice::new(&chip, shape).map_err(|e| e.to_string())?;
+            if slice.chips() < nproc {
+                return Err(format!(
+                    "the {} slice of {} has {} chips, fewer than the {nproc} ranks of --nproc-per-node {nproc}",
+                    slice.name(),
+                    chip.name,
+                    slice.chips()
+                ));
+            }
+            slice
+        }
+        None => tpu_device::Slice::smallest_with(&chip, nproc)?,
+    };
+    Ok((chip, slice))
 }
 
 /// Where `tpu run` writes what it was asked for besides the program's output.
@@ -224,12 +277,16 @@ fn run(
     file: &std::path::Path,
     backend: BackendChoice,
     mode: EagerMode,
-    (chip, slice): (&str, &str),
+    placement: Placement<'_>,
     timeout: Option<std::time::Duration>,
     outputs: Outputs<'_>,
 ) -> ExitCode {
     let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
-    let (chip, slice) = match tpu_device::device(chip, slice) {
+    let device = match placement.nproc {
+        Some(n) => rank_device(placement.chip, placement.slice, n),
+        None => tpu_device::device(placement.chip, placement.slice.unwrap_or("1")),
+    };
+    let (chip, slice) = match device {
         Ok(d) => d,
         Err(e) => {
             eprintln!("tpu: {e}");
@@ -253,23 +310,34 @@ fn run(
     if let Some(reason) = &selected.fallback_reason {
         eprintln!("tpu: using the reference backend ({reason})");
     }
+    let nproc = placement.nproc.unwrap_or(1);
     let options = RunOptions {
         filename: file.display().to_string(),
         mode,
         timeout,
-        // The program's output appears as it is written, as under CPython.
-        on_output: Some(tpu_lang::OutputSink::new(|text| {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (`tpu run f.py | head`) is not the program's error.
-            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-        })),
+        // The program's output appears as it is written, as under CPython;
+        // the output of several ranks is printed after the run, grouped by
+        // rank as torchrun's log files hold it.
+        on_output: (nproc == 1).then(|| {
+            tpu_lang::OutputSink::new(|text| {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                // A closed pipe (`tpu run f.py | head`) is not the program's error.
+                let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            })
+        }),
         ..RunOptions::default()
     };
-    let mut runtime = Runtime::new(selected.backend);
-    runtime.set_clock(wall_clock());
+    let shared = tpu_runtime::SharedBackend::new(selected.backend);
     let chip_name = chip.name;
-    runtime.set_device(chip, slice);
+    let mut runtimes: Vec<Runtime> = (0..nproc)
+        .map(|_| {
+            let mut runtime = Runtime::new(Box::new(shared.clone()));
+            runtime.set_clock(wall_clock());
+            runtime.set_device(chip.clone(), slice.clone());
+            runtime
+        })
+        .collect();
     let cache = match cache_dir.map(cache_dir::CacheDir::open).transpose() {
         Ok(c) => c,
         Err(e) => {
@@ -278,10 +346,22 @@ fn run(
         }
     };
     if let Some(cache) = &cache {
-        cache.load_into(&mut runtime);
+        for runtime in &mut runtimes {
+            cache.load_into(runtime);
+        }
     }
-    let report = pollster::block_on(tpu_lang::run(&source, &mut runtime, &options));
-    if let Some(Err(e)) = cache.as_ref().map(|c| c.save_from(&mut runtime)) {
+    let report = match placement.nproc {
+        Some(_) => {
+            let chips = (0..nproc).collect();
+            let report =
+                pollster::block_on(tpu_lang::run_ranks(&source, &mut runtimes, &options, chips));
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(report.stdout.as_bytes());
+            report
+        }
+        None => pollster::block_on(tpu_lang::run(&source, &mut runtimes[0], &options)),
+    };
+    if let Some(Err(e)) = cache.as_ref().map(|c| c.save_from(&mut runtimes[0])) {
         // The run's results stand; only the cache is not updated.
         eprintln!("tpu: cannot write the cache directory: {e}");
     }

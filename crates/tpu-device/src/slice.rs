@@ -236,6 +236,53 @@ impl Slice {
     }
 
     /// The shape as written: `4x4x4`.
+    /// The smallest slice of `chip`'s generation with at least `chips`
+    /// chips, as `torchrun --nproc-per-node N` gets one chip per rank: the
+    /// fewest chips, then the squarest (shortest longest axis), with as many
+    /// axes as the generation has (`2x2x1` is a v4's 4 chips); among equals
+    /// the longer axes come last (`2x4`).
+    pub fn smallest_with(chip: &Chip, chips: usize) -> Result<Slice, String> {
+        let axes = match chip.topology {
+            Topology::Torus { dims, .. } => dims,
+            Topology::Unmodelled { name } => {
+                return Err(format!("{} has no modelled slices ({name})", chip.name));
+            }
+        };
+        let sizes: Vec<usize> = (0..12).map(|p| 1usize << p).collect();
+        let mut best: Option<(usize, usize, Vec<usize>)> = None;
+        let mut shape = vec![0; axes];
+        let total = sizes.len().pow(axes as u32);
+        for code in 0..total {
+            let mut c = code;
+            for d in shape.iter_mut() {
+                *d = sizes[c % sizes.len()];
+                c /= sizes.len();
+            }
+            let n: usize = shape.iter().product();
+            if n < chips || !shape.windows(2).all(|w| w[0] <= w[1]) {
+                continue;
+            }
+            let longest = *shape.iter().max().unwrap_or(&1);
+            let key = (n, longest, shape.clone());
+            let name = shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("x");
+            if Slice::new(chip, &name).is_ok() && best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key);
+            }
+        }
+        let (_, _, dims) =
+            best.ok_or_else(|| format!("no {} slice has {chips} chips", chip.name))?;
+        let name = dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
+        Slice::new(chip, &name).map_err(|e| e.to_string())
+    }
+
     pub fn name(&self) -> String {
         self.dims
             .iter()
@@ -249,6 +296,21 @@ impl Slice {
 mod tests {
     use super::*;
     use crate::chip::preset;
+
+    #[test]
+    fn the_smallest_slice_for_n_ranks_is_the_squarest_with_enough_chips() {
+        let v5e = preset("v5e").unwrap();
+        let name = |n| Slice::smallest_with(&v5e, n).unwrap().name();
+        assert_eq!(name(1), "1x1");
+        assert_eq!(name(2), "1x2");
+        assert_eq!(name(4), "2x2");
+        assert_eq!(name(8), "2x4");
+        assert_eq!(name(64), "8x8");
+        let v4 = preset("v4").unwrap();
+        assert_eq!(Slice::smallest_with(&v4, 8).unwrap().name(), "2x2x2");
+        assert_eq!(Slice::smallest_with(&v4, 3).unwrap().chips(), 4);
+        assert!(Slice::smallest_with(&v5e, 1000).is_err());
+    }
 
     #[test]
     fn wraparound_follows_each_generation() {

@@ -12,11 +12,13 @@
 
 pub mod conformance;
 mod python;
+mod ranks;
 mod torch;
 
 pub use python::error::PyErr;
 pub use python::source::SourceFile;
 pub use python::value::float_repr;
+pub use ranks::{MAX_RANKS, run_ranks};
 pub use torch::surface;
 
 use python::{error, guard, interp};
@@ -110,52 +112,80 @@ impl Default for RunOptions {
 /// compiled kernels from one run to the next.
 pub async fn run(source: &str, runtime: &mut Runtime, options: &RunOptions) -> Report {
     let file = Rc::new(SourceFile::new(&options.filename, source));
-    let mut report = Report {
+    let mut report = backend_report(runtime);
+    let parsed = match parse(&file, source) {
+        Ok(parsed) => parsed,
+        Err(diagnostic) => {
+            report.diagnostics.push(*diagnostic);
+            return report;
+        }
+    };
+    exec(parsed.syntax(), &file, runtime, options, None, &mut report).await;
+    report
+}
+
+/// A Report that names the backend `runtime` runs `tpu` tensors on.
+fn backend_report(runtime: &Runtime) -> Report {
+    Report {
         backend: Some(runtime.tpu_backend_kind()),
         backend_device: runtime.tpu_device_description(),
         backend_label: runtime.tpu_backend_label().text,
         backend_software: runtime.tpu_backend_label().software,
         ..Report::default()
-    };
-    if let Err((message, range)) = guard::check(source) {
-        report
-            .diagnostics
-            .push(error::syntax_error(&file, &message, range));
-        return report;
     }
-    let parsed = match ruff_python_parser::parse_module(source) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            report
-                .diagnostics
-                .push(error::syntax_error(&file, &e.error.to_string(), e.location));
-            return report;
-        }
-    };
+}
+
+/// The pre-parse nesting check, then ruff's parser.
+fn parse(
+    file: &Rc<SourceFile>,
+    source: &str,
+) -> Result<ruff_python_parser::Parsed<ruff_python_ast::ModModule>, Box<tpu_runtime::Diagnostic>> {
+    if let Err((message, range)) = guard::check(source) {
+        return Err(Box::new(error::syntax_error(file, &message, range)));
+    }
+    ruff_python_parser::parse_module(source)
+        .map_err(|e| Box::new(error::syntax_error(file, &e.error.to_string(), e.location)))
+}
+
+/// Runs a parsed program on `runtime` into `report`; `environ` is what
+/// `os.environ` holds (a rank's torchrun variables). Returns the user's line
+/// the program was at when it ended.
+async fn exec(
+    module: &ruff_python_ast::ModModule,
+    file: &Rc<SourceFile>,
+    runtime: &mut Runtime,
+    options: &RunOptions,
+    environ: Option<Vec<(String, String)>>,
+    report: &mut Report,
+) -> u32 {
     runtime.reset_session_state();
     if let Err(e) = runtime.set_mode(options.mode) {
         report.diagnostics.push(PyErr::from(e).to_diagnostic());
-        return report;
+        return 1;
     }
     let mut interp = interp::Interpreter::new(runtime, file.clone(), options.fuel);
     interp.suspend_every_calls = options.suspend_every_calls;
     interp.watch = python::watch::Watch::new(options);
-    let result = interp.exec_block(&parsed.syntax().body).await;
+    if let Some(environ) = environ {
+        interp.environ = environ;
+    }
+    let result = interp.exec_block(&module.body).await;
     if let Err(e) = result {
-        let e = e.leave_frame(&file, "<module>");
+        let e = e.leave_frame(file, "<module>");
         report.diagnostics.push(e.to_diagnostic());
     }
+    let line = interp.watch.line;
     report.stdout = interp.take_stdout();
     interp.teardown();
     drop(interp);
     // What is still pending (Fused mode) runs now, so every op the program
     // issued is accounted for in the kernels.
-    if let Err(e) = runtime.finish_report(&mut report)
+    if let Err(e) = runtime.finish_report(report)
         && report.diagnostics.is_empty()
     {
         report.diagnostics.push(PyErr::from(e).to_diagnostic());
     }
     // The program's variables are gone; give their buffers back now.
     runtime.collect_garbage();
-    report
+    line
 }

@@ -3,8 +3,10 @@
 //! asynchronously: on WebGPU a readback can only complete after the browser's event
 //! loop turns, so reading is a future everywhere, and callers `.await` it.
 
+mod shared;
 use crate::data::HostData;
 use serde::{Deserialize, Serialize};
+pub use shared::SharedBackend;
 use std::future::Future;
 use std::pin::Pin;
 use tpu_ir::{DType, FusedKernel, Op, Shape};

@@ -188,6 +188,7 @@ impl FusingBackend {
             });
         }
         self.kernels.push(KernelRecord {
+            rank: 0,
             name: launch.name,
             ops,
             backend,

@@ -10,6 +10,7 @@ mod autograd;
 mod backend;
 mod cache;
 pub mod data;
+pub mod distributed;
 pub mod format;
 mod fusion;
 mod placement;
@@ -24,7 +25,7 @@ mod work;
 
 pub use backend::{
     Backend, BackendError, BackendKind, BackendLabel, BufferId, Dispatched, FusedDispatch, Operand,
-    ReadFuture, run_op,
+    ReadFuture, SharedBackend, run_op,
 };
 pub use cache::CacheEntry;
 pub use data::{HostData, Scalar};
@@ -34,6 +35,6 @@ pub use report::{
     CacheStats, Diagnostic, FallbackGroup, KernelRecord, NonFinite, OpRecord, Report, RunBound,
     RunSummary, SourceSpan, SyncGroup, SyncRecord,
 };
-pub use runtime::{Runtime, RuntimeError, c_type_name, scalar_type_name};
+pub use runtime::{CommItem, Runtime, RuntimeError, WorldSeat, c_type_name, scalar_type_name};
 pub use tensor::{Device, Home, Tensor};
 pub use views::{IndexItem, infer_shape, normalize_axis};

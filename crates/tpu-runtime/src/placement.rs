@@ -184,6 +184,7 @@ impl Runtime {
             // A `tpu` op the accelerator could not run is a kernel launch too
             // (on the host), so that kernel counts compare across backends.
             self.tpu.kernels.push(crate::report::KernelRecord {
+                rank: 0,
                 name: done.kernel.clone(),
                 ops: vec![self.ops.len()],
                 backend: kind,
@@ -198,6 +199,7 @@ impl Runtime {
             });
         }
         self.ops.push(OpRecord {
+            rank: 0,
             name: op.aten_name(),
             op: op.clone(),
             input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),

@@ -64,6 +64,12 @@ pub struct Report {
     /// run and why, host fallbacks and syncs grouped (`report/summary.rs`).
     #[serde(default)]
     pub summary: Option<RunSummary>,
+    /// A run of several ranks (`--nproc-per-node`): each rank's chip and
+    /// outcome, every collective between them, and the deadlock if the run
+    /// ended in one. `ops`, `kernels` and `syncs` then hold every rank's,
+    /// each tagged with its rank.
+    #[serde(default)]
+    pub world: Option<crate::distributed::WorldReport>,
 }
 
 /// A collective the program simulated, where it happened in the run.
@@ -122,6 +128,9 @@ pub struct HintCount {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct KernelRecord {
+    /// The rank that made it (0 in a run of one rank).
+    #[serde(default)]
+    pub rank: usize,
     pub name: String,
     /// Indices into `Report::ops` of the ops this kernel computed.
     pub ops: Vec<usize>,
@@ -153,10 +162,13 @@ pub struct KernelRecord {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SyncRecord {
+    /// The rank that made it (0 in a run of one rank).
+    #[serde(default)]
+    pub rank: usize,
     /// `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
     pub reason: String,
     pub line: Option<u32>,
-    /// Kernels launched when the host had its value (those it waited for).
+    /// Kernels of its rank launched when the host had its value (those it waited for).
     #[serde(default)]
     pub after_kernels: usize,
     /// Bytes the host read.
@@ -240,6 +252,9 @@ pub struct Diagnostic {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct OpRecord {
+    /// The rank that made it (0 in a run of one rank).
+    #[serde(default)]
+    pub rank: usize,
     /// The aten-style name, e.g. `aten::mm`.
     pub name: String,
     /// The op with its constants, as `tpu-ir` defines it.

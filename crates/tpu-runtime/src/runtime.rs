@@ -21,12 +21,15 @@ use tpu_ir::{DType, Op, Shape};
 
 mod creation;
 mod device;
+mod distributed;
 mod elementwise;
 mod error;
 mod matmul;
 mod memory;
 mod read;
 use device::default_device;
+pub(crate) use device::device_summary;
+pub use distributed::{CommItem, WorldSeat};
 pub use error::{RuntimeError, c_type_name, scalar_type_name};
 pub(crate) use matmul::transposed_in_place;
 pub(crate) use memory::check_size;
@@ -91,6 +94,14 @@ pub struct Runtime {
     /// The default generator (`torch.manual_seed`), shared by `cpu` and `tpu`
     /// tensors so that seeded programs draw PyTorch's CPU stream on either device.
     pub generator: crate::rng::Generator,
+    /// The most bytes this runtime's live tensors may hold: `MAX_LIVE_BYTES`,
+    /// or its share of it when it is one rank of several.
+    pub(crate) live_limit: usize,
+    /// This runtime's rank in a multi-rank run, its started communications
+    /// and where they sat in its stream (`runtime/distributed.rs`).
+    world: Option<WorldSeat>,
+    works: Vec<distributed::Work>,
+    comm_items: Vec<CommItem>,
 }
 
 impl Runtime {
@@ -114,6 +125,10 @@ impl Runtime {
             collectives: Vec::new(),
             grad_enabled: true,
             generator: crate::rng::Generator::default(),
+            live_limit: memory::MAX_LIVE_BYTES,
+            world: None,
+            works: Vec::new(),
+            comm_items: Vec::new(),
         }
     }
 
@@ -150,6 +165,8 @@ impl Runtime {
         self.first_nonfinite = None;
         self.work_fuel = 0;
         self.print_options = PrintOptions::default();
+        self.works.clear();
+        self.comm_items.clear();
         self.tpu.cache.begin_run();
     }
 
@@ -246,6 +263,7 @@ impl Runtime {
     pub fn sync(&mut self) -> Result<(), RuntimeError> {
         self.tpu.flush()?;
         self.syncs.push(SyncRecord {
+            rank: 0,
             reason: "torch_tpu.sync()".into(),
             line: self.line,
             after_kernels: self.tpu.kernels.len(),

@@ -20,7 +20,30 @@ pub fn corpus_dir(relative: &str) -> PathBuf {
 /// The eager modes every corpus runs in.
 pub const MODES: [&str; 3] = ["debug", "strict", "fused"];
 
+#[allow(dead_code)] // Each test binary uses one of the two.
 pub fn run_corpus(dir: &Path, backend: &str, mode: &str) -> Vec<Outcome> {
+    run_corpus_with(dir, backend, mode, None)
+}
+
+/// The ranks a distributed program runs with: its first line's `# nproc: N`,
+/// else `default`.
+pub fn nproc_of(source: &str, default: Option<usize>) -> Option<usize> {
+    source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# nproc:"))
+        .and_then(|n| n.trim().parse().ok())
+        .or(default)
+}
+
+/// `run_corpus`, with every program run as `nproc` ranks (`--nproc-per-node`,
+/// or the program's own `# nproc: N` line).
+pub fn run_corpus_with(
+    dir: &Path,
+    backend: &str,
+    mode: &str,
+    nproc: Option<usize>,
+) -> Vec<Outcome> {
     let mut programs: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("the corpus exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -34,11 +57,13 @@ pub fn run_corpus(dir: &Path, backend: &str, mode: &str) -> Vec<Outcome> {
         .map(|path| {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
             let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
-            let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
-                .args(["run", "--backend", backend, "--mode", mode])
-                .arg(&path)
-                .output()
-                .unwrap();
+            let source = std::fs::read_to_string(&path).unwrap();
+            let mut command = Command::new(env!("CARGO_BIN_EXE_tpu"));
+            command.args(["run", "--backend", backend, "--mode", mode]);
+            if let Some(n) = nproc_of(&source, nproc) {
+                command.args(["--nproc-per-node", &n.to_string()]);
+            }
+            let out = command.arg(&path).output().unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout);
             let verdict = if out.status.success() {
                 tpu_lang::conformance::agree(&expected, &stdout)

@@ -92,6 +92,8 @@ pub struct Interpreter<'r> {
     calls: u64,
     /// The output sink, progress hook and wall-clock limit (`watch.rs`).
     pub watch: Watch,
+    /// What `os.environ` holds: empty, or a rank's torchrun variables.
+    pub environ: Vec<(String, String)>,
 }
 
 /// A future that is `Pending` once (waking its task at once) and then ready:
@@ -137,6 +139,7 @@ impl<'r> Interpreter<'r> {
             classes: Vec::new(),
             calls: 0,
             watch: Watch::default(),
+            environ: Vec::new(),
         };
         interp.install_exceptions();
         // `if __name__ == "__main__":` runs, as the program is the main module.

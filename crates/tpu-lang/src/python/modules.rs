@@ -78,7 +78,7 @@ impl Interpreter<'_> {
                     module("math", attrs)
                 }
                 "random" => self.random_module()?,
-                "contextlib" | "functools" => return self.import_stdlib(name).await,
+                "contextlib" | "functools" | "os" => return self.import_stdlib(name).await,
                 "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
                 "copy" => module(
                     "copy",

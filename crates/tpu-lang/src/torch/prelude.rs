@@ -50,6 +50,8 @@ const PRELUDE_DATA: &str = include_str!("prelude/data.py");
 const PRELUDE_AUTOGRAD: &str = include_str!("prelude/autograd.py");
 const PRELUDE_GRAD_MODE: &str = include_str!("prelude/grad_mode.py");
 const PRELUDE_RANDOM: &str = include_str!("prelude/random.py");
+const PRELUDE_DISTRIBUTED: &str = include_str!("prelude/distributed.py");
+const PRELUDE_PARALLEL: &str = include_str!("prelude/parallel.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -91,6 +93,11 @@ const SUBMODULES: &[Submodule] = &[
         &[("grad_mode.py", PRELUDE_GRAD_MODE)],
     ),
     ("torch.random", &[("random.py", PRELUDE_RANDOM)]),
+    (
+        "torch.distributed",
+        &[("distributed.py", PRELUDE_DISTRIBUTED)],
+    ),
+    ("torch.nn.parallel", &[("parallel.py", PRELUDE_PARALLEL)]),
 ];
 
 /// PyTorch's submodules that this project does not have (yet): importing one
@@ -102,7 +109,13 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.backends",
     "torch.compiler",
     "torch.cuda",
-    "torch.distributed",
+    "torch.distributed.checkpoint",
+    "torch.distributed.device_mesh",
+    "torch.distributed.elastic",
+    "torch.distributed.fsdp",
+    "torch.distributed.pipelining",
+    "torch.distributed.rpc",
+    "torch.distributed.tensor",
     "torch.distributions",
     "torch.export",
     "torch.fft",
@@ -110,7 +123,6 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.jit",
     "torch.linalg",
     "torch.nn.attention",
-    "torch.nn.parallel",
     "torch.onnx",
     "torch.profiler",
     "torch.sparse",

@@ -236,6 +236,7 @@ impl Runtime {
         let out = self.from_data(data, shape, device).await?;
         let op = Op::Random { draw };
         self.ops.push(OpRecord {
+            rank: 0,
             name: op.aten_name(),
             kernel: op.kernel_name(),
             op,

@@ -38,7 +38,7 @@ fn sync_item(s: &SyncRecord) -> Item {
 
 /// The summary of a run on `chip` and `slice` whose kernels are costed and
 /// whose timeline ends at `simulated_us`.
-fn summary(
+pub(crate) fn device_summary(
     chip: &Chip,
     slice: &Slice,
     kernels: &[KernelRecord],
@@ -108,7 +108,7 @@ impl Runtime {
         items.extend(collectives.map(collective_item));
         items.extend(syncs.map(sync_item));
         let timeline = build(chip, &items, self.mode == EagerMode::Debug);
-        report.device = Some(summary(
+        report.device = Some(device_summary(
             chip,
             &self.device.1,
             &report.kernels,

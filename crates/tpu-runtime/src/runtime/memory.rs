@@ -66,12 +66,12 @@ impl Runtime {
         self.release_dropped();
         check_size(shape, dtype)?;
         let bytes = shape.numel() * dtype.size_in_bytes();
-        if self.live_bytes + bytes > MAX_LIVE_BYTES {
+        if self.live_bytes + bytes > self.live_limit {
             return Err(RuntimeError::OutOfMemoryTotal {
                 shape: shape.dims().to_vec(),
                 bytes: bytes as u128,
                 live: self.live_bytes,
-                limit: MAX_LIVE_BYTES,
+                limit: self.live_limit,
             });
         }
         Ok(())
@@ -114,7 +114,13 @@ impl Runtime {
         Ok(())
     }
 
-    /// Counts a new buffer against `MAX_LIVE_BYTES` until it is released.
+    /// Makes this runtime one of `ranks` that share `MAX_LIVE_BYTES`: each
+    /// may hold an equal share, so all of them together stay within it.
+    pub fn share_memory_budget(&mut self, ranks: usize) {
+        self.live_limit = MAX_LIVE_BYTES / ranks.max(1);
+    }
+
+    /// Counts a new buffer against the live-byte limit until it is released.
     pub(crate) fn track(&mut self, home: Home, buffer: BufferId, bytes: usize) {
         self.live.insert((home, buffer), bytes);
         self.live_bytes += bytes;

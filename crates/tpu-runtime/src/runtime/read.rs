@@ -50,6 +50,7 @@ impl Runtime {
                 .take()
                 .unwrap_or("a value the host needs (an index, a mask, a host fallback)");
             self.syncs.push(SyncRecord {
+                rank: 0,
                 reason: reason.to_string(),
                 line: self.line,
                 after_kernels: 0,

@@ -9,6 +9,7 @@
 mod args;
 mod autograd;
 mod creation;
+mod distributed;
 mod elementwise;
 mod printing;
 mod reductions;
@@ -91,6 +92,17 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.random_ints",
     // Printing (`printing.rs`).
     "torch._C.set_printoptions",
+    // torch.distributed (`distributed.rs`).
+    "torch._C.dist_seat",
+    "torch._C.dist_set_initialized",
+    "torch._C.dist_is_initialized",
+    "torch._C.dist_new_group",
+    "torch._C.dist_group_ranks",
+    "torch._C.dist_collective",
+    "torch._C.dist_send",
+    "torch._C.dist_recv",
+    "torch._C.dist_wait",
+    "torch._C.dist_is_completed",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -124,6 +136,16 @@ impl Interpreter<'_> {
                 self.native_creation(a).await
             }
             "set_printoptions" => self.native_set_printoptions(a),
+            "dist_seat"
+            | "dist_set_initialized"
+            | "dist_is_initialized"
+            | "dist_new_group"
+            | "dist_group_ranks"
+            | "dist_collective"
+            | "dist_send"
+            | "dist_recv"
+            | "dist_wait"
+            | "dist_is_completed" => self.native_distributed(a).await,
             other => Err(unknown(other)),
         }
     }

@@ -53,6 +53,11 @@ class _ReturnType:
                 + ",\nindices=" + repr(self.indices) + ")")
 
 
+# Callbacks queued for the end of the current backward pass, run in order
+# (`Variable._execution_engine.queue_callback` in PyTorch).
+_backward_callbacks = []
+
+
 class Tensor:
     # Methods of tensor objects that are written in Python. Tensors themselves
     # are native values; attribute lookup falls back to this class.
@@ -414,7 +419,11 @@ class Tensor:
             raise NotImplementedError("backward(inputs=...) is not supported yet")
         if create_graph:
             raise NotImplementedError("backward(create_graph=True) is not supported")
-        return _C.backward(self, gradient, _py_bool(retain_graph))
+        _C.backward(self, gradient, _py_bool(retain_graph))
+        # What must run once the gradients are in (autograd's queued
+        # callbacks): DistributedDataParallel's bucket all-reduces.
+        while _backward_callbacks:
+            _backward_callbacks.pop(0)()
 
     def requires_grad_(self, requires_grad=True):
         if requires_grad and not self.is_floating_point():

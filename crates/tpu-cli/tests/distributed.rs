@@ -1,0 +1,112 @@
+//! torch.distributed through `tpu run --nproc-per-node N`: the shared
+//! distributed corpus (what real PyTorch printed under torchrun with 4 ranks
+//! on gloo) and the project's own (`tests/distributed/`, each program's
+//! ranks on its first line), on each backend and in each eager mode; the
+//! deadlocks real PyTorch hangs on, each named rank by rank at its line; and
+//! the launcher's errors.
+
+mod support;
+
+use std::process::Command;
+
+fn check(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize) {
+    let mut problems = Vec::new();
+    for mode in support::MODES {
+        let outcomes = support::run_corpus_with(&support::corpus_dir(dir), backend, mode, nproc);
+        assert!(outcomes.len() >= at_least, "{dir} went missing");
+        problems.extend(outcomes.into_iter().filter_map(|o| {
+            o.verdict
+                .err()
+                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
+        }));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn shared_corpus_on_the_reference_backend() {
+    check("tests/conformance/distributed", "cpu", Some(4), 3);
+}
+
+#[test]
+fn shared_corpus_on_the_wgpu_backend() {
+    if support::wgpu_available() {
+        check("tests/conformance/distributed", "wgpu", Some(4), 3);
+    }
+}
+
+/// Runs `tpu run` with `args`, returning (exit status, stdout, stderr).
+fn tpu(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_mismatched_collective_is_a_deadlock_named_rank_by_rank() {
+    let path = support::corpus_dir("tests/conformance/distributed/mismatch_deadlock.py");
+    let path = path.to_str().unwrap();
+    for mode in support::MODES {
+        let (code, stdout, stderr) = tpu(&[
+            "run",
+            "--backend",
+            "cpu",
+            "--mode",
+            mode,
+            "--nproc-per-node",
+            "4",
+            path,
+        ]);
+        assert_eq!(code, 1, "{stderr}");
+        // The first print still reaches stdout, on every rank.
+        for rank in 0..4 {
+            assert!(
+                stdout.contains(&format!(
+                    "[rank{rank}]:first all_reduce [6.0, 6.0, 6.0, 6.0]"
+                )),
+                "{stdout}"
+            );
+        }
+        assert!(!stdout.contains("unreachable"), "{stdout}");
+        assert!(
+            stderr.contains("rank 0: waits in all_reduce (default group, collective #2")
+                && stderr.contains("at line 14"),
+            "{stderr}"
+        );
+        for rank in 1..4 {
+            assert!(
+                stderr.contains(&format!(
+                    "rank {rank}: waits in broadcast (default group, collective #2, shape [4], float32) at line 16"
+                )),
+                "{stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_slice_with_fewer_chips_than_ranks_is_refused_naming_both() {
+    let path = support::corpus_dir("tests/conformance/distributed/collectives.py");
+    let (code, _, stderr) = tpu(&[
+        "run",
+        "--nproc-per-node",
+        "8",
+        "--slice",
+        "2x2",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("the 2x2 slice of TPU v5e has 4 chips, fewer than the 8 ranks"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = tpu(&["run", "--nproc-per-node", "65", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("between 1 and 64"), "{stderr}");
+}

@@ -1,0 +1,436 @@
+# torch.distributed as distributed_c10d.py has it, over the run's world: with
+# `tpu run --nproc-per-node N` every rank runs this program, and collectives
+# meet in the world (`torch._C.dist_*`, tpu-runtime's distributed.rs). The
+# process groups are c10d's: the default group of every rank, and `new_group`s
+# that every rank creates in the same order. Collectives take effect when
+# waited for: at once without `async_op`, at `Work.wait()` with it.
+import torch
+_C = torch._C
+
+
+def is_available():
+    return True
+
+
+def is_nccl_available():
+    return False
+
+
+def is_gloo_available():
+    return True
+
+
+class _RedOp:
+    def __init__(self, name, value):
+        self._name = name
+        self._value = value
+
+    def __repr__(self):
+        return "<RedOpType." + self._name + ": " + str(self._value) + ">"
+
+    def __str__(self):
+        return "RedOpType." + self._name
+
+    def __eq__(self, other):
+        return isinstance(other, _RedOp) and other._name == self._name
+
+    def __hash__(self):
+        return self._value
+
+
+class ReduceOp:
+    SUM = _RedOp("SUM", 0)
+    AVG = _RedOp("AVG", 1)
+    PRODUCT = _RedOp("PRODUCT", 2)
+    MIN = _RedOp("MIN", 3)
+    MAX = _RedOp("MAX", 4)
+    BAND = _RedOp("BAND", 5)
+    BOR = _RedOp("BOR", 6)
+    BXOR = _RedOp("BXOR", 7)
+    RedOpType = _RedOp
+
+
+class Backend:
+    UNDEFINED = "undefined"
+    GLOO = "gloo"
+    NCCL = "nccl"
+    UCC = "ucc"
+    MPI = "mpi"
+
+    def __new__(cls, name):
+        return name.lower()
+
+
+class ProcessGroup:
+    def __init__(self, gid, ranks, backend):
+        self._gid = gid
+        self._ranks = list(ranks)
+        self._backend = backend
+
+    def rank(self):
+        return self._ranks.index(_seat()[0])
+
+    def size(self):
+        return len(self._ranks)
+
+    def name(self):
+        return str(self._gid)
+
+    def __repr__(self):
+        return "<torch.distributed.distributed_c10d.ProcessGroup object>"
+
+
+class _NonGroupMember:
+    def __repr__(self):
+        return "<object object>"
+
+
+class GroupMember:
+    WORLD = None
+    NON_GROUP_MEMBER = _NonGroupMember()
+
+
+class _Groups:
+    WORLD = None
+
+
+# `dist.group.WORLD`; functions below take a parameter named `group`, so the
+# module keeps this class under a second name too.
+group = _Groups
+
+
+class Work:
+    def __init__(self, handle, on_done=None):
+        self._handle = handle
+        self._on_done = on_done
+        self._waited = False
+        self._source = None
+
+    def wait(self, timeout=None):
+        if not self._waited:
+            self._waited = True
+            if self._handle is not None:
+                self._source = _C.dist_wait(self._handle)
+            if self._on_done is not None:
+                self._on_done()
+        return True
+
+    def is_completed(self):
+        return self._waited or self._handle is None or _C.dist_is_completed(self._handle)
+
+    def is_success(self):
+        return self.is_completed()
+
+    def _source_rank(self):
+        return self._source
+
+    def __repr__(self):
+        return "<torch.distributed.distributed_c10d.Work object>"
+
+
+_state = {"backend": None, "groups": []}
+
+
+def _seat():
+    seat = _C.dist_seat()
+    if seat is None:
+        raise ValueError(
+            "Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, "
+            "but not set")
+    return seat
+
+
+def _default_group():
+    if GroupMember.WORLD is None:
+        raise ValueError(
+            "Default process group has not been initialized, please make sure to call init_process_group.")
+    return GroupMember.WORLD
+
+
+def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1, store=None,
+                       group_name="", pg_options=None, device_id=None):
+    if GroupMember.WORLD is not None:
+        raise ValueError("trying to initialize the default process group twice!")
+    if backend is not None:
+        name = str(backend).lower()
+        if name == "nccl":
+            raise RuntimeError(
+                "ProcessGroupNCCL is only supported with GPUs, no GPUs found! "
+                "(the playground's ranks run on the simulated TPU slice: use the default backend, "
+                "\"gloo\" or \"tpu_dist\")")
+        if name not in ("gloo", "tpu_dist", "cpu:gloo", "tpu:tpu_dist"):
+            raise ValueError("Invalid backend: '" + str(backend) + "'")
+        _state["backend"] = "gloo" if "gloo" in name else "tpu_dist"
+    else:
+        _state["backend"] = "tpu_dist"
+    rank_, size = _seat()
+    if world_size != -1 and world_size != size:
+        raise ValueError("world_size " + str(world_size) + " does not match the " + str(size)
+                         + " ranks this program was launched with (--nproc-per-node)")
+    world = ProcessGroup(0, range(size), _state["backend"])
+    GroupMember.WORLD = world
+    _Groups.WORLD = world
+    _C.dist_set_initialized(True)
+
+
+def is_initialized():
+    return GroupMember.WORLD is not None
+
+
+def is_torchelastic_launched():
+    return _C.dist_seat() is not None
+
+
+def destroy_process_group(group=None):
+    if group is None or group is GroupMember.WORLD:
+        GroupMember.WORLD = None
+        _Groups.WORLD = None
+        _state["groups"] = []
+        _C.dist_set_initialized(False)
+
+
+def get_backend(group=None):
+    g = _resolve(group)
+    return g._backend
+
+
+def _resolve(group):
+    if group is None or group is GroupMember.WORLD:
+        return _default_group()
+    _default_group()
+    if group is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    return group
+
+
+def _member(group):
+    """The resolved group, or None when this rank is not in it (c10d then
+    skips the call with a warning)."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return None
+    g = _resolve(group)
+    if _seat()[0] not in g._ranks:
+        return None
+    return g
+
+
+def get_rank(group=None):
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return -1
+    g = _resolve(group)
+    me = _seat()[0]
+    return g._ranks.index(me) if me in g._ranks else -1
+
+
+def get_world_size(group=None):
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return -1
+    return len(_resolve(group)._ranks)
+
+
+def get_process_group_ranks(group):
+    return list(_resolve(group)._ranks)
+
+
+def get_global_rank(group, group_rank):
+    g = _resolve(group)
+    if group_rank < 0 or group_rank >= len(g._ranks):
+        raise ValueError("Group rank " + str(group_rank) + " is not part of group " + repr(g))
+    return g._ranks[group_rank]
+
+
+def get_group_rank(group, global_rank):
+    g = _resolve(group)
+    if global_rank not in g._ranks:
+        raise ValueError("Global rank " + str(global_rank) + " is not part of group " + repr(g))
+    return g._ranks.index(global_rank)
+
+
+def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False,
+              group_desc=None, device_id=None):
+    world = _default_group()
+    ranks = sorted(ranks) if ranks is not None else list(world._ranks)
+    gid = _C.dist_new_group(ranks)
+    g = ProcessGroup(gid, ranks, backend.lower() if isinstance(backend, str) else world._backend)
+    _state["groups"].append(g)
+    if _seat()[0] not in ranks:
+        return GroupMember.NON_GROUP_MEMBER
+    return g
+
+
+def _check_tensor(t, name):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError("Invalid function argument. Expected parameter `" + name + "` of type torch.Tensor\n"
+                        "             but got " + str(type(t)) + " instead.")
+
+
+def _check_list(ts, name):
+    if not isinstance(ts, list) or not all(isinstance(t, torch.Tensor) for t in ts):
+        raise TypeError("Invalid function argument. Expected parameter `" + name
+                        + "` of type List[torch.Tensor]\n             but got " + str(type(ts)) + " instead.")
+
+
+def _op_name(op):
+    if isinstance(op, _RedOp):
+        return op._name
+    raise ValueError("Invalid ReduceOp: " + repr(op))
+
+
+def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_splits=None, async_op=False,
+         cause=None, on_done=None):
+    handle = _C.dist_collective(fname, kind, g._gid, input, outputs, op, src, in_splits, out_splits, cause)
+    work = Work(handle, on_done)
+    if async_op:
+        return work
+    work.wait()
+    return None
+
+
+def _check_src(src, g, what="src"):
+    if not isinstance(src, int):
+        raise TypeError("Invalid " + what + ": " + repr(src))
+    if src < 0 or src >= get_world_size():
+        raise ValueError("Invalid " + what + " rank: " + str(src))
+    if src not in g._ranks:
+        raise ValueError("Global rank " + str(src) + " is not part of group " + repr(g))
+
+
+def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    return _run("all_reduce", "all_reduce", g, tensor, [tensor], _op_name(op), async_op=async_op)
+
+
+def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if group_src is not None:
+        src = g._ranks[group_src]
+    _check_src(src, g)
+    return _run("broadcast", "broadcast", g, tensor, [tensor], src=src, async_op=async_op)
+
+
+def all_gather(tensor_list, tensor, group=None, async_op=False):
+    _check_list(tensor_list, "tensor_list")
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if len(tensor_list) != len(g._ranks):
+        raise ValueError("Tensor list input and output size must equal to the world size (expected "
+                         + str(len(g._ranks)) + ", got " + str(len(tensor_list)) + ")")
+    for t in tensor_list:
+        if t.numel() != tensor.numel():
+            raise RuntimeError("all_gather: every output tensor must have the input's size "
+                               + str(list(tensor.shape)) + ", got " + str(list(t.shape)))
+    return _run("all_gather", "all_gather", g, tensor, tensor_list, async_op=async_op)
+
+
+def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    _check_tensor(output_tensor, "output_tensor")
+    _check_tensor(input_tensor, "input_tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if output_tensor.numel() != input_tensor.numel() * len(g._ranks):
+        raise ValueError("output tensor size must be equal to world_size times input tensor size")
+    if output_tensor.dtype != input_tensor.dtype:
+        raise TypeError("output tensor must have the same type as input tensor")
+    return _run("all_gather_into_tensor", "all_gather", g, input_tensor, [output_tensor], async_op=async_op)
+
+
+def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_tensor(output, "output")
+    _check_tensor(input, "input")
+    g = _member(group)
+    if g is None:
+        return None
+    if input.numel() != output.numel() * len(g._ranks):
+        raise ValueError("input tensor must be the same size as output size times world size")
+    if output.dtype != input.dtype:
+        raise TypeError("input tensor must be the same type as the output tensor.")
+    return _run("reduce_scatter_tensor", "reduce_scatter", g, input, [output], _op_name(op), async_op=async_op)
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None, group=None,
+                      async_op=False):
+    _check_tensor(output, "output")
+    _check_tensor(input, "input")
+    g = _member(group)
+    if g is None:
+        return None
+    n = len(g._ranks)
+    if input_split_sizes is None and input.shape[0] % n != 0:
+        raise RuntimeError("Tensor's dim 0 does not divide equally across group size")
+    if input_split_sizes is not None and sum(input_split_sizes) != input.shape[0]:
+        raise RuntimeError("Split sizes doesn't match total dim 0 size")
+    if output_split_sizes is not None and sum(output_split_sizes) != output.shape[0]:
+        raise RuntimeError("Split sizes doesn't match total dim 0 size")
+    return _run("all_to_all_single", "all_to_all", g, input, [output],
+                in_splits=list(input_split_sizes) if input_split_sizes is not None else None,
+                out_splits=list(output_split_sizes) if output_split_sizes is not None else None,
+                async_op=async_op)
+
+
+def barrier(group=None, async_op=False, device_ids=None):
+    g = _member(group)
+    if g is None:
+        return None
+    return _run("barrier", "barrier", g, None, [], async_op=async_op)
+
+
+def _peer(peer, group, group_peer, what):
+    if group_peer is not None:
+        peer = _resolve(group)._ranks[group_peer]
+    if peer is None:
+        raise ValueError(what + " must be specified")
+    if peer < 0 or peer >= get_world_size():
+        raise ValueError("Invalid " + what + " rank: " + str(peer))
+    if peer == get_rank():
+        raise ValueError("Invalid " + what + " rank: " + str(peer) + ", " + what
+                         + " rank should not be the same as the rank of the current process.")
+    return peer
+
+
+def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
+    _check_tensor(tensor, "tensor")
+    dst = _peer(dst, group, group_dst, "dst")
+    return Work(_C.dist_send(tensor, dst, tag))
+
+
+def send(tensor, dst=None, group=None, tag=0, group_dst=None):
+    isend(tensor, dst, group, tag, group_dst).wait()
+
+
+def irecv(tensor, src=None, group=None, tag=0, group_src=None):
+    _check_tensor(tensor, "tensor")
+    if src is not None or group_src is not None:
+        src = _peer(src, group, group_src, "src")
+    return Work(_C.dist_recv(tensor, src, tag))
+
+
+def recv(tensor, src=None, group=None, tag=0, group_src=None):
+    work = irecv(tensor, src, group, tag, group_src)
+    work.wait()
+    return work._source_rank() if src is None else src
+
+
+class P2POp:
+    def __init__(self, op, tensor, peer=None, group=None, tag=0, group_peer=None):
+        self.op = op
+        self.tensor = tensor
+        self.peer = peer
+        self.group = group
+        self.tag = tag
+        self.group_peer = group_peer
+
+
+def batch_isend_irecv(p2p_op_list):
+    works = []
+    for p in p2p_op_list:
+        works.append(p.op(p.tensor, p.peer, p.group, p.tag))
+    return works

@@ -1,0 +1,324 @@
+//! The Report of a multi-rank run: every rank's own Report merged into one
+//! (ops, kernels and syncs tagged with their rank; output prefixed `[rankK]:`
+//! and grouped by rank, as torchrun's log lines are), plus the world's part:
+//! each rank's chip and outcome, every collective with each member's line and
+//! simulated arrival, and the deadlock, if the run ended in one. The
+//! simulated timeline has one group of lanes per chip, with collectives
+//! starting when their last member arrives (`tpu_device::timeline::world`).
+
+use super::{CommEvent, World};
+use crate::report::{Diagnostic, Report};
+use crate::runtime::CommItem;
+use serde::{Deserialize, Serialize};
+
+/// What is particular to a run of several ranks.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct WorldReport {
+    pub nproc: usize,
+    pub ranks: Vec<RankReport>,
+    /// Every collective and message, in the order their first member
+    /// started them.
+    pub collectives: Vec<DistCollective>,
+    /// Set when the run stopped because no rank could proceed.
+    pub deadlock: Option<DeadlockReport>,
+}
+
+/// One rank: its chip and what its program did.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RankReport {
+    pub rank: usize,
+    /// Its chip: an index into the slice layout's chips.
+    pub chip: usize,
+    /// What the rank printed, without prefixes.
+    pub stdout: String,
+    /// The error that ended this rank, if one did.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Ops it dispatched and kernels it launched.
+    pub ops: usize,
+    pub kernels: usize,
+    /// When its chip's part of the simulated timeline ends, microseconds.
+    pub simulated_us: f64,
+    /// Simulated microseconds it spent waiting for other ranks at collectives.
+    pub wait_us: f64,
+}
+
+/// A collective of a group, or a message between two ranks.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DistCollective {
+    /// The function as the program called it: `all_reduce`, `send/recv`.
+    pub name: String,
+    /// 0 for the default group, then `new_group`'s in creation order.
+    pub group: usize,
+    /// The members' ranks in group order (sender first for a message).
+    pub ranks: Vec<usize>,
+    /// The collective's sequence number in its group (none for messages).
+    pub seq: Option<u64>,
+    pub dtype: String,
+    pub shape: Vec<usize>,
+    pub bytes: usize,
+    pub reduce_op: Option<String>,
+    /// What made it, when the program did not call it itself (`DDP bucket 0`).
+    pub cause: Option<String>,
+    /// Whether every member arrived (false in a deadlocked run).
+    pub complete: bool,
+    pub arrivals: Vec<CommArrival>,
+    /// When it started on the simulated timeline (its last member's
+    /// arrival), and how long it took there (simulated, not measured).
+    pub start_us: Option<f64>,
+    pub simulated_us: f64,
+    /// The link-by-link schedule on the ranks' chips.
+    pub simulation: Option<tpu_device::collective::Simulation>,
+    /// What each of the slice layout's links carried, in that order.
+    pub traffic: Vec<tpu_device::collective::LinkTraffic>,
+}
+
+/// One member's part in a collective.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CommArrival {
+    pub rank: usize,
+    /// Its source line; none if it never called it.
+    pub line: Option<u32>,
+    pub arrived: bool,
+    /// When it arrived on the simulated timeline, and how long it waited
+    /// there for the last member.
+    pub arrival_us: Option<f64>,
+    pub wait_us: f64,
+}
+
+/// Why no rank could go on.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DeadlockReport {
+    /// The whole diagnosis, one line per rank.
+    pub message: String,
+    pub ranks: Vec<RankWait>,
+}
+
+/// What one rank was doing when the run stopped.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RankWait {
+    pub rank: usize,
+    /// The line of the call it waits in, or where it finished.
+    pub line: Option<u32>,
+    /// `waits in all_reduce (default group, collective #2, shape [4], float32, SUM)`
+    /// or `finished`.
+    pub state: String,
+    /// Why its collective cannot complete when the members disagree.
+    pub mismatch: Option<String>,
+}
+
+/// `text` with every line prefixed `[rankK]:`.
+pub fn prefixed(rank: usize, text: &str) -> String {
+    text.lines()
+        .map(|l| format!("[rank{rank}]:{l}\n"))
+        .collect()
+}
+
+/// One rank's finished Report and where its communications sat.
+pub struct RankRun {
+    pub report: Report,
+    pub comm: Vec<CommItem>,
+}
+
+/// Merges the ranks' Reports into the run's Report (see the module
+/// documentation). `chip` and `slice` are the simulated TPU the ranks ran on.
+pub fn world_report(
+    world: &World,
+    chip: &tpu_device::Chip,
+    slice: &tpu_device::Slice,
+    ranks: Vec<RankRun>,
+    deadlock: Option<DeadlockReport>,
+) -> Report {
+    let nproc = world.nproc();
+    let prefix = nproc > 1;
+    let mut merged = Report::default();
+    if let Some(first) = ranks.first() {
+        let r = &first.report;
+        merged.backend = r.backend;
+        merged.backend_device = r.backend_device.clone();
+        merged.backend_label = r.backend_label.clone();
+        merged.backend_software = r.backend_software;
+        merged.mode = r.mode;
+    }
+    let mut rank_reports = Vec::new();
+    let mut timeline_ranks = Vec::new();
+    for (rank, run) in ranks.into_iter().enumerate() {
+        let mut r = run.report;
+        let op_offset = merged.ops.len();
+        rank_reports.push(RankReport {
+            rank,
+            chip: world.chips()[rank],
+            stdout: r.stdout.clone(),
+            diagnostics: r.diagnostics.clone(),
+            ops: r.ops.len(),
+            kernels: r.kernels.len(),
+            simulated_us: 0.0,
+            wait_us: 0.0,
+        });
+        merged.stdout.push_str(&if prefix {
+            prefixed(rank, &r.stdout)
+        } else {
+            r.stdout.clone()
+        });
+        for mut d in r.diagnostics.drain(..) {
+            if prefix {
+                d.traceback = prefixed(rank, &d.traceback).trim_end().to_string();
+            }
+            merged.diagnostics.push(d);
+        }
+        timeline_ranks.push(super::timeline::rank_items(
+            &r,
+            &run.comm,
+            world.chips()[rank],
+        ));
+        for op in &mut r.ops {
+            op.rank = rank;
+        }
+        for k in &mut r.kernels {
+            k.rank = rank;
+            for i in &mut k.ops {
+                *i += op_offset;
+            }
+        }
+        for s in &mut r.syncs {
+            s.rank = rank;
+        }
+        if merged.first_nonfinite.is_none()
+            && let Some(mut nf) = r.first_nonfinite.take()
+        {
+            nf.op += op_offset;
+            merged.first_nonfinite = Some(nf);
+        }
+        merged.ops.append(&mut r.ops);
+        merged.kernels.append(&mut r.kernels);
+        merged.syncs.append(&mut r.syncs);
+        merged.collectives.append(&mut r.collectives);
+        merged.cache.hits += r.cache.hits;
+        merged.cache.misses += r.cache.misses;
+        merged.cache.persisted_hits += r.cache.persisted_hits;
+        merged.cache.compile_ms += r.cache.compile_ms;
+        merged.cache.entries = merged.cache.entries.max(r.cache.entries);
+        merged.cache.loaded = merged.cache.loaded.max(r.cache.loaded);
+        merged.cache.corrupt += r.cache.corrupt;
+    }
+    if let Some(d) = &deadlock {
+        merged.diagnostics.push(Diagnostic {
+            kind: "DistDeadlockError".into(),
+            message: d.message.clone(),
+            span: None,
+            traceback: format!("DistDeadlockError: {}", d.message),
+        });
+    }
+    let timed = super::timeline::simulate_world(
+        chip,
+        slice,
+        &world.events,
+        &timeline_ranks,
+        merged.mode == crate::fusion::EagerMode::Debug,
+    );
+    for (r, rank) in rank_reports.iter_mut().enumerate() {
+        rank.simulated_us = timed.rank_end_us.get(r).copied().unwrap_or(0.0);
+        rank.wait_us = timed.rank_wait_us.get(r).copied().unwrap_or(0.0);
+    }
+    let collectives = world
+        .events
+        .iter()
+        .zip(timed.collectives)
+        .map(|(e, t)| collective(e, t))
+        .collect();
+    merged.device = Some(crate::runtime::device_summary(
+        chip,
+        slice,
+        &merged.kernels,
+        timed.timeline.total_us,
+    ));
+    merged.timeline = Some(timed.timeline);
+    merged.world = Some(WorldReport {
+        nproc,
+        ranks: rank_reports,
+        collectives,
+        deadlock,
+    });
+    merged.summary = Some(crate::report::summarize(&merged));
+    merged
+}
+
+fn collective(e: &CommEvent, t: super::timeline::Timed) -> DistCollective {
+    DistCollective {
+        name: e.name.clone(),
+        group: e.group,
+        ranks: e.members.clone(),
+        seq: e.seq,
+        dtype: super::dtype_name(e.dtype),
+        shape: e.shape.clone(),
+        bytes: e.bytes,
+        reduce_op: e
+            .call
+            .as_ref()
+            .and_then(super::CollectiveCall::reduce_op)
+            .map(|op| op.name().to_string()),
+        cause: e.cause.clone(),
+        complete: e.complete,
+        arrivals: e
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, &rank)| CommArrival {
+                rank,
+                line: e.lines[i].flatten(),
+                arrived: e.lines[i].is_some(),
+                arrival_us: t.arrivals.get(i).copied().flatten(),
+                wait_us: t.waits.get(i).copied().unwrap_or(0.0),
+            })
+            .collect(),
+        start_us: t.start_us,
+        simulated_us: t.duration_us,
+        simulation: t.simulation,
+        traffic: t.traffic,
+    }
+}
+
+/// Describes, rank by rank, why none can go on: what each waits in, with its
+/// line, or where it finished.
+pub fn deadlock(world: &World) -> DeadlockReport {
+    let mut ranks = Vec::new();
+    for rank in 0..world.nproc() {
+        let wait = match world.wait_of(rank) {
+            Some((what, line, mismatch)) => RankWait {
+                rank,
+                line,
+                state: format!("waits in {what}"),
+                mismatch,
+            },
+            None => {
+                let finish = world.finished(rank);
+                RankWait {
+                    rank,
+                    line: finish.and_then(|f| f.line),
+                    state: match finish.and_then(|f| f.error.clone()) {
+                        Some(e) => format!("stopped by {e}"),
+                        None => "finished".into(),
+                    },
+                    mismatch: None,
+                }
+            }
+        };
+        ranks.push(wait);
+    }
+    let mut message = String::from(
+        "no rank can proceed (real PyTorch would hang here until its collective timeout):",
+    );
+    for w in &ranks {
+        let at = w.line.map_or(String::new(), |l| format!(" at line {l}"));
+        message.push_str(&format!("\n  rank {}: {}{at}", w.rank, w.state));
+    }
+    if let Some(why) = ranks.iter().find_map(|w| w.mismatch.clone()) {
+        message.push_str(&format!("\n  {why}"));
+    }
+    DeadlockReport { message, ranks }
+}

@@ -1,0 +1,213 @@
+//! A rank's side of `torch.distributed`: its seat in the run's `World`, the
+//! collectives and messages it starts (inputs read from its own device, the
+//! world's outputs written back into its own tensors), the work handles
+//! `async_op=True` returns, and where in its kernel stream each communication
+//! started and was waited for, which the world's simulated timeline needs.
+
+use super::{Runtime, RuntimeError};
+use crate::distributed::{CollectiveCall, World};
+use crate::tensor::Tensor;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A rank's place in a multi-rank run.
+#[derive(Clone)]
+pub struct WorldSeat {
+    pub world: Rc<RefCell<World>>,
+    pub rank: usize,
+}
+
+/// A started collective or message, until the program waits for it.
+pub(crate) struct Work {
+    ticket: usize,
+    /// Where its outputs go: one tensor per output buffer, or one tensor
+    /// that takes them all one after another (`all_gather_into_tensor`).
+    outputs: Vec<Tensor>,
+    waited: bool,
+}
+
+/// Where a communication sits in a rank's stream: started (or waited for)
+/// after the rank's first `after_ops` ops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CommItem {
+    pub after_ops: usize,
+    pub event: usize,
+    pub wait: bool,
+}
+
+impl Runtime {
+    /// Seats this runtime as `rank` of `world` for the runs that follow.
+    pub fn join_world(&mut self, world: Rc<RefCell<World>>, rank: usize) {
+        self.world = Some(WorldSeat { world, rank });
+    }
+
+    pub fn world_seat(&self) -> Option<&WorldSeat> {
+        self.world.as_ref()
+    }
+
+    /// Where this rank's communications sat in its stream, taken for the
+    /// world's Report.
+    pub fn take_comm_items(&mut self) -> Vec<CommItem> {
+        self.works.clear();
+        std::mem::take(&mut self.comm_items)
+    }
+
+    fn seat(&self) -> Result<WorldSeat, RuntimeError> {
+        self.world.clone().ok_or_else(|| {
+            RuntimeError::Message(
+                "Default process group has not been initialized, please make sure to call init_process_group.".into(),
+            )
+        })
+    }
+
+    /// The values of `t` for a collective: read from the device without a
+    /// sync record (the collective itself is what the Report shows).
+    async fn comm_input(&mut self, t: &Tensor) -> Result<crate::data::HostData, RuntimeError> {
+        let dense = self.dense(t).await?;
+        self.read_dense_quiet(&dense).await
+    }
+
+    fn start_work(&mut self, ticket: usize, outputs: Vec<Tensor>) -> usize {
+        let seat = self.world.as_ref().expect("a seat made the ticket");
+        if let Some(event) = seat.world.borrow().ticket_event(ticket) {
+            self.comm_items.push(CommItem {
+                after_ops: self.ops.len(),
+                event,
+                wait: false,
+            });
+        }
+        self.works.push(Work {
+            ticket,
+            outputs,
+            waited: false,
+        });
+        self.works.len() - 1
+    }
+
+    /// Starts collective `call` of `group` (0: every rank) with `input`,
+    /// to be written into `outputs` when waited for; returns the work handle.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn dist_collective(
+        &mut self,
+        group: usize,
+        name: &str,
+        call: CollectiveCall,
+        input: Option<&Tensor>,
+        outputs: Vec<Tensor>,
+        cause: Option<String>,
+    ) -> Result<usize, RuntimeError> {
+        let seat = self.seat()?;
+        let (data, shape) = match input {
+            Some(t) => (self.comm_input(t).await?, t.dims()),
+            None => (crate::data::HostData::F32(Vec::new()), Vec::new()),
+        };
+        let ticket = seat
+            .world
+            .borrow_mut()
+            .start_collective(seat.rank, group, name, call, data, shape, self.line, cause)
+            .map_err(RuntimeError::Message)?;
+        Ok(self.start_work(ticket, outputs))
+    }
+
+    /// `dist.send` / `isend`: buffered, so the work is done at once.
+    pub async fn dist_send(
+        &mut self,
+        t: &Tensor,
+        dst: usize,
+        tag: i64,
+    ) -> Result<usize, RuntimeError> {
+        let seat = self.seat()?;
+        let data = self.comm_input(t).await?;
+        let ticket = seat
+            .world
+            .borrow_mut()
+            .send(seat.rank, dst, tag, data, t.dims(), self.line);
+        Ok(self.start_work(ticket, Vec::new()))
+    }
+
+    /// `dist.recv` / `irecv` into `out`, from `src` (any rank when `None`).
+    pub fn dist_recv(
+        &mut self,
+        out: Tensor,
+        src: Option<usize>,
+        tag: i64,
+    ) -> Result<usize, RuntimeError> {
+        let seat = self.seat()?;
+        let ticket = seat
+            .world
+            .borrow_mut()
+            .start_recv(seat.rank, src, tag, self.line);
+        Ok(self.start_work(ticket, vec![out]))
+    }
+
+    /// `Work.is_completed()`.
+    pub fn dist_is_completed(&self, work: usize) -> bool {
+        match (&self.world, self.works.get(work)) {
+            (Some(seat), Some(w)) => w.waited || seat.world.borrow().is_done(w.ticket),
+            _ => true,
+        }
+    }
+
+    /// `Work.wait()`: suspends this rank until the communication is done
+    /// (the scheduler runs the other ranks meanwhile), then writes its
+    /// outputs. Returns the sender's rank for a receive.
+    pub async fn dist_wait(&mut self, work: usize) -> Result<Option<usize>, RuntimeError> {
+        let seat = self.seat()?;
+        let Some(w) = self.works.get_mut(work) else {
+            return Err(RuntimeError::Message("unknown work handle".into()));
+        };
+        if std::mem::replace(&mut w.waited, true) {
+            return Ok(None);
+        }
+        let ticket = w.ticket;
+        let outputs = std::mem::take(&mut w.outputs);
+        let outcome = std::future::poll_fn(|_| {
+            match seat.world.borrow_mut().poll_ticket(seat.rank, ticket) {
+                Some(done) => std::task::Poll::Ready(done),
+                // The scheduler polls this rank again once the world has
+                // moved on; nothing here needs waking.
+                None => std::task::Poll::Pending,
+            }
+        })
+        .await
+        .map_err(RuntimeError::Message)?;
+        let event = seat.world.borrow().ticket_event(ticket);
+        if let Some(event) = event {
+            if !self.comm_items.iter().any(|c| c.event == event && !c.wait) {
+                // A receive is placed where it was matched.
+                self.comm_items.push(CommItem {
+                    after_ops: self.ops.len(),
+                    event,
+                    wait: false,
+                });
+            }
+            self.comm_items.push(CommItem {
+                after_ops: self.ops.len(),
+                event,
+                wait: true,
+            });
+        }
+        let values = if outputs.len() == 1 && outcome.outputs.len() > 1 {
+            vec![crate::distributed::concat(&outcome.outputs)]
+        } else {
+            outcome.outputs
+        };
+        for (t, data) in outputs.iter().zip(values) {
+            if data.len() != t.numel() {
+                return Err(RuntimeError::Message(format!(
+                    "the received data has {} elements but the output tensor of shape {:?} has {}",
+                    data.len(),
+                    t.dims(),
+                    t.numel()
+                )));
+            }
+            let data = data.cast(t.dtype());
+            let fresh = self.from_data(data, t.shape(), t.device()).await?;
+            let grad = self.set_grad_enabled(false);
+            let written = self.assign(t, fresh).await;
+            self.set_grad_enabled(grad);
+            written?;
+        }
+        Ok(outcome.src)
+    }
+}
