@@ -394,3 +394,89 @@ fn random_and_mutated_programs_never_panic() {
         );
     }
 }
+
+/// Mutated distributed programs, run as 2 to 4 ranks: dropped, swapped and
+/// duplicated lines make ranks call collectives out of step, skip them or
+/// call them with other shapes, which must end in output, a traceback or a
+/// named deadlock, never a panic or a hang (each rank has its own small step
+/// budget, and a run where no rank can go on is stopped). Mutations that
+/// only some ranks see (a line under `if rank == 0:`) come from the corpus's
+/// own divergent programs.
+#[test]
+fn mutated_distributed_programs_never_panic_or_hang() {
+    let cases: usize = std::env::var("TPU_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(60, |n| n / 5);
+    let seed: u32 = std::env::var("TPU_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_261_123);
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let mut programs: Vec<String> = ["tests/conformance/distributed", "tests/distributed"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(format!("{root}{d}")).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 4, "the distributed corpus went missing");
+    let handle = std::thread::Builder::new()
+        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .spawn(move || {
+            let mut rng = Rng(Mt19937::new(seed));
+            let mut outcomes: std::collections::BTreeMap<String, usize> = Default::default();
+            for case in 0..cases {
+                let base = &programs[rng.below(programs.len())];
+                let source = mutate(&mut rng, base);
+                let nproc = 2 + rng.below(3);
+                let modes = [EagerMode::Debug, EagerMode::Strict, EagerMode::Fused];
+                let options = RunOptions {
+                    fuel: 20_000,
+                    mode: modes[rng.below(3)],
+                    ..RunOptions::default()
+                };
+                let shared = tpu_runtime::SharedBackend::new(Box::new(ReferenceBackend::new()));
+                let mut runtimes: Vec<Runtime> = (0..nproc)
+                    .map(|_| Runtime::new(Box::new(shared.clone())))
+                    .collect();
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    pollster::block_on(tpu_lang::run_ranks(
+                        &source,
+                        &mut runtimes,
+                        &options,
+                        (0..nproc).collect(),
+                    ))
+                }));
+                match outcome {
+                    Ok(report) => {
+                        let kind = report
+                            .diagnostics
+                            .first()
+                            .map_or("ok".to_string(), |d| d.kind.clone());
+                        *outcomes.entry(kind).or_default() += 1;
+                        for d in &report.diagnostics {
+                            assert!(
+                                d.span.is_some(),
+                                "case {case}: a {} without a location:\n{source}",
+                                d.kind
+                            );
+                        }
+                    }
+                    Err(_) => panic!("case {case} (seed {seed}) panicked on:\n{source}"),
+                }
+            }
+            eprintln!("outcomes of {cases} distributed cases: {outcomes:?}");
+            outcomes
+        })
+        .unwrap();
+    let outcomes = handle.join().expect("the fuzz thread");
+    // The mutations must reach the world, not only the parser: some runs
+    // end in a deadlock or complete.
+    assert!(
+        outcomes.contains_key("ok") || outcomes.contains_key("DistDeadlockError"),
+        "{outcomes:?}"
+    );
+}

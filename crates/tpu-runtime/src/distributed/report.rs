@@ -207,10 +207,18 @@ pub fn world_report(
         merged.cache.corrupt += r.cache.corrupt;
     }
     if let Some(d) = &deadlock {
+        // Placed at the first waiting rank's line; every rank's line is in
+        // `world.deadlock`.
+        let line = d.ranks.iter().find_map(|w| w.line);
         merged.diagnostics.push(Diagnostic {
             kind: "DistDeadlockError".into(),
             message: d.message.clone(),
-            span: None,
+            span: line.map(|line| crate::report::SourceSpan {
+                line,
+                column: 1,
+                end_line: line,
+                end_column: 1,
+            }),
             traceback: format!("DistDeadlockError: {}", d.message),
         });
     }
@@ -317,8 +325,36 @@ pub fn deadlock(world: &World) -> DeadlockReport {
         let at = w.line.map_or(String::new(), |l| format!(" at line {l}"));
         message.push_str(&format!("\n  rank {}: {}{at}", w.rank, w.state));
     }
-    if let Some(why) = ranks.iter().find_map(|w| w.mismatch.clone()) {
-        message.push_str(&format!("\n  {why}"));
+    // Members that disagree on one collective: say who called what.
+    let mut disagreeing: Vec<(String, Vec<usize>)> = Vec::new();
+    for w in ranks.iter().filter(|w| w.mismatch.is_some()) {
+        let call = w.state.trim_start_matches("waits in ").to_string();
+        match disagreeing.iter_mut().find(|(c, _)| *c == call) {
+            Some((_, rs)) => rs.push(w.rank),
+            None => disagreeing.push((call, vec![w.rank])),
+        }
+    }
+    if disagreeing.len() > 1 {
+        let parts: Vec<String> = disagreeing
+            .iter()
+            .map(|(call, rs)| {
+                let who = match rs.as_slice() {
+                    [r] => format!("rank {r} calls"),
+                    rs => format!(
+                        "ranks {} call",
+                        rs.iter()
+                            .map(|r| r.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                format!("{who} {call}")
+            })
+            .collect();
+        message.push_str(&format!(
+            "\n  the ranks disagree on the same collective: {}",
+            parts.join("; ")
+        ));
     }
     DeadlockReport { message, ranks }
 }
