@@ -125,6 +125,105 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
     Ok(())
 }
 
+/// One line of `tpu bench --ranks --json`.
+#[derive(Serialize)]
+pub struct RanksLine {
+    pub name: String,
+    pub backend: String,
+    pub mode: String,
+    pub ranks: usize,
+    /// Wall time per DDP step of all ranks together, measured here.
+    pub step_ms: f64,
+    /// `step_ms` over the one-rank figure: the ranks run one after another
+    /// on this machine, so `ranks` is the ideal and the excess is the
+    /// scheduler's and the collectives' cost.
+    pub vs_one_rank: f64,
+    /// Collectives per step (the DDP bucket all-reduces).
+    pub collectives_per_step: f64,
+}
+
+/// Times `source` as `nproc` ranks on runtimes sharing `backend`.
+fn timed_ranks(
+    backend: &tpu_runtime::SharedBackend,
+    source: &str,
+    nproc: usize,
+    mode: EagerMode,
+) -> Result<(f64, Report), String> {
+    let mut runtimes: Vec<Runtime> = (0..nproc)
+        .map(|_| {
+            let mut r = Runtime::new(Box::new(backend.clone()));
+            let chip = tpu_device::chip::preset("v5e").expect("a preset");
+            let slice = tpu_device::Slice::smallest_with(&chip, nproc).expect("a v5e slice");
+            r.set_device(chip, slice);
+            r
+        })
+        .collect();
+    let options = RunOptions {
+        mode,
+        fuel: u64::MAX,
+        ..RunOptions::default()
+    };
+    let start = Instant::now();
+    let report = pollster::block_on(tpu_lang::run_ranks(
+        source,
+        &mut runtimes,
+        &options,
+        (0..nproc).collect(),
+    ));
+    let seconds = start.elapsed().as_secs_f64();
+    match report.diagnostics.first() {
+        Some(d) => Err(d.traceback.clone()),
+        None => Ok((seconds, report)),
+    }
+}
+
+/// `tpu bench --ranks`: a DDP step as 1 and as 8 ranks, Strict, per step
+/// (a short and a longer run's difference, as for the other workloads).
+pub fn ranks(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Result<(), String> {
+    let selected =
+        pollster::block_on(tpu_wgpu::select_backend(backend)).map_err(|e| e.to_string())?;
+    let shared = tpu_runtime::SharedBackend::new(selected.backend);
+    let backend_name = tpu_runtime::Backend::kind(&shared).name().to_string();
+    let w = Workload {
+        name: "ddp_train_step",
+        source: include_str!("bench/ddp.py"),
+        full: &[("BATCH", 64), ("D_IN", 128), ("D_HIDDEN", 512)],
+        small: &[("BATCH", 4), ("D_IN", 8), ("D_HIDDEN", 16)],
+    };
+    let mode = EagerMode::Strict;
+    let mut one_rank_ms = None;
+    for nproc in [1, 8] {
+        let (t1, r1) = timed_ranks(&shared, &program(&w, 1, small), nproc, mode)?;
+        let (t2, r2) = timed_ranks(&shared, &program(&w, 1 + steps, small), nproc, mode)?;
+        let per_step = |a: f64, b: f64| (b - a) / steps as f64;
+        let step_ms = per_step(t1, t2) * 1e3;
+        let collectives = |r: &Report| r.world.as_ref().map_or(0, |w| w.collectives.len()) as f64;
+        let line = RanksLine {
+            name: w.name.to_string(),
+            backend: backend_name.clone(),
+            mode: format!("{mode:?}").to_lowercase(),
+            ranks: nproc,
+            step_ms,
+            vs_one_rank: step_ms / *one_rank_ms.get_or_insert(step_ms),
+            collectives_per_step: per_step(collectives(&r1), collectives(&r2)),
+        };
+        if json {
+            println!("{}", serde_json::to_string(&line).expect("plain data"));
+        } else {
+            println!(
+                "{:<16} {:<9} {} ranks  {:>9.2} ms per step  {:>5.2}x one rank  {:>4.1} collectives/step  (measured wall time)",
+                line.name,
+                line.backend,
+                line.ranks,
+                line.step_ms,
+                line.vs_one_rank,
+                line.collectives_per_step
+            );
+        }
+    }
+    Ok(())
+}
+
 /// One line of `tpu bench --collectives --json`.
 #[derive(Serialize)]
 pub struct CollectiveLine {

@@ -97,6 +97,10 @@ enum Command {
         /// Instead: time the device model simulating whole-pod all-reduces.
         #[arg(long)]
         collectives: bool,
+        /// Instead: a DDP training step as 1 and as 8 ranks (torch.distributed),
+        /// measured per step: what running ranks costs the scheduler.
+        #[arg(long)]
+        ranks: bool,
     },
 }
 
@@ -168,11 +172,18 @@ fn command(command: Command) -> ExitCode {
             small,
             json,
             collectives: false,
+            ranks,
         } => {
             let worker = std::thread::Builder::new()
                 .name("tpu-bench".into())
                 .stack_size(tpu_lang::NATIVE_STACK_BYTES)
-                .spawn(move || bench::run(backend, steps.max(1), small, json));
+                .spawn(move || {
+                    if ranks {
+                        bench::ranks(backend, steps.max(1), small, json)
+                    } else {
+                        bench::run(backend, steps.max(1), small, json)
+                    }
+                });
             match worker.map(|w| w.join()) {
                 Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
                 Ok(Ok(Err(e))) => {
