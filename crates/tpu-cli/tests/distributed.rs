@@ -35,6 +35,18 @@ fn shared_corpus_on_the_wgpu_backend() {
     }
 }
 
+#[test]
+fn own_corpus_on_the_reference_backend() {
+    check("tests/distributed", "cpu", None, 14);
+}
+
+#[test]
+fn own_corpus_on_the_wgpu_backend() {
+    if support::wgpu_available() {
+        check("tests/distributed", "wgpu", None, 14);
+    }
+}
+
 /// Runs `tpu run` with `args`, returning (exit status, stdout, stderr).
 fn tpu(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
@@ -85,6 +97,79 @@ fn a_mismatched_collective_is_a_deadlock_named_rank_by_rank() {
                     "rank {rank}: waits in broadcast (default group, collective #2, shape [4], float32) at line 16"
                 )),
                 "{stderr}"
+            );
+        }
+    }
+}
+
+/// Each kind of mismatch real PyTorch hangs on (or aborts on), with what
+/// `tests/distributed/README.md` says every rank must be reported waiting
+/// in, or where it finished.
+#[test]
+fn every_kind_of_mismatch_is_named_at_each_ranks_line() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "deadlock_different_collectives",
+            &[
+                "rank 0: waits in all_gather_into_tensor (default group, collective #2, shape [2], float32) at line 16",
+                "rank 1: waits in reduce_scatter_tensor (default group, collective #2, shape [4], float32, SUM) at line 19",
+                "rank 2: waits in all_gather_into_tensor",
+                "rank 3: waits in reduce_scatter_tensor",
+                "ranks 0, 2 call all_gather_into_tensor",
+            ],
+        ),
+        (
+            "deadlock_shapes",
+            &[
+                "rank 0: waits in all_reduce (default group, collective #2, shape [4, 3], float32, SUM) at line 19",
+                "rank 1: waits in all_reduce (default group, collective #2, shape [3, 4, 2], float32, SUM) at line 19",
+            ],
+        ),
+        (
+            "deadlock_dtypes",
+            &[
+                "rank 2: waits in all_reduce (default group, collective #1, shape [3], float32, SUM) at line 16",
+                "rank 3: waits in all_reduce (default group, collective #1, shape [3], int64, SUM) at line 16",
+                "ranks 0, 1, 2 call all_reduce",
+            ],
+        ),
+        (
+            "deadlock_early_return",
+            &[
+                "rank 0: waits in all_reduce (default group, collective #3, shape [2], float32, SUM) at line 21",
+                "rank 6: finished at line 27",
+                "rank 7: waits in all_reduce (default group, collective #3",
+            ],
+        ),
+        (
+            "deadlock_recv_unmatched",
+            &[
+                "rank 0: waits in barrier (default group, collective #2) at line 18",
+                "rank 1: waits in recv from rank 0 (tag 0, shape [1], float32) at line 17",
+            ],
+        ),
+    ];
+    for (name, expected) in cases {
+        let path = support::corpus_dir(&format!("tests/distributed/{name}.py"));
+        let source = std::fs::read_to_string(&path).unwrap();
+        let nproc = support::nproc_of(&source, None).expect("a # nproc: line");
+        let (code, _, stderr) = tpu(&[
+            "run",
+            "--backend",
+            "cpu",
+            "--nproc-per-node",
+            &nproc.to_string(),
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{name}: {stderr}");
+        assert!(
+            stderr.starts_with("DistDeadlockError: no rank can proceed"),
+            "{name}: {stderr}"
+        );
+        for line in *expected {
+            assert!(
+                stderr.contains(line),
+                "{name}: expected {line:?} in\n{stderr}"
             );
         }
     }

@@ -189,8 +189,10 @@ fn describe(
     if let Some(seq) = seq {
         parts.push(format!("collective #{seq}"));
     }
-    parts.push(format!("shape {shape:?}"));
-    parts.push(dtype_name(dtype));
+    if name != "barrier" {
+        parts.push(format!("shape {shape:?}"));
+        parts.push(dtype_name(dtype));
+    }
     if let Some(op) = op {
         parts.push(op.name().to_string());
     }
@@ -521,18 +523,19 @@ impl World {
     pub fn start_recv(
         &mut self,
         rank: usize,
-        src: Option<usize>,
-        tag: i64,
+        (src, tag): (Option<usize>, i64),
+        (shape, dtype): (&[usize], DType),
         line: Option<u32>,
     ) -> usize {
+        let into = format!("shape {shape:?}, {}", dtype_name(dtype));
         let ticket = self.tickets.len();
         self.tickets.push(Ticket {
             rank,
             event: usize::MAX,
             line,
             wants: match src {
-                Some(s) => format!("recv from rank {s} (tag {tag})"),
-                None => format!("recv from any rank (tag {tag})"),
+                Some(s) => format!("recv from rank {s} (tag {tag}, {into})"),
+                None => format!("recv from any rank (tag {tag}, {into})"),
             },
             state: TicketState::Recv { src, tag },
         });

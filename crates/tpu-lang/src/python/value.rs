@@ -197,6 +197,10 @@ pub enum HashKey {
     Tuple(Vec<HashKey>),
     /// Objects hashed by identity: functions, classes, instances, tensors.
     Id(usize),
+    /// Immutable torch values hashed by what they are: a dtype, a device, a
+    /// `torch.Size` (which hashes as the tuple of its sizes in PyTorch, kept
+    /// apart here only by being a separate kind of key), a range.
+    Value(&'static str, String),
 }
 
 /// An insertion-ordered dict.
@@ -382,6 +386,14 @@ impl Value {
                 HashKey::Tuple(items.iter().map(Value::hash_key).collect::<Option<_>>()?)
             }
             Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Slice(_) => return None,
+            Value::DType(d) => HashKey::Value("dtype", d.torch_name().to_string()),
+            Value::Device(d) => HashKey::Value("device", d.to_string()),
+            Value::Size(dims) => {
+                HashKey::Tuple(dims.iter().map(|&d| HashKey::Int(d as i64)).collect())
+            }
+            Value::Range(a, b, c) => HashKey::Value("range", format!("{a}:{b}:{c}")),
+            Value::TorchContext(c) => HashKey::Value("context", format!("{c:?}")),
+            Value::NotImplemented => HashKey::Value("NotImplemented", String::new()),
             other => HashKey::Id(other.identity().unwrap_or(0)),
         })
     }

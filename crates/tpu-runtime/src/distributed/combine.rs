@@ -113,7 +113,7 @@ fn reduce(inputs: &[HostData], op: ReduceOp) -> Result<HostData, String> {
     let dtype = inputs[0].dtype();
     if op.is_bitwise() && dtype.is_floating() {
         return Err(format!(
-            "Cannot use ReduceOp.{} with floating point tensors",
+            "Cannot use ReduceOp.{} with non-integral dtype",
             op.name()
         ));
     }
@@ -133,7 +133,7 @@ fn reduce(inputs: &[HostData], op: ReduceOp) -> Result<HostData, String> {
             ),
             other => {
                 return Err(format!(
-                    "ReduceOp.AVG needs a floating point tensor, got {}",
+                    "result type Float can't be cast to the desired output type {}",
                     crate::scalar_type_name(other.dtype())
                 ));
             }

@@ -133,10 +133,12 @@ impl Runtime {
         tag: i64,
     ) -> Result<usize, RuntimeError> {
         let seat = self.seat()?;
-        let ticket = seat
-            .world
-            .borrow_mut()
-            .start_recv(seat.rank, src, tag, self.line);
+        let ticket = seat.world.borrow_mut().start_recv(
+            seat.rank,
+            (src, tag),
+            (&out.dims(), out.dtype()),
+            self.line,
+        );
         Ok(self.start_work(ticket, vec![out]))
     }
 

@@ -80,14 +80,10 @@ class ProcessGroup:
         return "<torch.distributed.distributed_c10d.ProcessGroup object>"
 
 
-class _NonGroupMember:
-    def __repr__(self):
-        return "<object object>"
-
-
 class GroupMember:
     WORLD = None
-    NON_GROUP_MEMBER = _NonGroupMember()
+    # c10d's marker for "this rank is not in the group" is the int -100.
+    NON_GROUP_MEMBER = -100
 
 
 class _Groups:
@@ -130,6 +126,10 @@ class Work:
 
 _state = {"backend": None, "groups": []}
 
+# The type names PyTorch's cast errors use.
+_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16",
+               torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool"}
+
 
 def _seat():
     seat = _C.dist_seat()
@@ -154,15 +154,14 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if backend is not None:
         name = str(backend).lower()
         if name == "nccl":
-            raise RuntimeError(
-                "ProcessGroupNCCL is only supported with GPUs, no GPUs found! "
-                "(the playground's ranks run on the simulated TPU slice: use the default backend, "
-                "\"gloo\" or \"tpu_dist\")")
+            # What PyTorch says on a machine without CUDA; the ranks here run
+            # on the simulated TPU slice (backend omitted, "gloo" or "tpu_dist").
+            raise RuntimeError("nccl2 requires at least one CUDA device")
         if name not in ("gloo", "tpu_dist", "cpu:gloo", "tpu:tpu_dist"):
-            raise ValueError("Invalid backend: '" + str(backend) + "'")
+            raise AssertionError("Unknown backend type " + str(backend))
         _state["backend"] = "gloo" if "gloo" in name else "tpu_dist"
     else:
-        _state["backend"] = "tpu_dist"
+        _state["backend"] = "undefined"
     rank_, size = _seat()
     if world_size != -1 and world_size != size:
         raise ValueError("world_size " + str(world_size) + " does not match the " + str(size)
@@ -182,6 +181,8 @@ def is_torchelastic_launched():
 
 
 def destroy_process_group(group=None):
+    if GroupMember.WORLD is None:
+        raise AssertionError("Process group cannot be None")
     if group is None or group is GroupMember.WORLD:
         GroupMember.WORLD = None
         _Groups.WORLD = None
@@ -198,15 +199,19 @@ def _resolve(group):
     if group is None or group is GroupMember.WORLD:
         return _default_group()
     _default_group()
-    if group is GroupMember.NON_GROUP_MEMBER:
-        raise ValueError("Invalid process group specified")
+    if not isinstance(group, ProcessGroup):
+        if group == GroupMember.NON_GROUP_MEMBER:
+            raise ValueError("Invalid process group specified")
+        raise ValueError("Process group " + str(group)
+                         + " is not initialized in the world group map. Please initialize the group first.")
     return group
 
 
 def _member(group):
     """The resolved group, or None when this rank is not in it (c10d then
     skips the call with a warning)."""
-    if group is GroupMember.NON_GROUP_MEMBER:
+    if isinstance(group, int) and group == GroupMember.NON_GROUP_MEMBER:
+        _default_group()
         return None
     g = _resolve(group)
     if _seat()[0] not in g._ranks:
@@ -215,7 +220,7 @@ def _member(group):
 
 
 def get_rank(group=None):
-    if group is GroupMember.NON_GROUP_MEMBER:
+    if isinstance(group, int) and group == GroupMember.NON_GROUP_MEMBER:
         return -1
     g = _resolve(group)
     me = _seat()[0]
@@ -223,7 +228,7 @@ def get_rank(group=None):
 
 
 def get_world_size(group=None):
-    if group is GroupMember.NON_GROUP_MEMBER:
+    if isinstance(group, int) and group == GroupMember.NON_GROUP_MEMBER:
         return -1
     return len(_resolve(group)._ranks)
 
@@ -250,6 +255,12 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
               group_desc=None, device_id=None):
     world = _default_group()
     ranks = sorted(ranks) if ranks is not None else list(world._ranks)
+    for r in ranks:
+        if r < 0 or r >= len(world._ranks):
+            raise ValueError("Rank " + str(r) + " is out of range. Valid ranks are 0 to "
+                             + str(len(world._ranks) - 1) + " (world_size=" + str(len(world._ranks)) + ")")
+    if len(set(ranks)) != len(ranks):
+        raise ValueError("ranks list must not contain duplicate entries, got " + str(ranks))
     gid = _C.dist_new_group(ranks)
     g = ProcessGroup(gid, ranks, backend.lower() if isinstance(backend, str) else world._backend)
     _state["groups"].append(g)
@@ -270,10 +281,17 @@ def _check_list(ts, name):
                         + "` of type List[torch.Tensor]\n             but got " + str(type(ts)) + " instead.")
 
 
-def _op_name(op):
-    if isinstance(op, _RedOp):
-        return op._name
-    raise ValueError("Invalid ReduceOp: " + repr(op))
+def _op_name(op, tensor=None):
+    if not isinstance(op, _RedOp):
+        raise ValueError("Invalid ReduceOp: " + repr(op))
+    # gloo refuses these at once, on every rank, before communicating.
+    if tensor is not None:
+        if op._name == "AVG" and not tensor.is_floating_point():
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               + _TYPE_NAMES[tensor.dtype])
+        if op._name in ("BAND", "BOR", "BXOR") and tensor.is_floating_point():
+            raise RuntimeError("Cannot use ReduceOp." + op._name + " with non-integral dtype")
+    return op._name
 
 
 def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_splits=None, async_op=False,
@@ -286,13 +304,28 @@ def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_sp
     return None
 
 
-def _check_src(src, g, what="src"):
+def _check_root(src, g, fname):
     if not isinstance(src, int):
-        raise TypeError("Invalid " + what + ": " + repr(src))
+        raise TypeError("Invalid root: " + repr(src))
     if src < 0 or src >= get_world_size():
-        raise ValueError("Invalid " + what + " rank: " + str(src))
+        raise RuntimeError("ProcessGroupGloo::" + fname + ": invalid root rank: " + str(src))
     if src not in g._ranks:
         raise ValueError("Global rank " + str(src) + " is not part of group " + repr(g))
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ")"
+
+
+def _check_gather_outputs(outputs, input, n):
+    """gloo's allgather checks: W outputs, each of the input's shape and dtype."""
+    if len(outputs) != n:
+        raise RuntimeError("ProcessGroupGloo::allgather: invalid output tensor list at index 0 (expected length "
+                           + str(n) + ", got " + str(len(outputs)) + ")")
+    for i, t in enumerate(outputs):
+        if t.shape != input.shape:
+            raise RuntimeError("ProcessGroupGloo::allgather: invalid tensor size at index " + str(i)
+                               + " (expected " + _shape_text(input.shape) + ", got " + _shape_text(t.shape) + ")")
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
@@ -300,7 +333,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     g = _member(group)
     if g is None:
         return None
-    return _run("all_reduce", "all_reduce", g, tensor, [tensor], _op_name(op), async_op=async_op)
+    return _run("all_reduce", "all_reduce", g, tensor, [tensor], _op_name(op, tensor), async_op=async_op)
 
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
@@ -310,7 +343,7 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
         return None
     if group_src is not None:
         src = g._ranks[group_src]
-    _check_src(src, g)
+    _check_root(src, g, "broadcast")
     return _run("broadcast", "broadcast", g, tensor, [tensor], src=src, async_op=async_op)
 
 
@@ -320,13 +353,11 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     g = _member(group)
     if g is None:
         return None
-    if len(tensor_list) != len(g._ranks):
-        raise ValueError("Tensor list input and output size must equal to the world size (expected "
-                         + str(len(g._ranks)) + ", got " + str(len(tensor_list)) + ")")
     for t in tensor_list:
-        if t.numel() != tensor.numel():
-            raise RuntimeError("all_gather: every output tensor must have the input's size "
-                               + str(list(tensor.shape)) + ", got " + str(list(t.shape)))
+        if t.dtype != tensor.dtype:
+            raise ValueError("Invalid usage of tensors with different dtypesFound " + str(t.dtype) + " and  "
+                             + str(tensor.dtype))
+    _check_gather_outputs(tensor_list, tensor, len(g._ranks))
     return _run("all_gather", "all_gather", g, tensor, tensor_list, async_op=async_op)
 
 
@@ -336,10 +367,11 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     g = _member(group)
     if g is None:
         return None
-    if output_tensor.numel() != input_tensor.numel() * len(g._ranks):
-        raise ValueError("output tensor size must be equal to world_size times input tensor size")
+    # gloo splits the output into W chunks along dim 0, each of the input's shape.
+    _check_gather_outputs(list(output_tensor.chunk(len(g._ranks))), input_tensor, len(g._ranks))
     if output_tensor.dtype != input_tensor.dtype:
-        raise TypeError("output tensor must have the same type as input tensor")
+        raise RuntimeError("ProcessGroupGloo::allgather: invalid tensor type at index 0 (expected "
+                           + str(input_tensor.dtype) + ", got " + str(output_tensor.dtype) + ")")
     return _run("all_gather_into_tensor", "all_gather", g, input_tensor, [output_tensor], async_op=async_op)
 
 
@@ -349,11 +381,94 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     g = _member(group)
     if g is None:
         return None
-    if input.numel() != output.numel() * len(g._ranks):
-        raise ValueError("input tensor must be the same size as output size times world size")
+    n = len(g._ranks)
+    out0 = output.shape[0] if output.dim() > 0 else 1
+    in0 = input.shape[0] if input.dim() > 0 else 1
+    if out0 * n != in0 or output.numel() * n != input.numel():
+        raise RuntimeError("[rank" + str(_seat()[0]) + "]: ProcessGroupGloo: Check failed: "
+                           "outputShape[0] * worldSize == inputShape[0] (" + str(out0 * n) + " vs. " + str(in0) + "). ")
     if output.dtype != input.dtype:
         raise TypeError("input tensor must be the same type as the output tensor.")
-    return _run("reduce_scatter_tensor", "reduce_scatter", g, input, [output], _op_name(op), async_op=async_op)
+    return _run("reduce_scatter_tensor", "reduce_scatter", g, input, [output], _op_name(op, input),
+                async_op=async_op)
+
+
+def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_tensor(output, "output")
+    _check_list(input_list, "input_list")
+    g = _member(group)
+    if g is None:
+        return None
+    flat = torch.cat([t.reshape(-1) for t in input_list])
+    if len(input_list) != len(g._ranks) or flat.numel() != output.numel() * len(g._ranks):
+        raise RuntimeError("ProcessGroupGloo::reduce_scatter: invalid tensor list (expected "
+                           + str(len(g._ranks)) + " tensors of " + str(output.numel()) + " elements)")
+    return _run("reduce_scatter", "reduce_scatter", g, flat, [output], _op_name(op, output), async_op=async_op)
+
+
+def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if group_dst is not None:
+        dst = g._ranks[group_dst]
+    _check_root(dst, g, "reduce")
+    # Every member ends with the reduction (c10d leaves the others' tensors
+    # unspecified; gloo's hold the same).
+    return _run("reduce", "all_reduce", g, tensor, [tensor], _op_name(op, tensor), async_op=async_op)
+
+
+def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if group_dst is not None:
+        dst = g._ranks[group_dst]
+    if dst is None:
+        dst = g._ranks[0]
+    _check_root(dst, g, "gather")
+    me = _seat()[0]
+    if me == dst:
+        if gather_list is None:
+            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+        _check_gather_outputs(gather_list, tensor, len(g._ranks))
+        outputs = gather_list
+    else:
+        if gather_list:
+            raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+        outputs = []
+    return _run("gather", "all_gather", g, tensor, outputs, async_op=async_op)
+
+
+def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
+    _check_tensor(tensor, "tensor")
+    g = _member(group)
+    if g is None:
+        return None
+    if group_src is not None:
+        src = g._ranks[group_src]
+    if src is None:
+        src = g._ranks[0]
+    _check_root(src, g, "scatter")
+    n = len(g._ranks)
+    me = _seat()[0]
+    if me == src:
+        if scatter_list is None:
+            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
+        flat = torch.cat([t.reshape(-1) for t in scatter_list])
+    else:
+        if scatter_list:
+            raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+        flat = torch.empty(n * tensor.numel(), dtype=tensor.dtype, device=tensor.device)
+    # The source's list reaches every member, which keeps its own part.
+    mine = g._ranks.index(me)
+
+    def keep():
+        tensor.copy_(flat[mine * tensor.numel():(mine + 1) * tensor.numel()].reshape(tensor.shape))
+
+    return _run("scatter", "broadcast", g, flat, [flat], src=src, async_op=async_op, on_done=keep)
 
 
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None, group=None,
@@ -364,6 +479,9 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     if g is None:
         return None
     n = len(g._ranks)
+    for splits in (input_split_sizes, output_split_sizes):
+        if splits is not None and len(splits) != n:
+            raise RuntimeError("Number of tensor splits not equal to group size")
     if input_split_sizes is None and input.shape[0] % n != 0:
         raise RuntimeError("Tensor's dim 0 does not divide equally across group size")
     if input_split_sizes is not None and sum(input_split_sizes) != input.shape[0]:
@@ -374,6 +492,26 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                 in_splits=list(input_split_sizes) if input_split_sizes is not None else None,
                 out_splits=list(output_split_sizes) if output_split_sizes is not None else None,
                 async_op=async_op)
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    _check_list(output_tensor_list, "output_tensor_list")
+    _check_list(input_tensor_list, "input_tensor_list")
+    g = _member(group)
+    if g is None:
+        return None
+    flat_in = torch.cat([t.reshape(-1) for t in input_tensor_list])
+    flat_out = torch.empty(sum(t.numel() for t in output_tensor_list), dtype=flat_in.dtype, device=flat_in.device)
+
+    def unpack():
+        offset = 0
+        for t in output_tensor_list:
+            t.copy_(flat_out[offset:offset + t.numel()].reshape(t.shape))
+            offset += t.numel()
+
+    return _run("all_to_all", "all_to_all", g, flat_in, [flat_out],
+                in_splits=[t.numel() for t in input_tensor_list],
+                out_splits=[t.numel() for t in output_tensor_list], async_op=async_op, on_done=unpack)
 
 
 def barrier(group=None, async_op=False, device_ids=None):
@@ -391,7 +529,8 @@ def _peer(peer, group, group_peer, what):
     if peer < 0 or peer >= get_world_size():
         raise ValueError("Invalid " + what + " rank: " + str(peer))
     if peer == get_rank():
-        raise ValueError("Invalid " + what + " rank: " + str(peer) + ", " + what
+        full = "destination" if what == "dst" else "source"
+        raise ValueError("Invalid " + full + " rank: " + full
                          + " rank should not be the same as the rank of the current process.")
     return peer
 

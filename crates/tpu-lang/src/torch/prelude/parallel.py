@@ -28,15 +28,27 @@ def _unflatten_into(flat, tensors):
 
 
 class DistributedDataParallel(Module):
-    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
+    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=None,
                  init_sync=True, process_group=None, bucket_cap_mb=None, find_unused_parameters=False,
                  check_reduction=False, gradient_as_bucket_view=False, static_graph=False,
                  delay_all_reduce_named_params=None, param_to_hook_all_reduce=None, mixed_precision=None,
-                 device_mesh=None, skip_all_reduce_unused_params=False):
+                 device_mesh=None, skip_all_reduce_unused_params=False, bucket_cap_mb_list=None,
+                 batched_grad_copy=False, forward_sync_buffers=None, lazy_bucket_allocation=False):
         super().__init__()
         if not any(p.requires_grad for p in module.parameters()):
             raise RuntimeError(
                 "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
+        if device_ids is not None or output_device is not None:
+            devices = "{" + ", ".join(sorted(set("device(type='" + p.device.type + "')"
+                                                 for p in module.parameters()))) + "}"
+            raise ValueError(
+                "DistributedDataParallel device_ids and output_device arguments only work with single-device/multiple-device "
+                "GPU modules or CPU modules, but got device_ids " + str(device_ids) + ", output_device "
+                + str(output_device) + ", and module parameters " + devices + ".")
+        if broadcast_buffers is None:
+            broadcast_buffers = True if forward_sync_buffers is None else forward_sync_buffers
+        self.device_ids = None
+        self.output_device = None
         self.module = module
         self.process_group = process_group if process_group is not None else dist._default_group()
         self.dim = dim
@@ -52,6 +64,9 @@ class DistributedDataParallel(Module):
         self._params = [p for p in module.parameters() if p.requires_grad]
         self._buckets = self._assign_buckets()
         self._callback_queued = False
+        # Indices (in `parameters()` order) of parameters the last reduced
+        # backward gave no gradient: the next forward refuses them.
+        self._unused = []
         if init_sync:
             self._sync_states(list(module.parameters()) + list(module.buffers()),
                               "DDP construction: rank 0's parameters and buffers")
@@ -90,6 +105,21 @@ class DistributedDataParallel(Module):
                 _unflatten_into(flat, group)
 
     def forward(self, *inputs, **kwargs):
+        if self._unused and not self.find_unused_parameters:
+            raise RuntimeError(
+                "Expected to have finished reduction in the prior iteration before starting a new one. This error "
+                "indicates that your module has parameters that were not used in producing loss. You can enable "
+                "unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+                "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+                "participate in calculating loss. \nIf you already have done the above, then the distributed data "
+                "parallel module wasn't able to locate the output tensors in the return value of your module's "
+                "`forward` function. Please include the loss function and the structure of the return value of "
+                "`forward` of your module when reporting this issue (e.g. list, dict, iterable).\nParameter indices "
+                "which did not receive grad for rank " + str(dist.get_rank()) + ": "
+                + " ".join(str(i) for i in self._unused)
+                + "\n In addition, you can set the environment variable TORCH_DISTRIBUTED_DEBUG to either INFO or "
+                "DETAIL to print out information about which particular parameters did not receive gradient on "
+                "this rank as part of this error")
         if self.broadcast_buffers and self.require_forward_param_sync:
             buffers = list(self.module.buffers())
             if buffers:
@@ -103,6 +133,7 @@ class DistributedDataParallel(Module):
     def _reduce_gradients(self):
         self._callback_queued = False
         world = len(self.process_group._ranks)
+        self._unused = [i for i, p in enumerate(self._params) if p.grad is None]
         pending = []
         with torch.no_grad():
             for i, bucket in enumerate(self._buckets):
@@ -123,9 +154,8 @@ class DistributedDataParallel(Module):
                 for p in bucket:
                     n = p.numel()
                     part = flat[offset:offset + n].reshape(p.shape)
-                    if p.grad is None:
-                        p.grad = part.clone()
-                    else:
+                    # A parameter backward did not reach keeps no gradient.
+                    if p.grad is not None:
                         p.grad.copy_(part)
                     offset += n
 
