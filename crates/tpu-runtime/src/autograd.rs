@@ -279,6 +279,9 @@ impl Runtime {
             None => g,
         };
         leaf.set_grad(Some(total));
+        // When this gradient became ready, in this rank's op stream: where
+        // DDP's bucket all-reduce for it can start (`dist_collective`).
+        self.grad_ready.insert(leaf.identity(), self.ops.len());
         Ok(())
     }
 }

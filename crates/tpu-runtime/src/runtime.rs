@@ -102,6 +102,9 @@ pub struct Runtime {
     world: Option<WorldSeat>,
     works: Vec<distributed::Work>,
     comm_items: Vec<CommItem>,
+    /// For each leaf (by identity), the op count when backward last
+    /// accumulated its gradient.
+    pub(crate) grad_ready: std::collections::HashMap<usize, usize>,
 }
 
 impl Runtime {
@@ -129,6 +132,7 @@ impl Runtime {
             world: None,
             works: Vec::new(),
             comm_items: Vec::new(),
+            grad_ready: Default::default(),
         }
     }
 
@@ -167,6 +171,7 @@ impl Runtime {
         self.print_options = PrintOptions::default();
         self.works.clear();
         self.comm_items.clear();
+        self.grad_ready.clear();
         self.tpu.cache.begin_run();
     }
 

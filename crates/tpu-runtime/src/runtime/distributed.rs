@@ -67,11 +67,19 @@ impl Runtime {
         self.read_dense_quiet(&dense).await
     }
 
-    fn start_work(&mut self, ticket: usize, outputs: Vec<Tensor>) -> usize {
+    /// Where backward last made `t`'s gradient, in this rank's op stream.
+    pub fn grad_ready(&self, t: &Tensor) -> Option<usize> {
+        self.grad_ready.get(&t.identity()).copied()
+    }
+
+    /// Keeps a started communication; it sits in the stream after the ops so
+    /// far, or after the first `ready` ops when its inputs were ready then
+    /// (a DDP bucket, started as backward made its last gradient).
+    fn start_work(&mut self, ticket: usize, outputs: Vec<Tensor>, ready: Option<usize>) -> usize {
         let seat = self.world.as_ref().expect("a seat made the ticket");
         if let Some(event) = seat.world.borrow().ticket_event(ticket) {
             self.comm_items.push(CommItem {
-                after_ops: self.ops.len(),
+                after_ops: ready.unwrap_or(self.ops.len()).min(self.ops.len()),
                 event,
                 wait: false,
             });
@@ -94,7 +102,7 @@ impl Runtime {
         call: CollectiveCall,
         input: Option<&Tensor>,
         outputs: Vec<Tensor>,
-        cause: Option<String>,
+        (cause, ready): (Option<String>, Option<usize>),
     ) -> Result<usize, RuntimeError> {
         let seat = self.seat()?;
         let (data, shape) = match input {
@@ -106,7 +114,7 @@ impl Runtime {
             .borrow_mut()
             .start_collective(seat.rank, group, name, call, data, shape, self.line, cause)
             .map_err(RuntimeError::Message)?;
-        Ok(self.start_work(ticket, outputs))
+        Ok(self.start_work(ticket, outputs, ready))
     }
 
     /// `dist.send` / `isend`: buffered, so the work is done at once.
@@ -122,7 +130,7 @@ impl Runtime {
             .world
             .borrow_mut()
             .send(seat.rank, dst, tag, data, t.dims(), self.line);
-        Ok(self.start_work(ticket, Vec::new()))
+        Ok(self.start_work(ticket, Vec::new(), None))
     }
 
     /// `dist.recv` / `irecv` into `out`, from `src` (any rank when `None`).
@@ -139,7 +147,7 @@ impl Runtime {
             (&out.dims(), out.dtype()),
             self.line,
         );
-        Ok(self.start_work(ticket, vec![out]))
+        Ok(self.start_work(ticket, vec![out], None))
     }
 
     /// `Work.is_completed()`.

@@ -108,7 +108,8 @@ impl Interpreter<'_> {
                 Value::list(ranks.iter().map(|&r| Value::Int(r as i64)).collect())
             }
             // (name, kind, group, input or None, outputs, op, src, input
-            // splits, output splits, cause) to a work handle.
+            // splits, output splits, cause[, tensors whose gradients it
+            // reduces]) to a work handle.
             "dist_collective" => {
                 let fname = a.str(0)?;
                 let kind = a.str(1)?;
@@ -140,9 +141,22 @@ impl Interpreter<'_> {
                     Value::None => None,
                     _ => Some(a.str(9)?),
                 };
+                // The tensors whose gradients this collective reduces (DDP's
+                // bucket): it starts where backward made the last of them.
+                let ready = match a.values.get(10) {
+                    Some(Value::None) | None => None,
+                    Some(v) => {
+                        let params = self.tensors(&v.clone()).await?;
+                        params
+                            .iter()
+                            .map(|p| self.runtime.grad_ready(p))
+                            .max()
+                            .flatten()
+                    }
+                };
                 let work = self
                     .runtime
-                    .dist_collective(group, &fname, call, input.as_ref(), outputs, cause)
+                    .dist_collective(group, &fname, call, input.as_ref(), outputs, (cause, ready))
                     .await?;
                 Value::Int(work as i64)
             }

@@ -295,8 +295,9 @@ def _op_name(op, tensor=None):
 
 
 def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_splits=None, async_op=False,
-         cause=None, on_done=None):
-    handle = _C.dist_collective(fname, kind, g._gid, input, outputs, op, src, in_splits, out_splits, cause)
+         cause=None, on_done=None, grads_of=None):
+    handle = _C.dist_collective(fname, kind, g._gid, input, outputs, op, src, in_splits, out_splits, cause,
+                                grads_of)
     work = Work(handle, on_done)
     if async_op:
         return work

@@ -1,13 +1,20 @@
 # torch.nn.parallel: DistributedDataParallel as nn/parallel/distributed.py and
 # reducer.cpp define it. Built, it broadcasts rank 0's parameters and buffers
 # (one coalesced broadcast); every forward with `broadcast_buffers` broadcasts
-# the buffers again; the parameters are put in buckets in reverse order (the
-# first bucket capped at 1 MiB, the others at `bucket_cap_mb`, 25 by default),
-# and at the end of backward each bucket's gradients, each multiplied by
+# the buffers again. The first backward reduces every gradient in one bucket
+# (PyTorch 2.15 buckets by size only with `find_unused_parameters`); from the
+# second on, the reducer's rebuilt buckets: the parameters in reverse order,
+# the first bucket capped at 1 MiB (with the default cap) and the others at
+# `bucket_cap_mb`, 25 by default. At the end of backward each bucket's gradients, each multiplied by
 # 1/world_size as the reducer copies them in, are all-reduced (summed) and
-# copied back. Unlike the reducer, a bucket is reduced when backward has
-# finished rather than as soon as its last gradient is ready (the values are
-# the same).
+# copied back. Unlike the reducer, the program reduces a bucket when backward
+# has finished rather than from a hook as its last gradient is made (the
+# values are the same); on the simulated timeline the bucket's all-reduce
+# starts where backward accumulated the last of its gradients (`grads_of`),
+# so it overlaps what backward still does after that. The engine here
+# accumulates a weight used through a transposed view (every nn.Linear) at
+# the end of its walk, later than PyTorch's engine would, so today those
+# buckets start at the end of backward and overlap only one another.
 import torch
 import torch.distributed as dist
 from torch.nn import Module
@@ -58,11 +65,18 @@ class DistributedDataParallel(Module):
         self.static_graph = static_graph
         self.require_backward_grad_sync = True
         self.require_forward_param_sync = True
-        if bucket_cap_mb is None:
+        default_cap = bucket_cap_mb is None
+        if default_cap:
             bucket_cap_mb = 25
         self.bucket_bytes_cap = int(bucket_cap_mb * 1024 * 1024)
+        self._first_bucket_bytes_cap = _DEFAULT_FIRST_BUCKET_BYTES if default_cap else self.bucket_bytes_cap
         self._params = [p for p in module.parameters() if p.requires_grad]
-        self._buckets = self._assign_buckets()
+        if static_graph or not find_unused_parameters:
+            self._buckets = [list(reversed(self._params))]
+            self._rebuild = True
+        else:
+            self._buckets = self._assign_buckets()
+            self._rebuild = False
         self._callback_queued = False
         # Indices (in `parameters()` order) of parameters the last reduced
         # backward gave no gradient: the next forward refuses them.
@@ -79,7 +93,7 @@ class DistributedDataParallel(Module):
         size = 0
         dtype = None
         for p in reversed(self._params):
-            limit = _DEFAULT_FIRST_BUCKET_BYTES if not buckets else self.bucket_bytes_cap
+            limit = self._first_bucket_bytes_cap if not buckets else self.bucket_bytes_cap
             if current and (p.dtype != dtype):
                 buckets.append(current)
                 current, size = [], 0
@@ -144,7 +158,7 @@ class DistributedDataParallel(Module):
                 flat = _flat(grads)
                 nbytes = flat.numel() * flat.element_size()
                 work = dist._run("all_reduce", "all_reduce", self.process_group, flat, [flat], "SUM",
-                                 async_op=True,
+                                 async_op=True, grads_of=bucket,
                                  cause="DDP bucket " + str(i) + " (" + str(len(bucket)) + " gradients, "
                                  + str(nbytes) + " bytes)")
                 pending.append((work, flat, bucket))
@@ -158,6 +172,9 @@ class DistributedDataParallel(Module):
                     if p.grad is not None:
                         p.grad.copy_(part)
                     offset += n
+        if self._rebuild:
+            self._rebuild = False
+            self._buckets = self._assign_buckets()
 
     def no_sync(self):
         return _NoSync(self)
