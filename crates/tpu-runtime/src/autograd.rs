@@ -29,6 +29,14 @@ pub struct Node {
     /// The op's tensor inputs, `None` where an input does not require grad.
     inputs: Vec<Option<Tensor>>,
     released: Cell<bool>,
+    /// Its place in the order nodes were made (PyTorch's `sequence_nr`):
+    /// of the nodes ready to run, the walk runs the latest made first.
+    seq: u64,
+}
+
+thread_local! {
+    /// The next node's `seq`, counted per thread as PyTorch counts per thread.
+    static NEXT_SEQ: Cell<u64> = const { Cell::new(0) };
 }
 
 impl Node {
@@ -67,6 +75,11 @@ impl Runtime {
                 .map(|t| t.requires_grad().then(|| (*t).clone()))
                 .collect(),
             released: Cell::new(false),
+            seq: NEXT_SEQ.with(|n| {
+                let seq = n.get();
+                n.set(seq + 1);
+                seq
+            }),
         };
         let mut state = out.grad_state();
         state.requires_grad = true;
@@ -286,31 +299,51 @@ impl Runtime {
     }
 }
 
-/// Nodes reachable from `root`, each after every node that feeds it a gradient
-/// (iterative, so long chains cannot overflow the stack).
+/// Nodes reachable from `root`, each after every node that feeds it a
+/// gradient, in the order PyTorch's engine runs them: of the nodes whose
+/// gradient is complete, the latest made first (its ready queue is ordered
+/// by `sequence_nr`). So a weight used through a transposed view (every
+/// `nn.Linear`) gets its gradient right after its layer's product, which is
+/// what lets DDP's first bucket start while backward goes on. Iterative, so
+/// long chains cannot overflow the stack.
 fn topological_order(root: &Rc<Node>) -> Vec<Rc<Node>> {
-    let mut order = Vec::new();
-    let mut visited: HashMap<usize, bool> = HashMap::new();
-    let mut stack: Vec<(Rc<Node>, bool)> = vec![(root.clone(), false)];
-    while let Some((node, children_done)) = stack.pop() {
-        let key = Rc::as_ptr(&node) as usize;
-        if children_done {
-            order.push(node);
-            continue;
-        }
-        if visited.insert(key, true).is_some() {
-            continue;
-        }
-        stack.push((node.clone(), true));
-        for input in node.inputs.iter().flatten() {
-            let child = input.grad_state().grad_fn.clone();
-            if let Some(child) = child
-                && !visited.contains_key(&(Rc::as_ptr(&child) as usize))
-            {
-                stack.push((child, false));
+    let key = |n: &Rc<Node>| Rc::as_ptr(n) as usize;
+    let children = |n: &Rc<Node>| -> Vec<Rc<Node>> {
+        n.inputs
+            .iter()
+            .flatten()
+            .filter_map(|t| t.grad_state().grad_fn.clone())
+            .collect()
+    };
+    // How many edges lead into each reachable node.
+    let mut waiting: HashMap<usize, usize> = HashMap::new();
+    let mut seen: HashMap<usize, ()> = HashMap::new();
+    let mut stack = vec![root.clone()];
+    seen.insert(key(root), ());
+    while let Some(node) = stack.pop() {
+        for child in children(&node) {
+            *waiting.entry(key(&child)).or_default() += 1;
+            if seen.insert(key(&child), ()).is_none() {
+                stack.push(child);
             }
         }
     }
-    order.reverse();
+    let mut ready = std::collections::BinaryHeap::new();
+    let mut nodes: HashMap<u64, Rc<Node>> = HashMap::new();
+    ready.push(root.seq);
+    nodes.insert(root.seq, root.clone());
+    let mut order = Vec::new();
+    while let Some(seq) = ready.pop() {
+        let node = nodes.remove(&seq).expect("queued nodes are kept");
+        for child in children(&node) {
+            let left = waiting.get_mut(&key(&child)).expect("counted above");
+            *left -= 1;
+            if *left == 0 {
+                ready.push(child.seq);
+                nodes.insert(child.seq, child);
+            }
+        }
+        order.push(node);
+    }
     order
 }

@@ -11,10 +11,9 @@
 # has finished rather than from a hook as its last gradient is made (the
 # values are the same); on the simulated timeline the bucket's all-reduce
 # starts where backward accumulated the last of its gradients (`grads_of`),
-# so it overlaps what backward still does after that. The engine here
-# accumulates a weight used through a transposed view (every nn.Linear) at
-# the end of its walk, later than PyTorch's engine would, so today those
-# buckets start at the end of backward and overlap only one another.
+# so it overlaps the rest of backward as it would on a TPU (the autograd
+# walk runs nodes in PyTorch's order, latest made first, so the last layer's
+# gradients are made first).
 import torch
 import torch.distributed as dist
 from torch.nn import Module
