@@ -72,7 +72,14 @@ collectives: Array<CollectiveRecord>,
  * The run at a glance: how busy the simulated chip was, what bounds the
  * run and why, host fallbacks and syncs grouped (`report/summary.rs`).
  */
-summary: RunSummary | null, };
+summary: RunSummary | null, 
+/**
+ * A run of several ranks (`--nproc-per-node`): each rank's chip and
+ * outcome, every collective between them, and the deadlock if the run
+ * ended in one. `ops`, `kernels` and `syncs` then hold every rank's,
+ * each tagged with its rank.
+ */
+world: WorldReport | null, };
 
 export type ChipPreset = { 
 /**
@@ -209,6 +216,20 @@ traffic: Array<LinkTraffic>, };
 export type CollectiveStep = { start_us: number, duration_us: number, axes: Array<AxisTraffic>, };
 
 /**
+ * One member's part in a collective.
+ */
+export type CommArrival = { rank: number, 
+/**
+ * Its source line; none if it never called it.
+ */
+line: number | null, arrived: boolean, 
+/**
+ * When it arrived on the simulated timeline, and how long it waited
+ * there for the last member.
+ */
+arrival_us: number | null, wait_us: number, };
+
+/**
  * Elementwise comparisons; their result is a bool tensor.
  */
 export type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
@@ -250,6 +271,15 @@ export type CostBound = "compute" | "memory" | "launch";
 export type CostUnit = "mxu" | "vpu" | "sparse_core";
 
 export type DType = "float32" | "float64" | "bfloat16" | "int32" | "int64" | "bool";
+
+/**
+ * Why no rank could go on.
+ */
+export type DeadlockReport = { 
+/**
+ * The whole diagnosis, one line per rank.
+ */
+message: string, ranks: Array<RankWait>, };
 
 /**
  * The simulated TPU of a run.
@@ -304,6 +334,48 @@ span: SourceSpan | null,
 traceback: string, };
 
 /**
+ * A collective of a group, or a message between two ranks.
+ */
+export type DistCollective = { 
+/**
+ * The function as the program called it: `all_reduce`, `send/recv`.
+ */
+name: string, 
+/**
+ * 0 for the default group, then `new_group`'s in creation order.
+ */
+group: number, 
+/**
+ * The members' ranks in group order (sender first for a message).
+ */
+ranks: Array<number>, 
+/**
+ * The collective's sequence number in its group (none for messages).
+ */
+seq: number | null, dtype: string, shape: Array<number>, bytes: number, reduce_op: string | null, 
+/**
+ * What made it, when the program did not call it itself (`DDP bucket 0`).
+ */
+cause: string | null, 
+/**
+ * Whether every member arrived (false in a deadlocked run).
+ */
+complete: boolean, arrivals: Array<CommArrival>, 
+/**
+ * When it started on the simulated timeline (its last member's
+ * arrival), and how long it took there (simulated, not measured).
+ */
+start_us: number | null, simulated_us: number, 
+/**
+ * The link-by-link schedule on the ranks' chips.
+ */
+simulation: Simulation | null, 
+/**
+ * What each of the slice layout's links carried, in that order.
+ */
+traffic: Array<LinkTraffic>, };
+
+/**
  * TorchTPU's three eager modes.
  */
 export type EagerMode = "debug" | "strict" | "fused";
@@ -351,7 +423,11 @@ export type IntOrFloat = number | number;
 /**
  * One kernel launch.
  */
-export type KernelRecord = { name: string, 
+export type KernelRecord = { 
+/**
+ * The rank that made it (0 in a run of one rank).
+ */
+rank: number, name: string, 
 /**
  * Indices into `Report::ops` of the ops this kernel computed.
  */
@@ -422,6 +498,10 @@ export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: Bi
 
 export type OpRecord = { 
 /**
+ * The rank that made it (0 in a run of one rank).
+ */
+rank: number, 
+/**
  * The aten-style name, e.g. `aten::mm`.
  */
 name: string, 
@@ -451,6 +531,53 @@ fallback: string | null, };
  * What an `Op::Random` drew, with its parameters.
  */
 export type RandomDraw = { "distribution": "uniform", low: number, high: number, } | { "distribution": "normal", mean: number, std: number, } | { "distribution": "randint", low: number, high: number, } | { "distribution": "randperm" };
+
+/**
+ * One rank: its chip and what its program did.
+ */
+export type RankReport = { rank: number, 
+/**
+ * Its chip: an index into the slice layout's chips.
+ */
+chip: number, 
+/**
+ * What the rank printed, without prefixes.
+ */
+stdout: string, 
+/**
+ * The error that ended this rank, if one did.
+ */
+diagnostics: Array<Diagnostic>, 
+/**
+ * Ops it dispatched and kernels it launched.
+ */
+ops: number, kernels: number, 
+/**
+ * When its chip's part of the simulated timeline ends, microseconds.
+ */
+simulated_us: number, 
+/**
+ * Simulated microseconds it spent waiting for other ranks at collectives.
+ */
+wait_us: number, };
+
+/**
+ * What one rank was doing when the run stopped.
+ */
+export type RankWait = { rank: number, 
+/**
+ * The line of the call it waits in, or where it finished.
+ */
+line: number | null, 
+/**
+ * `waits in all_reduce (default group, collective #2, shape [4], float32, SUM)`
+ * or `finished`.
+ */
+state: string, 
+/**
+ * Why its collective cannot complete when the members disagree.
+ */
+mismatch: string | null, };
 
 /**
  * Reductions along one axis.
@@ -569,11 +696,15 @@ lines: Array<number>, };
  */
 export type SyncRecord = { 
 /**
+ * The rank that made it (0 in a run of one rank).
+ */
+rank: number, 
+/**
  * `item()`, `print`, `tolist()`, `.cpu()`, `control flow`, `torch_tpu.sync()`, ...
  */
 reason: string, line: number | null, 
 /**
- * Kernels launched when the host had its value (those it waited for).
+ * Kernels of its rank launched when the host had its value (those it waited for).
  */
 after_kernels: number, 
 /**
@@ -633,6 +764,20 @@ hbm_bytes: number,
  * A gather or scatter (SparseCore work where the chip has them).
  */
 sparse: boolean, };
+
+/**
+ * What is particular to a run of several ranks.
+ */
+export type WorldReport = { nproc: number, ranks: Array<RankReport>, 
+/**
+ * Every collective and message, in the order their first member
+ * started them.
+ */
+collectives: Array<DistCollective>, 
+/**
+ * Set when the run stopped because no rank could proceed.
+ */
+deadlock: DeadlockReport | null, };
 
 /**
  * Which axes of a slice have wraparound links (and so are rings).
