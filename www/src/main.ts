@@ -213,18 +213,7 @@ function showOutput(report: Report) {
 function offerRanks(report: Report) {
   const ranks = report.world && report.world.nproc > 1 ? report.world.ranks : [];
   const keep = ranks.some((r) => String(r.rank) === rankFilter.value) ? rankFilter.value : "";
-  const all = document.createElement("option");
-  all.value = "";
-  all.textContent = "all ranks";
-  rankFilter.replaceChildren(
-    all,
-    ...ranks.map((r) => {
-      const o = document.createElement("option");
-      o.value = String(r.rank);
-      o.textContent = `rank ${r.rank}`;
-      return o;
-    }),
-  );
+  rankFilter.replaceChildren(new Option("all ranks", ""), ...ranks.map((r) => new Option(`rank ${r.rank}`, String(r.rank))));
   rankFilter.value = keep;
   rankFilter.hidden = ranks.length === 0;
 }

@@ -90,10 +90,6 @@ interface Shown {
   simulation: Simulation | null;
 }
 
-function bytes(n: number): string {
-  return n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(2)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
-}
-
 /** The collectives between the ranks of a run, as the Report lists them. */
 function worldCollectives(report: Report, layout: SliceLayout): Shown[] {
   return (report.world?.collectives ?? []).map((c, i) => {
@@ -104,9 +100,9 @@ function worldCollectives(report: Report, layout: SliceLayout): Shown[] {
       .map((a) => `rank ${a.rank} ${a.arrived ? `from line ${a.line ?? "?"}${a.wait_us > 0 ? `, waited ${us(a.wait_us)}` : ""}` : "never arrived"}`)
       .join("; ");
     return {
-      label: `#${i + 1} ${c.name}${op} of ${bytes(c.bytes)}, ranks ${c.ranks.join(",")}${where}`,
+      label: `#${i + 1} ${c.name}${op} of ${c.bytes} B, ranks ${c.ranks.join(",")}${where}`,
       about:
-        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${bytes(c.bytes)}) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
+        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${c.bytes} B) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
         `${c.cause ? `, made by ${c.cause}` : ""}${c.complete ? "" : ", never completed"}: ${waits}. ` +
         `${us(c.simulated_us)} simulated${c.start_us !== null ? ` from ${us(c.start_us)}` : ""}.`,
       layout,
@@ -145,12 +141,7 @@ export function renderTorus(target: HTMLElement, report: Report) {
   }
   const select = document.createElement("select");
   select.setAttribute("aria-label", "collective");
-  entries.forEach((entry, i) => {
-    const o = document.createElement("option");
-    o.value = String(i);
-    o.textContent = entry.label;
-    select.append(o);
-  });
+  select.append(...entries.map((entry, i) => new Option(entry.label, String(i))));
   const play = document.createElement("button");
   play.type = "button";
   play.className = "secondary";

@@ -1,6 +1,5 @@
-# A deadlock real PyTorch would hang on: rank 0 takes a branch the other ranks
-# do not, so it waits in all_reduce while ranks 1-3 wait in broadcast. Here the
-# run stops instead, names what each rank waits in, and marks its line.
+# Rank 0 takes a branch the others do not: it waits in all_reduce, they wait
+# in broadcast. Real PyTorch hangs; here the run stops and marks each line.
 import torch
 import torch.distributed as dist
 
