@@ -1,7 +1,7 @@
 // Share links, example links and the local draft. A share link carries the
 // program in the URL's hash, deflated and base64url-encoded, with the run's
-// settings beside it (`#code=...&mode=fused&chip=v6e&slice=2x2&ranks=4`), so nothing
-// is sent to a server; an example link names the example
+// settings beside it (`#code=...&mode=fused&chip=v6e&slice=2x2&ranks=4`), so
+// nothing is sent to a server; an example link names the example
 // (`#example=mlp&mode=fused`). The draft is the editor's text in localStorage.
 // Which link was last opened over the draft is remembered too, so that
 // reloading a link after editing keeps the edits.
