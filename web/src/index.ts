@@ -21,10 +21,19 @@ export interface RunOptions {
   onOutput?: (text: string) => void;
   /** Receives the line the program is running, at most every ~100 ms. */
   onProgress?: (line: number, elapsedMs: number) => void;
+  /** Runs the program as this many ranks of `torch.distributed` (1 to 64),
+   * one per chip, as `torchrun --nproc-per-node` would: each complete line
+   * of output arrives prefixed `[rankK]:`, and the Report's `world` holds
+   * each rank's part (`world.ranks[k].stdout` unprefixed), the collectives
+   * between them and any deadlock. The ranks run on the chosen slice, which
+   * must have a chip per rank, or without one on the smallest slice that
+   * has. Default: none, a single process. */
+  nproc?: number | null;
 }
 
 export interface PlaygroundOptions {
-  /** The simulated TPU runs are costed on (default: v5e, one chip). */
+  /** The simulated TPU runs are costed on (default: v5e; no slice: one
+   * chip, or for a run of ranks the smallest slice with a chip per rank). */
   chip?: string;
   slice?: string;
   /** Which backend runs `tpu` tensors (default: auto, WebGPU when there is one). */
@@ -45,7 +54,9 @@ export interface Playground {
   /** The device model's chip presets, with each figure's source. */
   readonly chips: ChipPreset[];
   run(source: string, options?: RunOptions): Promise<Report>;
-  /** Chooses the simulated TPU for the next runs; rejects an impossible slice. */
+  /** Chooses the simulated TPU for the next runs; rejects an impossible
+   * slice. Without a slice (or an empty one): one chip, or for a run of
+   * ranks the smallest slice with a chip per rank. */
   setDevice(chip: string, slice?: string): Promise<void>;
   /** A report's simulated timeline as Chrome Trace Event JSON (Perfetto). */
   chromeTrace(report: Report): Promise<object>;
@@ -146,7 +157,7 @@ class WorkerPlayground implements Playground {
     worker.postMessage({ type: "start", backend: this.backendChoice } satisfies ToWorker);
     return this.ready.then(() => {
       const { chip, slice } = this.device;
-      if (chip !== "v5e" || slice !== "1") return this.setDevice(chip, slice);
+      if (chip !== "v5e" || slice !== "") return this.setDevice(chip, slice);
     });
   }
 
@@ -158,7 +169,14 @@ class WorkerPlayground implements Playground {
     await this.ready;
     const id = this.nextId++;
     const report = new Promise<Report>((resolve, reject) => this.runs.set(id, { resolve, reject, options }));
-    this.post({ type: "run", id, source, mode: options.mode ?? "strict", timeoutMs: options.timeoutMs ?? null });
+    this.post({
+      type: "run",
+      id,
+      source,
+      mode: options.mode ?? "strict",
+      timeoutMs: options.timeoutMs ?? null,
+      nproc: options.nproc ?? null,
+    });
     return report;
   }
 
@@ -171,7 +189,7 @@ class WorkerPlayground implements Playground {
     return trace;
   }
 
-  async setDevice(chip: string, slice = "1"): Promise<void> {
+  async setDevice(chip: string, slice = ""): Promise<void> {
     await this.ready;
     const done = new Promise<void>((resolve, reject) => this.devices.push({ resolve, reject }));
     this.post({ type: "device", chip, slice });
@@ -212,7 +230,7 @@ export async function createPlayground(options: PlaygroundOptions = {}): Promise
   const playground = new WorkerPlayground(
     spawn,
     options.chip ?? "v5e",
-    options.slice ?? "1",
+    options.slice ?? "",
     options.backend ?? "auto",
   );
   await playground.start();

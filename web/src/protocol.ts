@@ -10,7 +10,7 @@ export type BackendChoice = "auto" | "wgpu" | "reference";
 
 export type ToWorker =
   | { type: "start"; backend: BackendChoice }
-  | { type: "run"; id: number; source: string; mode: EagerMode; timeoutMs: number | null }
+  | { type: "run"; id: number; source: string; mode: EagerMode; timeoutMs: number | null; nproc: number | null }
   | { type: "device"; chip: string; slice: string }
   | { type: "trace"; id: number; timeline: Timeline; chipName: string };
 

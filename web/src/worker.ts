@@ -46,6 +46,7 @@ type RunWithOptions = (
   mode: string,
   options: {
     timeoutMs?: number;
+    nproc?: number;
     onOutput: (text: string) => void;
     onProgress: (line: number, elapsedMs: number) => void;
   },
@@ -78,6 +79,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     const run = playground.run.bind(playground) as unknown as RunWithOptions;
     const report = (await run(message.source, message.mode, {
       ...(message.timeoutMs ? { timeoutMs: message.timeoutMs } : {}),
+      ...(message.nproc ? { nproc: message.nproc } : {}),
       onOutput: (text) => post({ type: "output", id, text }),
       onProgress: (line, elapsedMs) => post({ type: "progress", id, line, elapsedMs }),
     })) as Report;

@@ -1,18 +1,31 @@
 // The examples menu. Each example is a Python file beside this one; those with
 // an `.expected` file (the ones that use only `torch` and print no tpu tensor,
 // whose repr names its device) are checked against what real PyTorch printed
-// by the project's corpus test (crates/tpu-cli/tests/programs.rs).
+// by the project's corpus test (crates/tpu-cli/tests/programs.rs). The
+// distributed examples carry the chip, slice and ranks they are meant for,
+// which opening them applies.
 import hello from "./examples/hello.py?raw";
 import mlp from "./examples/mlp.py?raw";
 import attention from "./examples/attention.py?raw";
 import fusion from "./examples/fusion.py?raw";
 import mxu from "./examples/mxu.py?raw";
 import collective from "./examples/collective.py?raw";
+import ddp from "./examples/ddp.py?raw";
+import deadlock from "./examples/deadlock.py?raw";
+
+/** The simulated TPU and number of ranks an example is meant for. */
+export interface ExampleSettings {
+  chip: string;
+  slice: string;
+  ranks: string;
+}
 
 export interface Example {
   id: string;
   title: string;
   source: string;
+  /** Applied when the example is opened; without them the page's stay. */
+  settings?: ExampleSettings;
 }
 
 export const EXAMPLES: Example[] = [
@@ -22,4 +35,16 @@ export const EXAMPLES: Example[] = [
   { id: "fusion", title: "Fusion: Strict against Fused", source: fusion },
   { id: "mxu", title: "MXU alignment: head dimension 64 or 128", source: mxu },
   { id: "collective", title: "Collectives on a v5e 4x4 slice", source: collective },
+  {
+    id: "ddp",
+    title: "DDP training on a v5e 2x2 (4 ranks)",
+    source: ddp,
+    settings: { chip: "v5e", slice: "2x2", ranks: "4" },
+  },
+  {
+    id: "deadlock",
+    title: "Deadlock: mismatched collectives (4 ranks)",
+    source: deadlock,
+    settings: { chip: "v5e", slice: "2x2", ranks: "4" },
+  },
 ];

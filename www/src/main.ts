@@ -12,9 +12,9 @@ import { type ModeResult, renderChip, renderChipSpecs, renderKernels, renderMode
 import { renderSummary } from "./summary";
 import { renderTimeline } from "./timeline";
 import { renderTorus } from "./torus";
-import { EXAMPLES } from "./examples";
+import { EXAMPLES, type Example } from "./examples";
 import { createEditor, jumpTo, markProgram, replaceProgram, SHORTCUTS, showRunningLine, type Mark } from "./editor";
-import { type Link, alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
+import { type Link, type LinkSettings, alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
 import { OutputPane } from "./output";
 import { remembered, remember } from "./settings";
 
@@ -24,6 +24,9 @@ const stopButton = $<HTMLButtonElement>("#stop");
 const modeSelect = $<HTMLSelectElement>("#mode");
 const timeoutSelect = $<HTMLSelectElement>("#timeout");
 const backendSelect = $<HTMLSelectElement>("#backend-select");
+const ranksSelect = $<HTMLSelectElement>("#ranks-select");
+const rankFilter = $<HTMLSelectElement>("#rank-filter");
+const chipMessage = $<HTMLElement>("#chip-message");
 const compareButton = $<HTMLButtonElement>("#compare");
 const status = $<HTMLElement>("#status");
 const progress = $<HTMLElement>("#progress");
@@ -33,13 +36,18 @@ const output = new OutputPane($<HTMLElement>("#output"));
 let playground: Playground | null = null;
 /** Whether a run (or a comparison of modes) is in flight. */
 let running = false;
-/** The simulated TPU the next runs are costed on (what share links carry). */
-let device = { chip: "v5e", slice: "1" };
+/** The simulated TPU the next runs are costed on (what share links carry);
+ * an empty slice is one chip, or the smallest slice with a chip per rank. */
+let device = { chip: "v5e", slice: "" };
+const RANKS = ["1", "2", "4", "8"] as const;
+/** The last finished run's Report, which the output's rank filter shows. */
+let shown: Report | null = null;
 
 // Settings kept between visits.
 timeoutSelect.value = remembered("timeout", ["5000", "30000", "120000", "600000", "0"], "120000");
 timeoutSelect.addEventListener("change", () => remember("timeout", timeoutSelect.value));
 backendSelect.value = remembered("backend", ["auto", "wgpu", "reference"], "auto");
+ranksSelect.value = remembered("ranks", RANKS, "1");
 
 // The notice bar offers the way back after the program was replaced.
 const notice = $<HTMLElement>("#notice");
@@ -61,8 +69,14 @@ $("#notice-close").addEventListener("click", () => {
 // else the first example. A link never silently replaces a different draft.
 const draft = loadDraft();
 let link = await openedLink();
-const linkedSource = (l: Link | null) =>
-  l?.kind === "code" ? l.source : l?.kind === "example" ? EXAMPLES.find((e) => e.id === l.id)?.source : undefined;
+const linkedExample = (l: Link | null): Example | undefined =>
+  l?.kind === "example" ? EXAMPLES.find((e) => e.id === l.id) : undefined;
+const linkedSource = (l: Link | null) => (l?.kind === "code" ? l.source : linkedExample(l)?.source);
+/** The device and ranks a link asks for: its own, else its example's. */
+function linkedDevice(l: Link | null): LinkSettings {
+  const example = linkedExample(l)?.settings;
+  return { chip: l?.chip ?? example?.chip, slice: l?.slice ?? example?.slice, ranks: l?.ranks ?? example?.ranks };
+}
 const editor = createEditor($("#editor"), draft ?? linkedSource(link) ?? EXAMPLES[0].source, {
   run: () => void run(),
   stop: () => {
@@ -78,6 +92,8 @@ function openLink(link: Link | null) {
   const linked = linkedSource(link);
   if (!link || linked === undefined) return;
   if (link.mode && ["strict", "debug", "fused"].includes(link.mode)) modeSelect.value = link.mode;
+  const ranks = linkedDevice(link).ranks;
+  if (ranks) useRanks(ranks);
   const mine = editor.state.doc.toString();
   if (mine !== linked) {
     if (alreadyOpened(location.hash)) {
@@ -97,7 +113,8 @@ openLink(link);
 window.addEventListener("hashchange", async () => {
   link = await openedLink();
   openLink(link);
-  if (link?.chip) await useDevice(link.chip, link.slice ?? "1");
+  const wanted = linkedDevice(link);
+  if (wanted.chip) await useDevice(wanted.chip, wanted.slice ?? "");
 });
 
 const examples = $<HTMLSelectElement>("#examples");
@@ -116,6 +133,10 @@ examples.addEventListener("change", () => {
   const before = editor.state.doc.toString();
   if (before === example.source) return;
   replaceProgram(editor, example.source);
+  if (example.settings) {
+    useRanks(example.settings.ranks);
+    void useDevice(example.settings.chip, example.settings.slice);
+  }
   history.replaceState(null, "", exampleUrl(example.id));
   rememberOpened(location.hash);
   showNotice(`Loaded “${example.title}”; Ctrl+Z brings your program back.`, "Restore your program", () =>
@@ -124,7 +145,8 @@ examples.addEventListener("change", () => {
 });
 
 $("#share").addEventListener("click", async () => {
-  const url = await shareUrl(editor.state.doc.toString(), { mode: modeSelect.value, ...device });
+  const ranks = ranksSelect.value === "1" ? undefined : ranksSelect.value;
+  const url = await shareUrl(editor.state.doc.toString(), { mode: modeSelect.value, ...device, ranks });
   history.replaceState(null, "", url);
   rememberOpened(location.hash);
   try {
@@ -181,8 +203,28 @@ function outcome(report: Report): string {
   return "ok";
 }
 
+/** The output pane's text for the finished run: every rank's, or one rank's. */
+function showOutput(report: Report) {
+  const rank = rankFilter.value === "" ? null : Number(rankFilter.value);
+  output.finish(report, (line, column) => jumpTo(editor, line, column), rank);
+}
+
+/** The rank filter offers each rank of a run of several, and keeps its choice. */
+function offerRanks(report: Report) {
+  const ranks = report.world && report.world.nproc > 1 ? report.world.ranks : [];
+  const keep = ranks.some((r) => String(r.rank) === rankFilter.value) ? rankFilter.value : "";
+  rankFilter.replaceChildren(new Option("all ranks", ""), ...ranks.map((r) => new Option(`rank ${r.rank}`, String(r.rank))));
+  rankFilter.value = keep;
+  rankFilter.hidden = ranks.length === 0;
+}
+rankFilter.addEventListener("change", () => {
+  if (shown) showOutput(shown);
+});
+
 function renderReport(report: Report) {
-  output.finish(report, (line, column) => jumpTo(editor, line, column));
+  shown = report;
+  offerRanks(report);
+  showOutput(report);
   const marks: Mark[] = report.diagnostics.flatMap((d) =>
     d.span
       ? [
@@ -205,6 +247,15 @@ function renderReport(report: Report) {
       message: `Debug mode: ${bad.name} gave the run's first ${bad.value} here`,
     });
   }
+  // A deadlock marks the line each rank waits on, saying what it waits in.
+  for (const wait of report.world?.deadlock?.ranks ?? []) {
+    if (wait.line === null) continue;
+    marks.push({
+      line: wait.line,
+      severity: "error",
+      message: `rank ${wait.rank} ${wait.state}${wait.mismatch ? `: ${wait.mismatch}` : ""}`,
+    });
+  }
   markProgram(editor, marks);
   renderSummary($("#summary-view"), report);
   renderKernels($("#kernels-view"), report);
@@ -218,8 +269,12 @@ function renderReport(report: Report) {
   const c = report.cache;
   const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
   const measured = `${(report.measured_ms ?? 0).toFixed(0)} ms measured in this browser`;
-  status.textContent = `${outcome(report)} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${measured}`;
+  const ranks = report.world ? ` · ${report.world.nproc} rank${report.world.nproc === 1 ? "" : "s"}` : "";
+  status.textContent = `${outcome(report)}${ranks} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${measured}`;
   status.classList.toggle("bad", outcome(report) !== "ok");
+  // The status line is short; its tooltip holds the first diagnostic whole
+  // (a deadlock's lists every rank's wait).
+  status.title = report.diagnostics[0]?.message ?? "";
 }
 
 function busy(on: boolean) {
@@ -254,9 +309,11 @@ async function execute(source: string, mode: EagerMode): Promise<Report | null> 
   const limit = Number(timeoutSelect.value);
   track(true);
   try {
+    const ranks = Number(ranksSelect.value);
     return await playground!.run(source, {
       mode,
       timeoutMs: limit > 0 ? limit : null,
+      nproc: ranks > 1 ? ranks : null,
       onOutput: (text) => output.append(text),
       onProgress: (line) => {
         if (line === currentLine) return;
@@ -281,8 +338,11 @@ async function run() {
   if (!playground || running) return;
   busy(true);
   output.clear();
+  rankFilter.hidden = true;
+  rankFilter.value = "";
   markProgram(editor, []);
   status.classList.remove("bad");
+  status.title = "";
   status.textContent = "running…";
   const report = await execute(editor.state.doc.toString(), modeSelect.value as EagerMode);
   busy(false);
@@ -330,7 +390,6 @@ stopButton.addEventListener("click", () => void stop());
 
 const chipSelect = $<HTMLSelectElement>("#chip-select");
 const sliceInput = $<HTMLInputElement>("#slice-input");
-const chipMessage = $<HTMLElement>("#chip-message");
 let presets: ChipPreset[] = [];
 
 function showChips(chips: ChipPreset[]) {
@@ -364,11 +423,26 @@ async function useDevice(chip: string, slice: string) {
       sliceInput.value = slice;
       renderSpecs();
     }
-    chipMessage.textContent = `next runs: ${chip}, slice ${slice}`;
+    showNextRuns();
   } catch (e) {
     chipMessage.textContent = e instanceof Error ? e.message : String(e);
   }
 }
+
+/** What the next runs run on, as the Chip panel says it. */
+function showNextRuns() {
+  const ranks = ranksSelect.value === "1" ? "" : `, ${ranksSelect.value} ranks`;
+  chipMessage.textContent = `next runs: ${device.chip}, slice ${device.slice || "auto"}${ranks}`;
+}
+
+/** Chooses how many ranks the next runs have (kept between visits). */
+function useRanks(ranks: string) {
+  if (!(RANKS as readonly string[]).includes(ranks)) return;
+  ranksSelect.value = ranks;
+  remember("ranks", ranks);
+  showNextRuns();
+}
+ranksSelect.addEventListener("change", () => useRanks(ranksSelect.value));
 
 chipSelect.addEventListener("change", renderSpecs);
 $("#chip-apply").addEventListener("click", () => void useDevice(chipSelect.value, sliceInput.value.trim()));
@@ -412,7 +486,8 @@ async function start() {
     });
     playground = p;
     showBackend(p);
-    if (link?.chip) await useDevice(link.chip, link.slice ?? "1");
+    const wanted = linkedDevice(link);
+    if (wanted.chip) await useDevice(wanted.chip, wanted.slice ?? "");
     showChips(p.chips);
     busy(false);
     status.textContent = "ready";

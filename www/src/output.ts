@@ -3,8 +3,9 @@
 // batched into one text node so that 20,000 lines cost one DOM node; it
 // stays scrolled to the end unless the reader scrolled up. When the run
 // ends, its Report's stdout and tracebacks replace the streamed text, each
-// traceback with a link to its line.
-import type { Report } from "../../web/src/report";
+// traceback with a link to its line. A run of several ranks can be read one
+// rank at a time: that rank's own output, errors and deadlocked wait.
+import type { Diagnostic, Report } from "../../web/src/report";
 
 export class OutputPane {
   private streamed = document.createTextNode("");
@@ -42,33 +43,44 @@ export class OutputPane {
     return this.pane.textContent ?? "";
   }
 
-  /** Shows the finished run: what it printed, then its tracebacks. */
-  finish(report: Report, jump: (line: number, column: number) => void) {
+  /** Shows the finished run: what it printed, then its tracebacks; with
+   * `rank`, only what that rank printed, its errors and its deadlocked wait. */
+  finish(report: Report, jump: (line: number, column: number) => void, rank: number | null = null) {
     if (this.flushing) clearTimeout(this.flushing);
     this.flushing = null;
     this.pending = "";
     const atEnd = this.pane.scrollTop + this.pane.clientHeight >= this.pane.scrollHeight - 4;
-    this.streamed = document.createTextNode(report.stdout);
+    const one = rank === null ? undefined : report.world?.ranks[rank];
+    const diagnostics: Diagnostic[] = one ? one.diagnostics : report.diagnostics;
+    this.streamed = document.createTextNode(one ? one.stdout : report.stdout);
     this.pane.replaceChildren(this.streamed);
-    for (const d of report.diagnostics) {
+    const where = (line: number, column: number) => {
+      const link = document.createElement("a");
+      link.href = "#";
+      link.className = "error-location";
+      link.textContent = `↪ line ${line}, column ${column}`;
+      link.addEventListener("click", (e) => {
+        e.preventDefault();
+        jump(line, column);
+      });
+      this.pane.append(link, "\n");
+    };
+    const error = (text: string) => {
       const block = document.createElement("span");
       block.className = "error";
-      block.textContent = d.traceback + "\n";
+      block.textContent = text + "\n";
       this.pane.append(block);
-      if (d.span) {
-        const { line, column } = d.span;
-        const link = document.createElement("a");
-        link.href = "#";
-        link.className = "error-location";
-        link.textContent = `↪ line ${line}, column ${column}`;
-        link.addEventListener("click", (e) => {
-          e.preventDefault();
-          jump(line, column);
-        });
-        this.pane.append(link, "\n");
-      }
+    };
+    for (const d of diagnostics) {
+      error(d.traceback);
+      if (d.span) where(d.span.line, d.span.column);
+    }
+    const wait = one && report.world?.deadlock?.ranks.find((w) => w.rank === one.rank);
+    if (wait) {
+      error(`rank ${wait.rank} ${wait.state}${wait.line !== null ? ` at line ${wait.line}` : ""}`);
+      if (wait.line !== null) where(wait.line, 1);
     }
     // A traceback is what the reader needs to see; so is the end of a long run.
-    if (atEnd || report.diagnostics.length) this.pane.scrollTop = this.pane.scrollHeight;
+    if (atEnd || diagnostics.length || wait) this.pane.scrollTop = this.pane.scrollHeight;
   }
 }

@@ -1,6 +1,7 @@
 // The Report's panels: Kernels (the op stream as launched kernels, with cache
 // status, simulated cost and generated source, and why each sync happened),
-// Ops, Modes and Chip (the simulated TPU the run was costed on). Long tables
+// Ops, Modes and Chip (the simulated TPU the run was costed on). A run of
+// several ranks adds a rank column to Kernels and Ops. Long tables
 // are shown a page at a time and always say how many rows they hide. Everything shown comes from the
 // Report, totals included (the runtime adds them up); simulated time is
 // labelled as such.
@@ -82,7 +83,13 @@ export function table(className: string, headers: string[], rows: HTMLElement[])
   );
 }
 
+/** Whether the run had several ranks, whose rows then say which rank made them. */
+function ranked(report: Report): boolean {
+  return (report.world?.nproc ?? 1) > 1;
+}
+
 export function renderKernels(target: HTMLElement, report: Report) {
+  const several = ranked(report);
   const kernelRow = (k: KernelRecord, i: number) => {
     const ops = k.ops.map((o) => report.ops[o]?.name ?? "?");
     const cost = k.cost;
@@ -96,6 +103,7 @@ export function renderKernels(target: HTMLElement, report: Report) {
       "tr",
       {},
       el("td", {}, String(i + 1)),
+      ...(several ? [el("td", {}, String(k.rank))] : []),
       el("td", {}, k.name, source),
       el("td", {}, `${ops.length}: ${ops.join(" ")}`),
       el("td", {}, cacheText(k)),
@@ -113,7 +121,10 @@ export function renderKernels(target: HTMLElement, report: Report) {
     paginated(
       report.kernels,
       kernelRow,
-      (rows) => table("kernels", ["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"], rows),
+      (rows) =>
+        several
+          ? table("kernels ranked", ["#", "rank", "kernel", "ops", "cache", "simulated on TPU", "MXU use"], rows)
+          : table("kernels", ["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"], rows),
       "kernels",
     ),
     el("h3", {}, "Syncs (materialisation points), in order"),
@@ -121,7 +132,11 @@ export function renderKernels(target: HTMLElement, report: Report) {
       ? paginated(
           report.syncs,
           (s: SyncRecord) =>
-            el("li", {}, `${s.reason}${s.line !== null ? ` (line ${s.line})` : ""}: waited for ${s.after_kernels} kernels`),
+            el(
+              "li",
+              {},
+              `${several ? `rank ${s.rank}: ` : ""}${s.reason}${s.line !== null ? ` (line ${s.line})` : ""}: waited for ${s.after_kernels} kernels`,
+            ),
           (rows) => el("ul", { className: "syncs" }, ...rows),
           "syncs",
         )
@@ -131,9 +146,11 @@ export function renderKernels(target: HTMLElement, report: Report) {
 
 /** The Ops panel: every op dispatched, a page at a time. */
 export function renderOps(target: HTMLElement, report: Report) {
+  const several = ranked(report);
   const opRow = (op: OpRecord, i: number) => {
     const cells = [
       String(i + 1),
+      ...(several ? [String(op.rank)] : []),
       op.line?.toString() ?? "",
       op.name,
       `[${op.output_shape.join(", ")}]`,
@@ -149,7 +166,8 @@ export function renderOps(target: HTMLElement, report: Report) {
     paginated(
       report.ops,
       opRow,
-      (rows) => table("ops", ["#", "line", "op", "shape", "device", "backend", "kernel"], rows),
+      (rows) =>
+        table("ops", ["#", ...(several ? ["rank"] : []), "line", "op", "shape", "device", "backend", "kernel"], rows),
       "ops",
     ),
   );

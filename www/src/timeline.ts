@@ -3,8 +3,10 @@
 // microseconds, with a legend, the names of events wide enough to read, zoom
 // (wheel or buttons), pan (drag) and a download as Perfetto JSON (the
 // runtime's own exporter, as `tpu run --trace` uses). All of it is simulated
-// time, and labelled so.
-import type { Report } from "../../web/src/report";
+// time, and labelled so. A run of several ranks has five lanes per rank, all
+// on the rank's chip; they are drawn as a group under a header naming the
+// rank and its chip's coordinates in the slice (from the Report's layout).
+import type { Report, TimelineLane } from "../../web/src/report";
 import { el, us } from "./panels";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -40,13 +42,29 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
   }
   const total = Math.max(timeline.total_us, 1e-9);
   const lanes = timeline.lanes;
-  const height = lanes.length * ROW;
+  const layout = report.device.layout;
+  // One row per lane, and a header row before each rank's group of lanes.
+  const rows: (TimelineLane | string)[] = [];
+  lanes.forEach((lane, i) => {
+    if (lane.rank !== null && lane.rank !== lanes[i - 1]?.rank) {
+      const xyz = lane.chip !== null ? layout.chips[lane.chip] : undefined;
+      rows.push(`rank ${lane.rank} · chip ${xyz ? `(${xyz.join(",")})` : (lane.chip ?? "")}`);
+    }
+    rows.push(lane);
+  });
+  /** Each lane with the row it is drawn in. */
+  const placed = rows.flatMap((row, at) => (typeof row === "string" ? [] : [{ lane: row, at }]));
+  const height = rows.length * ROW;
   // Lane names beside an SVG whose x axis is simulated microseconds: zooming
   // and panning change its viewBox only; the axis and labels are redrawn.
   const names = el(
     "div",
     { className: "lanes" },
-    ...lanes.map((lane) => el("div", {}, lane.chip === null ? lane.name : `chip ${lane.chip} · ${lane.name}`)),
+    ...rows.map((row) =>
+      typeof row === "string"
+        ? el("div", { className: "lane-group" }, row)
+        : el("div", {}, row.chip === null || row.rank !== null ? row.name : `chip ${row.chip} · ${row.name}`),
+    ),
     el("div", { className: "axis-unit" }, "simulated time"),
   );
   const svg = document.createElementNS(SVG, "svg");
@@ -55,11 +73,11 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
   svg.setAttribute("height", String(height));
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "simulated timeline");
-  lanes.forEach((lane, i) => {
+  placed.forEach(({ lane, at }) => {
     for (const e of lane.events) {
       const rect = document.createElementNS(SVG, "rect");
       rect.setAttribute("x", String(e.start_us));
-      rect.setAttribute("y", String(i * ROW + 4));
+      rect.setAttribute("y", String(at * ROW + 4));
       rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
       rect.setAttribute("height", String(ROW - 8));
       rect.setAttribute("class", laneClass(lane.name));
@@ -85,7 +103,7 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
     axis.replaceChildren(...ticks);
     // An event's name is written on it when it is at least 6% of the view wide.
     const shown: HTMLElement[] = [];
-    lanes.forEach((lane, i) => {
+    placed.forEach(({ lane, at }) => {
       for (const e of lane.events) {
         if (shown.length >= MAX_LABELS) return;
         const left = (e.start_us - view.start) / view.width;
@@ -94,7 +112,7 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
         const label = el("span", { className: "event-label" }, e.name);
         label.style.left = `${Math.max(left, 0) * 100}%`;
         label.style.width = `${(Math.min(left + width, 1) - Math.max(left, 0)) * 100}%`;
-        label.style.top = `${i * ROW + 4}px`;
+        label.style.top = `${at * ROW + 4}px`;
         shown.push(label);
       }
     });

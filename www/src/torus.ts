@@ -1,10 +1,12 @@
 // The Torus panel: the run's slice drawn chip by chip (a 3-D slice as its
-// layers side by side), and for each collective the program simulated, the
-// bytes every link carried (thicker and darker is more), animated step by step
-// from the simulation's schedule. All of it is simulated. The chips'
-// coordinates, the links (with their wraparound) and each link's bytes come
-// in the Report; this file only places and draws them.
-import type { LinkTraffic, Report, SliceLayout } from "../../web/src/report";
+// layers side by side), and for each collective the bytes every link carried
+// (thicker and darker is more), animated step by step from the simulation's
+// schedule: the collectives the ranks of a torch.distributed program called
+// (with each rank's line, or what made them, such as a DDP bucket), then those
+// the program simulated (torch_tpu.simulate_collective). All of it is
+// simulated. The chips' coordinates, the links (with their wraparound) and
+// each link's bytes come in the Report; this file only places and draws them.
+import type { CollectiveStep, LinkTraffic, Report, Simulation, SliceLayout } from "../../web/src/report";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MAX_CHIPS = 1024;
@@ -78,6 +80,38 @@ function us(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} µs`;
 }
 
+/** One collective the panel can show: what it is, and what to draw. */
+interface Shown {
+  label: string;
+  /** What the caption says of it besides its simulation. */
+  about: string;
+  layout: SliceLayout;
+  traffic: LinkTraffic[] | null;
+  simulation: Simulation | null;
+}
+
+/** The collectives between the ranks of a run, as the Report lists them. */
+function worldCollectives(report: Report, layout: SliceLayout): Shown[] {
+  return (report.world?.collectives ?? []).map((c, i) => {
+    const lines = [...new Set(c.arrivals.flatMap((a) => (a.line === null ? [] : [a.line])))];
+    const where = lines.length ? ` (line${lines.length > 1 ? "s" : ""} ${lines.join(", ")})` : "";
+    const op = c.reduce_op ? ` ${c.reduce_op}` : "";
+    const waits = c.arrivals
+      .map((a) => `rank ${a.rank} ${a.arrived ? `from line ${a.line ?? "?"}${a.wait_us > 0 ? `, waited ${us(a.wait_us)}` : ""}` : "never arrived"}`)
+      .join("; ");
+    return {
+      label: `#${i + 1} ${c.name}${op} of ${c.bytes} B, ranks ${c.ranks.join(",")}${where}`,
+      about:
+        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${c.bytes} B) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
+        `${c.cause ? `, made by ${c.cause}` : ""}${c.complete ? "" : ", never completed"}: ${waits}. ` +
+        `${us(c.simulated_us)} simulated${c.start_us !== null ? ` from ${us(c.start_us)}` : ""}.`,
+      layout,
+      traffic: c.traffic.length === layout.links.length ? c.traffic : null,
+      simulation: c.simulation,
+    };
+  });
+}
+
 export function renderTorus(target: HTMLElement, report: Report) {
   const records = report.collectives;
   const last = records.length ? records[records.length - 1] : null;
@@ -88,44 +122,52 @@ export function renderTorus(target: HTMLElement, report: Report) {
     target.replaceChildren(`A ${slice} slice has ${chips} chips: too many to draw here (up to ${MAX_CHIPS}).`);
     return;
   }
+  const entries: Shown[] = [
+    ...(report.device ? worldCollectives(report, report.device.layout) : []),
+    ...records.map((r) => ({
+      label: `${r.simulation.kind} of ${r.simulation.bytes} B over axes ${r.simulation.axes.join(",")}${r.line !== null ? ` (line ${r.line})` : ""}`,
+      about: "",
+      layout: r.layout,
+      traffic: r.traffic,
+      simulation: r.simulation,
+    })),
+  ];
   const note = document.createElement("p");
   note.className = "summary";
-  if (!records.length) {
-    note.textContent = `The run's slice: ${slice} (${chips} chip${chips > 1 ? "s" : ""}). No collectives were simulated; torch_tpu.simulate_collective(...) draws its traffic here.`;
+  if (!entries.length) {
+    note.textContent = `The run's slice: ${slice} (${chips} chip${chips > 1 ? "s" : ""}). No collectives were simulated; torch_tpu.simulate_collective(...) or torch.distributed with several ranks draws its traffic here.`;
     target.replaceChildren(note, drawing(layout, null, 0, null));
     return;
   }
   const select = document.createElement("select");
   select.setAttribute("aria-label", "collective");
-  records.forEach((r, i) => {
-    const o = document.createElement("option");
-    o.value = String(i);
-    o.textContent = `${r.simulation.kind} of ${r.simulation.bytes} B over axes ${r.simulation.axes.join(",")}${r.line !== null ? ` (line ${r.line})` : ""}`;
-    select.append(o);
-  });
+  select.append(...entries.map((entry, i) => new Option(entry.label, String(i))));
   const play = document.createElement("button");
   play.type = "button";
   play.className = "secondary";
   play.textContent = "Play steps";
   const stage = document.createElement("div");
+  const steps = (): CollectiveStep[] => entries[Number(select.value)].simulation?.steps ?? [];
   const show = (step: number | null) => {
-    const r = records[Number(select.value)];
-    const s = r.simulation;
-    const active = step === null ? null : new Set(s.steps[step].axes.map((a) => a.axis));
-    const caption =
-      step === null
-        ? `${s.kind}: ${us(s.simulated_us)} simulated (${s.latency_bound ? "latency-bound" : "bandwidth-bound"}), busiest link ${(s.max_link_bytes / 2 ** 20).toFixed(2)} MiB, ${s.steps.length} steps${s.formula_us !== null ? `; the scaling book's formula: ${us(s.formula_us)}` : ""}. Links are drawn by the bytes they carried.`
+    const entry = entries[Number(select.value)];
+    const s = entry.simulation;
+    const active = step === null || !s ? null : new Set(s.steps[step].axes.map((a) => a.axis));
+    const simulated = s
+      ? `${s.kind}: ${us(s.simulated_us)} simulated (${s.latency_bound ? "latency-bound" : "bandwidth-bound"}), busiest link ${(s.max_link_bytes / 2 ** 20).toFixed(2)} MiB, ${s.steps.length} steps${s.formula_us !== null ? `; the scaling book's formula: ${us(s.formula_us)}` : ""}. Links are drawn by the bytes they carried.`
+      : "No link traffic was simulated for it.";
+    note.textContent =
+      step === null || !s
+        ? `${entry.about ? `${entry.about} ` : ""}${simulated}`
         : `step ${step + 1} of ${s.steps.length}: starts at ${us(s.steps[step].start_us)}, lasts ${us(s.steps[step].duration_us)}, on axes ${[...active!].join(", ")} (simulated)`;
-    note.textContent = caption;
-    stage.replaceChildren(drawing(r.layout, r.traffic, s.max_link_bytes, active));
+    stage.replaceChildren(drawing(entry.layout, entry.traffic, s?.max_link_bytes ?? 0, active));
   };
   let timer: number | undefined;
   play.addEventListener("click", () => {
     window.clearInterval(timer);
-    const steps = records[Number(select.value)].simulation.steps.length;
+    const count = steps().length;
     let i = 0;
     timer = window.setInterval(() => {
-      if (i >= steps) {
+      if (i >= count) {
         window.clearInterval(timer);
         show(null);
         return;
@@ -136,7 +178,9 @@ export function renderTorus(target: HTMLElement, report: Report) {
   select.addEventListener("change", () => {
     window.clearInterval(timer);
     show(null);
+    play.disabled = steps().length === 0;
   });
+  play.disabled = steps().length === 0;
   target.replaceChildren(select, " ", play, note, stage);
   show(null);
 }

@@ -8,27 +8,32 @@
 //!   timeoutMs: 30000,                          // TimeoutError past it
 //!   onOutput: (text) => {},                    // what print wrote, as it is written
 //!   onProgress: (line, elapsedMs) => {},       // at most every 100 ms
+//!   nproc: 4,                                  // 4 ranks, as torchrun would
 //! });                                          // a plain Report object
 //! ```
 //!
-//! A `Playground` owns one runtime (and so one GPU device and its compiled
-//! kernels) for all its runs. Errors in the user's program are part of the Report;
+//! A `Playground` owns one backend (and so one GPU device) for all its runs,
+//! and the runtimes over it (`runtimes.rs`): one for single runs, one per
+//! rank for runs with `nproc`, each keeping its compiled kernels. Errors in the user's program are part of the Report;
 //! a rejected promise means the playground itself could not run (no adapter when
 //! `wgpu` was forced, or a run already in progress). The run's options are read
 //! here, once, into `RunOptions`: the callbacks become the output sink and the
 //! progress hook the interpreter calls between statements.
 
+mod runtimes;
+
+use runtimes::Runtimes;
 use std::cell::RefCell;
 use std::rc::Rc;
 use tpu_lang::{OutputSink, ProgressHook, RunOptions};
-use tpu_runtime::{BackendKind, BackendLabel, Report, Runtime};
+use tpu_runtime::{BackendKind, BackendLabel, Diagnostic, Report, SharedBackend};
 use tpu_wgpu::BackendChoice;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct Playground {
-    /// `None` while a run holds the runtime.
-    runtime: Rc<RefCell<Option<Runtime>>>,
+    /// `None` while a run holds the runtimes.
+    runtimes: Rc<RefCell<Option<Runtimes>>>,
     fallback_reason: Option<String>,
     /// The backend as a person is shown it, named from the browser's own
     /// adapter info where wgpu's copy has no name.
@@ -49,16 +54,15 @@ impl Playground {
         let selected = tpu_wgpu::select_backend(choice)
             .await
             .map_err(|e| JsError::new(&e.to_string()))?;
-        let mut runtime = Runtime::new(selected.backend);
-        runtime.set_clock(Box::new(js_sys::Date::now));
-        let mut label = runtime.tpu_backend_label();
-        if runtime.tpu_backend_kind() == BackendKind::Wgpu
+        let runtimes = Runtimes::new(SharedBackend::new(selected.backend));
+        let mut label = runtimes.single.tpu_backend_label();
+        if runtimes.single.tpu_backend_kind() == BackendKind::Wgpu
             && let Some((name, fallback)) = browser_adapter().await
         {
             label = tpu_wgpu::label_for("WebGPU", &name, fallback || label.software);
         }
         Ok(Playground {
-            runtime: Rc::new(RefCell::new(Some(runtime))),
+            runtimes: Rc::new(RefCell::new(Some(runtimes))),
             fallback_reason: selected.fallback_reason,
             label,
         })
@@ -84,7 +88,7 @@ impl Playground {
     /// Which backend runs `tpu` tensors: `"wgpu"` or `"reference"`.
     #[wasm_bindgen(getter)]
     pub fn backend(&self) -> String {
-        self.with_runtime(|rt| rt.tpu_backend_kind().name().to_string())
+        self.with_runtimes(|r| r.single.tpu_backend_kind().name().to_string())
             .unwrap_or_default()
     }
 
@@ -97,19 +101,26 @@ impl Playground {
     /// Runs a program; resolves to its Report. `mode` is the eager mode the
     /// program starts in (`"debug"`, `"strict"` (the default) or `"fused"`).
     /// `options`, optional: `{ timeoutMs?: number, onOutput?: (text: string)
-    /// => void, onProgress?: (line: number, elapsedMs: number) => void }`.
-    /// `onOutput` receives each piece of text the program writes as it is
-    /// written; `onProgress` the line being executed and the milliseconds
-    /// since the run began, at most every 100 ms; past `timeoutMs` the run
-    /// ends in `TimeoutError` naming the line. A callback that throws is
-    /// ignored: the run goes on.
+    /// => void, onProgress?: (line: number, elapsedMs: number) => void,
+    /// nproc?: number }`. `onOutput` receives each piece of text the program
+    /// writes as it is written; `onProgress` the line being executed and the
+    /// milliseconds since the run began, at most every 100 ms; past
+    /// `timeoutMs` the run ends in `TimeoutError` naming the line. A callback
+    /// that throws is ignored: the run goes on. `nproc` (1 to 64) runs the
+    /// program as that many ranks of `torch.distributed`, one per chip, as
+    /// `torchrun --nproc-per-node` would: each complete line of output then
+    /// reaches `onOutput` prefixed `[rankK]:`, and the Report's `world` holds
+    /// each rank's part, the collectives between them and any deadlock. The
+    /// ranks run on the chosen slice (`setDevice`), which must have a chip
+    /// per rank (else the Report's diagnostic says so), or without one on
+    /// the smallest slice that has.
     pub fn run(
         &self,
         source: String,
         mode: Option<String>,
         options: Option<js_sys::Object>,
     ) -> js_sys::Promise {
-        let slot = self.runtime.clone();
+        let slot = self.runtimes.clone();
         let label = self.label.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let mode = match mode.as_deref() {
@@ -118,16 +129,23 @@ impl Playground {
                     .parse()
                     .map_err(|e: String| JsValue::from(JsError::new(&e)))?,
             };
-            let options = RunOptions {
-                mode,
-                ..run_options(options.as_ref())?
-            };
-            let mut runtime = slot
+            let (options, nproc) = run_options(options.as_ref())?;
+            let options = RunOptions { mode, ..options };
+            let mut runtimes = slot
                 .borrow_mut()
                 .take()
                 .ok_or_else(|| JsValue::from(JsError::new("a run is already in progress")))?;
-            let mut report = tpu_lang::run(&source, &mut runtime, &options).await;
-            *slot.borrow_mut() = Some(runtime);
+            let mut report = match nproc {
+                None => tpu_lang::run(&source, &mut runtimes.single, &options).await,
+                Some(nproc) => match runtimes.ranks(nproc) {
+                    Ok(ranks) => {
+                        let chips = (0..nproc).collect();
+                        tpu_lang::run_ranks(&source, ranks, &options, chips).await
+                    }
+                    Err(message) => refused(message),
+                },
+            };
+            *slot.borrow_mut() = Some(runtimes);
             report.backend_label = label.text;
             report.backend_software = label.software;
             report_to_js(&report)
@@ -135,12 +153,27 @@ impl Playground {
     }
 }
 
-/// Reads `run`'s options object (see `Playground::run`); anything it does not
-/// name is ignored, a named field of the wrong type is an error.
-fn run_options(options: Option<&js_sys::Object>) -> Result<RunOptions, JsValue> {
+/// The Report of a run of ranks that could not start on the chosen device:
+/// one `ValueError` without a line, as `tpu run` refuses the same choice.
+fn refused(message: String) -> Report {
+    Report {
+        diagnostics: vec![Diagnostic {
+            kind: "ValueError".into(),
+            traceback: format!("ValueError: {message}"),
+            message,
+            span: None,
+        }],
+        ..Report::default()
+    }
+}
+
+/// Reads `run`'s options object (see `Playground::run`) into the run's
+/// options and its number of ranks; anything it does not name is ignored, a
+/// named field of the wrong type is an error.
+fn run_options(options: Option<&js_sys::Object>) -> Result<(RunOptions, Option<usize>), JsValue> {
     let mut run = RunOptions::default();
     let Some(options) = options else {
-        return Ok(run);
+        return Ok((run, None));
     };
     let field = |name: &str| -> Result<Option<JsValue>, JsValue> {
         let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
@@ -170,7 +203,18 @@ fn run_options(options: Option<&js_sys::Object>) -> Result<RunOptions, JsValue> 
             let _ = f.call2(&JsValue::NULL, &line.into(), &elapsed_ms.into());
         }));
     }
-    Ok(run)
+    let nproc = match field("nproc")? {
+        None => None,
+        Some(n) => {
+            let max = tpu_lang::MAX_RANKS;
+            let n = n
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && (1.0..=max as f64).contains(n))
+                .ok_or_else(|| wrong("nproc", &format!("a whole number from 1 to {max}")))?;
+            Some(n as usize)
+        }
+    };
+    Ok((run, nproc))
 }
 
 /// What the browser says of its WebGPU adapter: a name (the description,
@@ -215,17 +259,18 @@ async fn browser_adapter() -> Option<(String, bool)> {
 impl Playground {
     /// Chooses the simulated TPU every later run is costed on: `chip` as
     /// `tpu run --chip` takes it (`v5e`, `v5e:mxu_width=256`), `slice` like
-    /// `2x2`. A program can still choose another for itself
-    /// (`torch_tpu.set_chip`).
+    /// `2x2`, or empty (the default) for one chip, or for a run of ranks the
+    /// smallest slice with a chip per rank. A program can still choose
+    /// another for itself (`torch_tpu.set_chip`).
     #[wasm_bindgen(js_name = setDevice)]
     pub fn set_device(&self, chip: &str, slice: &str) -> Result<(), JsError> {
-        let (chip, slice) = tpu_device::device(chip, slice).map_err(|e| JsError::new(&e))?;
-        let mut slot = self.runtime.borrow_mut();
-        let runtime = slot
+        let mut slot = self.runtimes.borrow_mut();
+        let runtimes = slot
             .as_mut()
             .ok_or_else(|| JsError::new("a run is in progress"))?;
-        runtime.set_device(chip, slice);
-        Ok(())
+        runtimes
+            .set_device(chip, slice)
+            .map_err(|e| JsError::new(&e))
     }
 
     /// Loads compilation cache entries persisted by earlier sessions (the
@@ -244,11 +289,11 @@ impl Playground {
                 })
             })
             .collect();
-        let mut slot = self.runtime.borrow_mut();
-        let runtime = slot
+        let mut slot = self.runtimes.borrow_mut();
+        let runtimes = slot
             .as_mut()
             .ok_or_else(|| JsError::new("a run is in progress"))?;
-        runtime.load_cache(entries);
+        runtimes.load_cache(entries);
         Ok(())
     }
 
@@ -256,12 +301,12 @@ impl Playground {
     /// to persist.
     #[wasm_bindgen(js_name = takeCacheEntries)]
     pub fn take_cache_entries(&self) -> Result<JsValue, JsError> {
-        let mut slot = self.runtime.borrow_mut();
-        let runtime = slot
+        let mut slot = self.runtimes.borrow_mut();
+        let runtimes = slot
             .as_mut()
             .ok_or_else(|| JsError::new("a run is in progress"))?;
         use serde::Serialize;
-        runtime
+        runtimes
             .take_cache_entries()
             .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| JsError::new(&e.to_string()))
@@ -269,8 +314,8 @@ impl Playground {
 }
 
 impl Playground {
-    fn with_runtime<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
-        self.runtime.borrow().as_ref().map(f)
+    fn with_runtimes<T>(&self, f: impl FnOnce(&Runtimes) -> T) -> Option<T> {
+        self.runtimes.borrow().as_ref().map(f)
     }
 }
 
