@@ -136,6 +136,10 @@ examples.addEventListener("change", () => {
   if (example.settings) {
     useRanks(example.settings.ranks);
     void useDevice(example.settings.chip, example.settings.slice);
+  } else {
+    // A program that is not a torch.distributed one runs as one process,
+    // whatever the last distributed example set.
+    useRanks("1");
   }
   history.replaceState(null, "", exampleUrl(example.id));
   rememberOpened(location.hash);

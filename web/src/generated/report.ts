@@ -599,7 +599,8 @@ export type RunSummary = {
 simulated_us: number, 
 /**
  * Microseconds the chip spent running kernels (launch overhead, which
- * the host pays, not included).
+ * the host pays, not included); with several ranks, the mean over
+ * their chips.
  */
 chip_busy_us: number, 
 /**

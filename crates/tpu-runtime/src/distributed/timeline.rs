@@ -135,7 +135,10 @@ pub fn simulate_world(
         .ok();
         let duration_us = simulation.as_ref().map_or(0.0, |s| s.simulated_us);
         let mut members = e.members.clone();
+        let mut name = format!("{} {}", e.name, bytes_text(e.bytes));
         if !e.complete && e.lines.iter().all(Option::is_some) {
+            // Named for what the ranks disagree on, not for the first call.
+            name = format!("mismatched collective #{}", e.seq.unwrap_or(0));
             // Every member arrived but they disagree (a mismatch): the
             // collective never ran, so a member that never arrives (a rank
             // past the last) keeps it waiting on the timeline too.
@@ -144,7 +147,7 @@ pub fn simulate_world(
         collectives.push(WorldCollective {
             members,
             duration_us,
-            name: format!("{} {}", e.name, bytes_text(e.bytes)),
+            name,
         });
         timed.push(Timed {
             duration_us,

@@ -15,7 +15,8 @@ pub struct RunSummary {
     /// When the simulated timeline ends, microseconds.
     pub simulated_us: f64,
     /// Microseconds the chip spent running kernels (launch overhead, which
-    /// the host pays, not included).
+    /// the host pays, not included); with several ranks, the mean over
+    /// their chips.
     pub chip_busy_us: f64,
     /// `chip_busy_us` over `simulated_us`, 0 to 1.
     pub chip_busy_fraction: f64,
@@ -98,6 +99,9 @@ pub(crate) fn summarize(report: &Report) -> RunSummary {
         compute += cost.compute_us;
         memory += cost.memory_us;
     }
+    // With several ranks the kernels are every chip's: busy is per chip.
+    let chips = report.world.as_ref().map_or(1, |w| w.nproc.max(1)) as f64;
+    busy /= chips;
     let fraction = if simulated_us > 0.0 {
         (busy / simulated_us).clamp(0.0, 1.0)
     } else {
