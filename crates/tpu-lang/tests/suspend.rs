@@ -3,6 +3,8 @@
 //! finishing with the output it would have had alone. This is the hook that
 //! distributed ranks and the page's Stop build on.
 
+mod ranks;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};

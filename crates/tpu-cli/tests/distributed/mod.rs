@@ -3,10 +3,10 @@
 //! on gloo) and the project's own (`tests/distributed/`, each program's
 //! ranks on its first line), on each backend and in each eager mode; the
 //! deadlocks real PyTorch hangs on, each named rank by rank at its line; and
-//! the launcher's errors.
+//! the launcher's errors. (A module of the conformance test binary, so that
+//! it costs no link of its own.)
 
-mod support;
-
+use super::support;
 use std::process::Command;
 
 fn check(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize) {

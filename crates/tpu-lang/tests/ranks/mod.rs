@@ -3,7 +3,8 @@
 //! lines and simulated arrivals) and the properties the world promises:
 //! the same run gives the same Report, a rank that arrives early waits for
 //! the last, DDP's buckets start as backward makes their gradients, ranks
-//! share one memory budget, and 64 ranks run.
+//! share one memory budget, and 64 ranks run. (A module of the suspend test
+//! binary, whose hook the ranks are built on, so it costs no link of its own.)
 
 use tpu_lang::{RunOptions, run_ranks};
 use tpu_runtime::{EagerMode, ReferenceBackend, Report, Runtime, SharedBackend};
