@@ -229,6 +229,7 @@ impl Interpreter<'_> {
                 arity(name, 2, &args)?;
                 Value::Bool(crate::python::classes::issubclass(&args[0], &args[1]))
             }
+            "type" if args.len() == 3 => self.new_type(args)?,
             "type" => {
                 arity(name, 1, &args)?;
                 self.type_of(&args[0])
@@ -382,10 +383,10 @@ impl Interpreter<'_> {
                 let class =
                     crate::python::classes::new_class("object", Vec::new(), Default::default())?;
                 self.classes.push(Rc::downgrade(&class));
-                Value::Instance(Rc::new(crate::python::value::Instance {
+                Value::Instance(Rc::new(crate::python::value::Instance::new(
                     class,
-                    attrs: RefCell::default(),
-                }))
+                    Vec::new(),
+                )))
             }
             "callable" => {
                 arity(name, 1, &args)?;
@@ -397,7 +398,7 @@ impl Interpreter<'_> {
                             | Value::NativeMethod(_)
                             | Value::BoundMethod(_)
                             | Value::Class(_)
-                    ) || matches!(&args[0], Value::Instance(i) if i.class.lookup("__call__").is_some()),
+                    ) || matches!(&args[0], Value::Instance(i) if i.class().lookup("__call__").is_some()),
                 )
             }
             "id" => {
@@ -486,7 +487,7 @@ impl Interpreter<'_> {
                 Some(&d) => d,
                 None => return Err(PyErr::type_error("len() of a 0-d tensor")),
             },
-            Value::Instance(i) => match i.class.lookup("__len__") {
+            Value::Instance(i) => match i.class().lookup("__len__") {
                 Some(method) => {
                     let n = self.call(method, vec![value.clone()], Vec::new()).await?;
                     n.as_int().unwrap_or(0) as usize
@@ -494,7 +495,7 @@ impl Interpreter<'_> {
                 None => {
                     return Err(PyErr::type_error(format!(
                         "object of type '{}' has no len()",
-                        i.class.name
+                        i.class().name
                     )));
                 }
             },

@@ -68,7 +68,7 @@ impl Interpreter<'_> {
                 Value::Class(class) => {
                     if self.is_exception_class(&class) {
                         let instance = Instance {
-                            class: class.clone(),
+                            class_cell: RefCell::new(class.clone()),
                             attrs: RefCell::default(),
                         };
                         instance.set("args", Value::tuple(args));
@@ -83,7 +83,7 @@ impl Interpreter<'_> {
                         return Ok(made);
                     }
                     let instance = Value::Instance(Rc::new(Instance {
-                        class: class.clone(),
+                        class_cell: RefCell::new(class.clone()),
                         attrs: RefCell::default(),
                     }));
                     if let Some(init) = class.lookup("__init__") {
@@ -104,14 +104,14 @@ impl Interpreter<'_> {
                     Ok(instance)
                 }
                 Value::TorchContext(mode) => self.decorate_with_grad_mode(mode, args).await,
-                Value::Instance(i) => match i.class.lookup("__call__") {
+                Value::Instance(i) => match i.class().lookup("__call__") {
                     Some(method) => {
                         args.insert(0, Value::Instance(i.clone()));
                         self.call(method, args, kwargs).await
                     }
                     None => Err(PyErr::type_error(format!(
                         "'{}' object is not callable",
-                        i.class.name
+                        i.class().name
                     ))),
                 },
                 other => Err(PyErr::type_error(format!(
@@ -196,7 +196,7 @@ impl Interpreter<'_> {
                 // `super()` in a classmethod holds the class, in a method the
                 // instance; attributes bind to it as they would have there.
                 let (start, instance) = match obj {
-                    Value::Instance(i) => (i.class.clone(), Some(obj)),
+                    Value::Instance(i) => (i.class(), Some(obj)),
                     Value::Class(c) => (c.clone(), None),
                     _ => return Err(missing()),
                 };
@@ -342,14 +342,14 @@ impl Interpreter<'_> {
                 }
             }
             Value::Tensor(t) => self.tensor_get_item(t, index).await,
-            Value::Instance(i) => match i.class.lookup("__getitem__") {
+            Value::Instance(i) => match i.class().lookup("__getitem__") {
                 Some(getitem) => {
                     self.call(getitem, vec![base.clone(), index.clone()], Vec::new())
                         .await
                 }
                 None => Err(PyErr::type_error(format!(
                     "'{}' object is not subscriptable",
-                    i.class.name
+                    i.class().name
                 ))),
             },
             other => Err(PyErr::type_error(format!(
@@ -389,7 +389,7 @@ impl Interpreter<'_> {
                 Ok(())
             }
             Value::Tensor(t) => self.tensor_set_item(t, &index, value).await,
-            Value::Instance(i) => match i.class.lookup("__setitem__") {
+            Value::Instance(i) => match i.class().lookup("__setitem__") {
                 Some(setitem) => {
                     self.call(setitem, vec![base.clone(), index, value], Vec::new())
                         .await?;
@@ -397,7 +397,7 @@ impl Interpreter<'_> {
                 }
                 None => Err(PyErr::type_error(format!(
                     "'{}' object does not support item assignment",
-                    i.class.name
+                    i.class().name
                 ))),
             },
             other => Err(PyErr::type_error(format!(
@@ -409,7 +409,7 @@ impl Interpreter<'_> {
 
     pub async fn del_item(&mut self, base: &Value, index: &Value) -> PyResult<()> {
         match base {
-            Value::Instance(i) if i.class.lookup("__delitem__").is_some() => {
+            Value::Instance(i) if i.class().lookup("__delitem__").is_some() => {
                 self.call_special(base, "__delitem__", vec![index.clone()])
                     .await?;
                 Ok(())

@@ -104,7 +104,7 @@ impl Interpreter<'_> {
     /// The class of an error: its object's class, or the built-in class of its name.
     fn error_class(&self, err: &PyErr) -> Rc<Class> {
         match &err.value {
-            Some(Value::Instance(i)) => i.class.clone(),
+            Some(Value::Instance(i)) => i.class(),
             _ => self
                 .exceptions
                 .get(&err.kind)
@@ -138,7 +138,7 @@ impl Interpreter<'_> {
     pub async fn key_error(&mut self, key: &Value) -> PyErr {
         let message = self.repr_of(key).await.unwrap_or_default();
         let instance = crate::python::value::Instance {
-            class: self.exceptions["KeyError"].clone(),
+            class_cell: RefCell::new(self.exceptions["KeyError"].clone()),
             attrs: RefCell::default(),
         };
         instance.set("args", Value::tuple(vec![key.clone()]));
@@ -153,10 +153,58 @@ impl Interpreter<'_> {
             return v.clone();
         }
         let instance = crate::python::value::Instance {
-            class: self.error_class(err),
+            class_cell: RefCell::new(self.error_class(err)),
             attrs: RefCell::default(),
         };
         instance.set("args", Value::tuple(vec![Value::str(&err.message)]));
         Value::Instance(Rc::new(instance))
+    }
+}
+
+impl Interpreter<'_> {
+    /// `type(name, bases, namespace)`: a new class, as a `class` statement
+    /// with that body would make it.
+    pub fn new_type(&mut self, args: Vec<Value>) -> PyResult<Value> {
+        let [name, bases, namespace]: [Value; 3] = args
+            .try_into()
+            .map_err(|_| PyErr::type_error("type() takes 1 or 3 arguments"))?;
+        let Value::Str(name) = name else {
+            return Err(PyErr::type_error(
+                "type.__new__() argument 1 must be str",
+            ));
+        };
+        let bases = match bases {
+            Value::Tuple(items) => items
+                .iter()
+                .map(|b| match b {
+                    Value::Class(c) => Ok(c.clone()),
+                    _ => Err(PyErr::type_error("type() bases must be classes")),
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+            _ => {
+                return Err(PyErr::type_error(
+                    "type.__new__() argument 2 must be tuple",
+                ));
+            }
+        };
+        let mut attrs = HashMap::new();
+        match namespace {
+            Value::Dict(d) => {
+                let d = d.borrow();
+                for (k, v) in d.keys().into_iter().zip(d.values()) {
+                    if let Value::Str(k) = k {
+                        attrs.insert(k.to_string(), v);
+                    }
+                }
+            }
+            _ => {
+                return Err(PyErr::type_error(
+                    "type.__new__() argument 3 must be dict",
+                ));
+            }
+        }
+        let class = new_class(&name, bases, attrs)?;
+        self.classes.push(Rc::downgrade(&class));
+        Ok(Value::Class(class))
     }
 }

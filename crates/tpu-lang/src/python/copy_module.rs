@@ -49,7 +49,7 @@ impl Interpreter<'_> {
             Value::Dict(d) => Value::Dict(Rc::new(RefCell::new(d.borrow().clone()))),
             Value::Set(d) => Value::Set(Rc::new(RefCell::new(d.borrow().clone()))),
             Value::Instance(obj) => Value::Instance(Rc::new(Instance {
-                class: obj.class.clone(),
+                class_cell: RefCell::new(obj.class()),
                 attrs: RefCell::new(obj.attrs.borrow().clone()),
             })),
             Value::Tensor(_) => {
@@ -106,7 +106,7 @@ impl Interpreter<'_> {
                     wrap(out)
                 }
                 Value::Instance(obj) => {
-                    if let Some(hook) = obj.class.lookup("__deepcopy__") {
+                    if let Some(hook) = obj.class().lookup("__deepcopy__") {
                         let memo_dict = Value::Dict(Rc::new(RefCell::new(Dict::default())));
                         let method = Value::BoundMethod(Rc::new((
                             x.clone(),
@@ -124,7 +124,7 @@ impl Interpreter<'_> {
                         return Ok(c);
                     }
                     let out = Rc::new(Instance {
-                        class: obj.class.clone(),
+                        class_cell: RefCell::new(obj.class()),
                         attrs: RefCell::default(),
                     });
                     memo.insert(key.unwrap_or(0), Value::Instance(out.clone()));

@@ -306,7 +306,7 @@ impl Interpreter<'_> {
 
 fn class_of(value: &Value) -> Option<Rc<Class>> {
     match value {
-        Value::Instance(i) => Some(i.class.clone()),
+        Value::Instance(i) => Some(i.class()),
         _ => None,
     }
 }

@@ -27,11 +27,11 @@ impl Interpreter<'_> {
         let Value::Instance(i) = receiver else {
             return Ok(None);
         };
-        let Some(attr) = i.class.lookup(name) else {
+        let Some(attr) = i.class().lookup(name) else {
             return Ok(None);
         };
         let method = self
-            .bind_class_attribute(Some(receiver), &i.class, attr)
+            .bind_class_attribute(Some(receiver), &i.class(), attr)
             .await?;
         Ok(Some(self.call(method, args, Vec::new()).await?))
     }
@@ -66,7 +66,7 @@ impl Interpreter<'_> {
                 },
             },
             // A user-defined descriptor: a class attribute whose class has `__get__`.
-            (Value::Instance(d), _) if d.class.lookup("__get__").is_some() => {
+            (Value::Instance(d), _) if d.class().lookup("__get__").is_some() => {
                 let instance = obj.cloned().unwrap_or(Value::None);
                 Box::pin(self.call_special(
                     &attr,
@@ -88,10 +88,10 @@ impl Interpreter<'_> {
         instance: &Rc<Instance>,
         name: &str,
     ) -> PyResult<Value> {
-        let found = match instance.class.lookup("__getattribute__") {
+        let found = match instance.class().lookup("__getattribute__") {
             Some(getattribute) => {
                 let method = self
-                    .bind_class_attribute(Some(obj), &instance.class, getattribute)
+                    .bind_class_attribute(Some(obj), &instance.class(), getattribute)
                     .await?;
                 self.call(method, vec![Value::str(name)], Vec::new()).await
             }
@@ -99,10 +99,10 @@ impl Interpreter<'_> {
         };
         match found {
             Err(e) if self.is_error(&e, "AttributeError") => {
-                match instance.class.lookup("__getattr__") {
+                match instance.class().lookup("__getattr__") {
                     Some(getattr) => {
                         let method = self
-                            .bind_class_attribute(Some(obj), &instance.class, getattr)
+                            .bind_class_attribute(Some(obj), &instance.class(), getattr)
                             .await?;
                         self.call(method, vec![Value::str(name)], Vec::new()).await
                     }
@@ -120,12 +120,12 @@ impl Interpreter<'_> {
         instance: &Rc<Instance>,
         name: &str,
     ) -> PyResult<Value> {
-        let class_attr = instance.class.lookup(name);
+        let class_attr = instance.class().lookup(name);
         if let Some(attr) = &class_attr
             && is_data_descriptor(attr)
         {
             return self
-                .bind_class_attribute(Some(obj), &instance.class, attr.clone())
+                .bind_class_attribute(Some(obj), &instance.class(), attr.clone())
                 .await;
         }
         if let Some(v) = instance.get(name) {
@@ -133,14 +133,14 @@ impl Interpreter<'_> {
         }
         match class_attr {
             Some(attr) => {
-                self.bind_class_attribute(Some(obj), &instance.class, attr)
+                self.bind_class_attribute(Some(obj), &instance.class(), attr)
                     .await
             }
-            None if name == "__class__" => Ok(Value::Class(instance.class.clone())),
+            None if name == "__class__" => Ok(Value::Class(instance.class())),
             None if name == "__dict__" => Ok(instance_dict(instance)),
             None => Err(PyErr::new(
                 "AttributeError",
-                format!("'{}' object has no attribute '{name}'", instance.class.name),
+                format!("'{}' object has no attribute '{name}'", instance.class().name),
             )),
         }
     }
@@ -154,10 +154,10 @@ impl Interpreter<'_> {
         name: &str,
         value: Value,
     ) -> PyResult<()> {
-        match instance.class.lookup("__setattr__") {
+        match instance.class().lookup("__setattr__") {
             Some(setattr) => {
                 let method = self
-                    .bind_class_attribute(Some(obj), &instance.class, setattr)
+                    .bind_class_attribute(Some(obj), &instance.class(), setattr)
                     .await?;
                 self.call(method, vec![Value::str(name), value], Vec::new())
                     .await?;
@@ -175,7 +175,19 @@ impl Interpreter<'_> {
         name: &str,
         value: Value,
     ) -> PyResult<()> {
-        match instance.class.lookup(name) {
+        if name == "__class__" {
+            // `obj.__class__ = C`: the object becomes a `C`, keeping its
+            // attributes (FSDP2 makes a module an `FSDP<Name>` so).
+            let Value::Class(class) = value else {
+                return Err(PyErr::type_error(format!(
+                    "__class__ must be set to a class, not '{}' object",
+                    value.type_name()
+                )));
+            };
+            *instance.class_cell.borrow_mut() = class;
+            return Ok(());
+        }
+        match instance.class().lookup(name) {
             Some(Value::Descriptor(d)) if matches!(*d, Descriptor::Property { .. }) => {
                 let Descriptor::Property { fset, .. } = &*d else {
                     unreachable!("matched a property above")
@@ -185,7 +197,7 @@ impl Interpreter<'_> {
                         "AttributeError",
                         format!(
                             "property '{name}' of '{}' object has no setter",
-                            instance.class.name
+                            instance.class().name
                         ),
                     ));
                 }
@@ -210,9 +222,9 @@ impl Interpreter<'_> {
                 format!("'{}' object has no attribute '{name}'", obj.type_name()),
             ));
         };
-        if let Some(delattr) = instance.class.lookup("__delattr__") {
+        if let Some(delattr) = instance.class().lookup("__delattr__") {
             let method = self
-                .bind_class_attribute(Some(obj), &instance.class, delattr)
+                .bind_class_attribute(Some(obj), &instance.class(), delattr)
                 .await?;
             self.call(method, vec![Value::str(name)], Vec::new())
                 .await?;
@@ -228,7 +240,7 @@ impl Interpreter<'_> {
         instance: &Rc<Instance>,
         name: &str,
     ) -> PyResult<()> {
-        if let Some(Value::Descriptor(d)) = instance.class.lookup(name)
+        if let Some(Value::Descriptor(d)) = instance.class().lookup(name)
             && let Descriptor::Property { fdel, .. } = &*d
         {
             if matches!(fdel, Value::None) {
@@ -236,7 +248,7 @@ impl Interpreter<'_> {
                     "AttributeError",
                     format!(
                         "property '{name}' of '{}' object has no deleter",
-                        instance.class.name
+                        instance.class().name
                     ),
                 ));
             }
@@ -247,7 +259,7 @@ impl Interpreter<'_> {
         if instance.remove(name).is_none() {
             return Err(PyErr::new(
                 "AttributeError",
-                format!("'{}' object has no attribute '{name}'", instance.class.name),
+                format!("'{}' object has no attribute '{name}'", instance.class().name),
             ));
         }
         Ok(())
@@ -396,7 +408,7 @@ fn is_data_descriptor(attr: &Value) -> bool {
 }
 
 fn has_method(value: &Value, name: &str) -> bool {
-    matches!(value, Value::Instance(i) if i.class.lookup(name).is_some())
+    matches!(value, Value::Instance(i) if i.class().lookup(name).is_some())
 }
 
 /// `obj.__dict__`, a snapshot of the instance's attributes.

@@ -19,9 +19,9 @@ impl Interpreter<'_> {
             v => v,
         };
         match &value {
-            Value::Instance(i) if self.is_exception_class(&i.class) => {
+            Value::Instance(i) if self.is_exception_class(&i.class()) => {
                 let message = self.str_of(&value).await?;
-                let mut err = PyErr::new(&i.class.name, message);
+                let mut err = PyErr::new(&i.class().name, message);
                 err.value = Some(value.clone());
                 Ok(err)
             }
@@ -127,7 +127,7 @@ impl Interpreter<'_> {
                 };
                 let enter = self.get_attribute(other, "__enter__").await;
                 if let Value::Instance(i) = other
-                    && i.class.lookup("__exit__").is_none()
+                    && i.class().lookup("__exit__").is_none()
                 {
                     return Err(missing());
                 }
@@ -154,7 +154,7 @@ impl Interpreter<'_> {
                     Err(e) => {
                         let value = self.exception_value(e);
                         let class = match &value {
-                            Value::Instance(i) => Value::Class(i.class.clone()),
+                            Value::Instance(i) => Value::Class(i.class()),
                             _ => Value::None,
                         };
                         vec![class, value, Value::None]

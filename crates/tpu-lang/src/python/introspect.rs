@@ -131,7 +131,7 @@ impl Interpreter<'_> {
                     .collect(),
                 Value::Class(c) => class_names(c),
                 Value::Instance(i) => {
-                    let mut names = class_names(&i.class);
+                    let mut names = class_names(&i.class());
                     names.extend(i.attrs.borrow().iter().map(|(k, _)| k.to_string()));
                     names
                 }
@@ -191,7 +191,7 @@ impl Interpreter<'_> {
                 )
             }
             Value::Class(c) => self.class_page(c).await?,
-            Value::Instance(i) => self.class_page(&i.class.clone()).await?,
+            Value::Instance(i) => self.class_page(&i.class()).await?,
             Value::Module(m) => format!("Help on module {0}:\n\nNAME\n    {0}\n\n", m.name),
             Value::Str(_) => {
                 return Err(PyErr::not_implemented(

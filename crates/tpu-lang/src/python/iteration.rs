@@ -68,14 +68,14 @@ impl Interpreter<'_> {
             Value::Range(start, stop, step) => Iter::Range(RangeIter::new(start, stop, step)),
             Value::Iterator(shared) => Iter::Shared(shared),
             Value::Instance(ref i) => {
-                if i.class.lookup("__iter__").is_some() {
+                if i.class().lookup("__iter__").is_some() {
                     let iterator = self
                         .call_special(&value, "__iter__", Vec::new())
                         .await?
                         .unwrap_or(Value::None);
                     match &iterator {
                         Value::Iterator(shared) => Iter::Shared(shared.clone()),
-                        Value::Instance(it) if it.class.lookup("__next__").is_some() => {
+                        Value::Instance(it) if it.class().lookup("__next__").is_some() => {
                             Iter::Next(iterator)
                         }
                         other => {
@@ -85,7 +85,7 @@ impl Interpreter<'_> {
                             )));
                         }
                     }
-                } else if i.class.lookup("__getitem__").is_some() {
+                } else if i.class().lookup("__getitem__").is_some() {
                     Iter::Indexed(Some(value.clone()), 0)
                 } else {
                     return Err(not_iterable(&value));
@@ -232,7 +232,7 @@ impl Interpreter<'_> {
                 let mut iter = Iter::Shared(shared.clone());
                 self.next_item(&mut iter).await?
             }
-            Value::Instance(i) if i.class.lookup("__next__").is_some() => {
+            Value::Instance(i) if i.class().lookup("__next__").is_some() => {
                 match self.call_special(&iterator, "__next__", Vec::new()).await {
                     Ok(item) => item,
                     Err(e) if default.is_some() && self.is_error(&e, "StopIteration") => None,

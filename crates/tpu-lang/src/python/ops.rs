@@ -38,7 +38,7 @@ impl Interpreter<'_> {
                     };
                 }
                 if let Value::Instance(i) = value
-                    && i.class.lookup("__len__").is_some()
+                    && i.class().lookup("__len__").is_some()
                 {
                     return Ok(Box::pin(self.len_of(value)).await? != 0);
                 }

@@ -109,7 +109,7 @@ impl Interpreter<'_> {
                 let item = self.tensor_item(t).await?;
                 Box::pin(self.format_value(&item, spec)).await
             }
-            Value::Instance(i) if i.class.lookup("__format__").is_some() => {
+            Value::Instance(i) if i.class().lookup("__format__").is_some() => {
                 let text = self
                     .call_special(value, "__format__", vec![Value::str(spec)])
                     .await?

@@ -13,13 +13,13 @@ impl Interpreter<'_> {
             Value::Str(s) => Ok(s.to_string()),
             Value::Device(d) => Ok(d.to_string()),
             Value::Instance(i)
-                if self.is_exception_class(&i.class) && i.class.lookup("__str__").is_none() =>
+                if self.is_exception_class(&i.class()) && i.class().lookup("__str__").is_none() =>
             {
                 match i.get("args") {
                     // `str(KeyError(k))` is `repr(k)`, as CPython prints a missing key.
                     Some(Value::Tuple(args))
                         if args.len() == 1
-                            && i.class.is_subclass_of(&self.exceptions["KeyError"]) =>
+                            && i.class().is_subclass_of(&self.exceptions["KeyError"]) =>
                     {
                         self.repr_of(&args[0]).await
                     }
@@ -31,7 +31,7 @@ impl Interpreter<'_> {
                     None => Ok(String::new()),
                 }
             }
-            Value::Instance(i) if i.class.lookup("__str__").is_some() => {
+            Value::Instance(i) if i.class().lookup("__str__").is_some() => {
                 let method = self.get_attribute(value, "__str__").await?;
                 let s = self.call(method, Vec::new(), Vec::new()).await?;
                 Box::pin(self.str_of(&s)).await
@@ -141,20 +141,20 @@ impl Interpreter<'_> {
                 Value::Iterator(_) => "<iterator object>".into(),
                 Value::Descriptor(_) => format!("<{} object>", value.builtin_type_name()),
                 Value::Instance(i) => {
-                    if self.is_exception_class(&i.class) {
+                    if self.is_exception_class(&i.class()) {
                         let args = i.get("args").unwrap_or(Value::tuple(vec![]));
                         let inner = match &args {
                             Value::Tuple(a) if a.len() == 1 => self.repr_of(&a[0]).await?,
                             Value::Tuple(a) => self.join_reprs(a).await?,
                             other => self.repr_of(other).await?,
                         };
-                        format!("{}({inner})", i.class.name)
-                    } else if i.class.lookup("__repr__").is_some() {
+                        format!("{}({inner})", i.class().name)
+                    } else if i.class().lookup("__repr__").is_some() {
                         let method = self.get_attribute(value, "__repr__").await?;
                         let s = self.call(method, Vec::new(), Vec::new()).await?;
                         self.str_of(&s).await?
                     } else {
-                        format!("<__main__.{} object>", i.class.name)
+                        format!("<__main__.{} object>", i.class().name)
                     }
                 }
             })

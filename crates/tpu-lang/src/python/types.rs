@@ -22,7 +22,7 @@ impl Interpreter<'_> {
             return Value::Class(c);
         }
         match value {
-            Value::Instance(i) => Value::Class(i.class.clone()),
+            Value::Instance(i) => Value::Class(i.class()),
             Value::Random(_) => Value::Builtin("random.Random"),
             Value::Size(_) => Value::Builtin("torch.Size"),
             other => Value::Builtin(
@@ -36,7 +36,14 @@ impl Interpreter<'_> {
     pub fn isinstance(&self, value: &Value, class: &Value) -> PyResult<bool> {
         Ok(match class {
             Value::Class(c) => match value {
-                Value::Instance(i) => i.class.is_subclass_of(c),
+                // A Python tensor subclass's instance (DTensor) is a
+                // `Parameter` when it was made one (`_is_param`), as
+                // PyTorch's `Parameter.__instancecheck__` decides.
+                Value::Instance(i) => {
+                    i.class().is_subclass_of(c)
+                        || (self.parameter_class.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
+                            && matches!(i.get("_is_param"), Some(Value::Bool(true))))
+                }
                 Value::Tensor(t) => {
                     let is = |slot: &Option<Rc<crate::python::value::Class>>| {
                         slot.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))

@@ -152,13 +152,25 @@ impl Class {
 }
 
 pub struct Instance {
-    pub class: Rc<Class>,
+    /// Its class, which assigning `obj.__class__` replaces (FSDP2 does).
+    pub class_cell: RefCell<Rc<Class>>,
     /// Attributes in assignment order (`vars(obj)` order), which is also the order
     /// `nn.Module` registers parameters and submodules in.
     pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
 }
 
 impl Instance {
+    pub fn new(class: Rc<Class>, attrs: Vec<(Rc<str>, Value)>) -> Self {
+        Instance {
+            class_cell: RefCell::new(class),
+            attrs: RefCell::new(attrs),
+        }
+    }
+
+    pub fn class(&self) -> Rc<Class> {
+        self.class_cell.borrow().clone()
+    }
+
     pub fn get(&self, name: &str) -> Option<Value> {
         self.attrs
             .borrow()
@@ -277,7 +289,7 @@ impl Value {
     /// The name `type(v).__name__` gives, used in error messages.
     pub fn type_name(&self) -> String {
         match self {
-            Value::Instance(i) => i.class.name.clone(),
+            Value::Instance(i) => i.class().name.clone(),
             other => other.builtin_type_name().to_string(),
         }
     }

@@ -397,9 +397,22 @@ impl Interpreter<'_> {
                 }
                 Ok(Value::Size(dims.into()))
             }
-            "is_tensor" => Ok(Value::Bool(matches!(args.first(), Some(Value::Tensor(_))))),
+            "is_tensor" => Ok(Value::Bool(match args.first() {
+                Some(Value::Tensor(_)) => true,
+                Some(Value::Instance(i)) => self
+                    .tensor_class
+                    .as_ref()
+                    .is_some_and(|c| i.class().is_subclass_of(c)),
+                _ => false,
+            })),
             "matmul" | "sum" | "abs" | "neg" | "relu" | "exp" | "log" | "sqrt" | "tanh"
             | "sigmoid" | "sin" | "cos" => {
+                // A Python tensor subclass (DTensor) runs its own method.
+                if let Some(Value::Instance(_)) = args.first() {
+                    let receiver = args.remove(0);
+                    let method = self.get_attribute(&receiver, name).await?;
+                    return self.call(method, args, kw.0).await;
+                }
                 let t = tensor_arg(&args, name)?;
                 args.remove(0);
                 let out = kw.take("out");

@@ -52,6 +52,10 @@ const PRELUDE_GRAD_MODE: &str = include_str!("prelude/grad_mode.py");
 const PRELUDE_RANDOM: &str = include_str!("prelude/random.py");
 const PRELUDE_DISTRIBUTED: &str = include_str!("prelude/distributed.py");
 const PRELUDE_PARALLEL: &str = include_str!("prelude/parallel.py");
+const PRELUDE_DEVICE_MESH: &str = include_str!("prelude/device_mesh.py");
+const PRELUDE_DTENSOR: &str = include_str!("prelude/dtensor.py");
+const PRELUDE_DTENSOR_OPS: &str = include_str!("prelude/dtensor_ops.py");
+const PRELUDE_FSDP: &str = include_str!("prelude/fsdp.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -100,6 +104,23 @@ const SUBMODULES: &[Submodule] = &[
     ("torch.nn.parallel", &[("parallel.py", PRELUDE_PARALLEL)]),
 ];
 
+/// Submodules loaded only when a program imports them, as PyTorch loads
+/// them: most programs never do, and `import torch` stays as quick as it was.
+const ON_DEMAND: &[Submodule] = &[
+    (
+        "torch.distributed.device_mesh",
+        &[("device_mesh.py", PRELUDE_DEVICE_MESH)],
+    ),
+    (
+        "torch.distributed.tensor",
+        &[
+            ("dtensor.py", PRELUDE_DTENSOR),
+            ("dtensor_ops.py", PRELUDE_DTENSOR_OPS),
+        ],
+    ),
+    ("torch.distributed.fsdp", &[("fsdp.py", PRELUDE_FSDP)]),
+];
+
 /// PyTorch's submodules that this project does not have (yet): importing one
 /// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
 /// like a typo.
@@ -110,12 +131,9 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.compiler",
     "torch.cuda",
     "torch.distributed.checkpoint",
-    "torch.distributed.device_mesh",
     "torch.distributed.elastic",
-    "torch.distributed.fsdp",
     "torch.distributed.pipelining",
     "torch.distributed.rpc",
-    "torch.distributed.tensor",
     "torch.distributions",
     "torch.export",
     "torch.fft",
@@ -142,6 +160,7 @@ pub fn is_missing_submodule(name: &str) -> bool {
 pub fn module_of_file(file: &str) -> &'static str {
     SUBMODULES
         .iter()
+        .chain(ON_DEMAND)
         .find(|(_, files)| files.iter().any(|(f, _)| *f == file))
         .map_or("torch", |(name, _)| name)
 }
@@ -202,7 +221,11 @@ impl Interpreter<'_> {
             }
             return Ok(torch);
         }
-        let Some(&(_, files)) = SUBMODULES.iter().find(|(n, _)| *n == name) else {
+        let Some(&(_, files)) = SUBMODULES
+            .iter()
+            .chain(ON_DEMAND)
+            .find(|(n, _)| *n == name)
+        else {
             if PYTORCH_SUBMODULES.contains(&name) {
                 return Err(PyErr::not_implemented(format!(
                     "{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)"

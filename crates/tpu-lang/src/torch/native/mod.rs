@@ -109,14 +109,39 @@ fn tensor(t: Tensor) -> Value {
     Value::Tensor(t)
 }
 
+/// The `__tpu_dispatch__` of the first argument (or list element, for
+/// `cat`'s list) that is an instance of a class defining one.
+fn dispatch_override(values: &[Value]) -> Option<Value> {
+    let of = |v: &Value| match v {
+        Value::Instance(i) => i.class().lookup("__tpu_dispatch__"),
+        _ => None,
+    };
+    values.iter().find_map(|v| match v {
+        Value::List(items) => items.borrow().iter().find_map(of),
+        Value::Tuple(items) => items.iter().find_map(of),
+        other => of(other),
+    })
+}
+
 /// A name `call_native` does not know, or that reached a family it is not in.
 fn unknown(name: &str) -> PyErr {
     PyErr::not_implemented(format!("torch._C.{name}"))
 }
 
 impl Interpreter<'_> {
-    /// `torch._C.<name>(*values)`, routed to the primitive's family.
+    /// `torch._C.<name>(*values)`, routed to the primitive's family. A
+    /// primitive given an instance of a Python tensor class that defines
+    /// `__tpu_dispatch__` (DTensor) calls that instead, with the primitive's
+    /// name and its arguments as a list: the class computes on the tensors it
+    /// wraps, as a `__torch_dispatch__` subclass does below autograd in
+    /// PyTorch (here the primitives sit where ATen ops do).
     pub async fn call_native(&mut self, name: &str, values: Vec<Value>) -> PyResult<Value> {
+        if let Some(handler) = dispatch_override(&values) {
+            let args = Value::List(std::rc::Rc::new(std::cell::RefCell::new(values)));
+            return self
+                .call(handler, vec![Value::Str(name.into()), args], Vec::new())
+                .await;
+        }
         let a = Args { name, values };
         match name {
             "unary" | "binary" | "compare" | "where" => self.native_elementwise(a).await,

@@ -124,7 +124,7 @@ class Work:
         return "<torch.distributed.distributed_c10d.Work object>"
 
 
-_state = {"backend": None, "groups": []}
+_state = {"backend": None, "groups": [], "cause": None}
 
 # The type names PyTorch's cast errors use.
 _TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16",
@@ -296,6 +296,9 @@ def _op_name(op, tensor=None):
 
 def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_splits=None, async_op=False,
          cause=None, on_done=None, grads_of=None):
+    if cause is None:
+        # What the library calling this named (DTensor, FSDP), if anything.
+        cause = _state["cause"]
     handle = _C.dist_collective(fname, kind, g._gid, input, outputs, op, src, in_splits, out_splits, cause,
                                 grads_of)
     work = Work(handle, on_done)

@@ -1,0 +1,605 @@
+# torch.distributed.tensor: DTensor, a global tensor of which each rank holds a
+# block (its local tensor), placed on a DeviceMesh by one placement per mesh
+# dimension: Shard(d) cuts tensor dimension d as torch.chunk does, Replicate()
+# keeps a whole copy, Partial(op) holds a term that reducing over the mesh
+# dimension (sum, avg, max, min) gives the value.
+#
+# A DTensor is a Python subclass of torch.Tensor whose class defines
+# `__tpu_dispatch__`: every torch._C primitive given one calls `_dispatch`
+# here instead, which decides the output's placements as PyTorch's sharding
+# propagation does (dtensor_ops.py), redistributes the operands that need it
+# with real collectives on the mesh's groups, and runs the primitive on the
+# local tensors. So the whole torch API built on the primitives works on
+# DTensors, and autograd runs on the local tensors: a DTensor's gradient is
+# the local gradient placed as the tensor is. Gradients do not flow through
+# a redistribution's collectives yet; redistributing a tensor that needs one
+# is refused (see `_redistribute_local`).
+import torch
+import torch.distributed as dist
+from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
+_C = torch._C
+
+
+class Placement:
+    def is_shard(self, dim=None):
+        return False
+
+    def is_replicate(self):
+        return False
+
+    def is_partial(self, reduce_op=None):
+        return False
+
+
+class Shard(Placement):
+    def __init__(self, dim):
+        self.dim = dim
+
+    def is_shard(self, dim=None):
+        return dim is None or dim == self.dim
+
+    def __eq__(self, other):
+        return isinstance(other, Shard) and other.dim == self.dim
+
+    def __hash__(self):
+        return hash(("Shard", self.dim))
+
+    def __repr__(self):
+        return "Shard(dim=" + str(self.dim) + ")"
+
+    def __str__(self):
+        return "S(" + str(self.dim) + ")"
+
+
+class Replicate(Placement):
+    def is_replicate(self):
+        return True
+
+    def __eq__(self, other):
+        return isinstance(other, Replicate)
+
+    def __hash__(self):
+        return hash("Replicate")
+
+    def __repr__(self):
+        return "Replicate()"
+
+    def __str__(self):
+        return "R"
+
+
+class Partial(Placement):
+    def __init__(self, reduce_op="sum"):
+        self.reduce_op = reduce_op
+
+    def is_partial(self, reduce_op=None):
+        return reduce_op is None or reduce_op == self.reduce_op
+
+    def __eq__(self, other):
+        return isinstance(other, Partial) and other.reduce_op == self.reduce_op
+
+    def __hash__(self):
+        return hash(("Partial", self.reduce_op))
+
+    def __repr__(self):
+        return "Partial(" + self.reduce_op + ")"
+
+    def __str__(self):
+        return "P(" + self.reduce_op + ")"
+
+
+_REDUCE_OPS = {"sum": dist.ReduceOp.SUM, "avg": dist.ReduceOp.AVG, "max": dist.ReduceOp.MAX,
+               "min": dist.ReduceOp.MIN, "product": dist.ReduceOp.PRODUCT}
+
+
+def _local_box(shape, mesh, placements, upto=None):
+    """This rank's block of a global `shape`: (sizes, offsets), applying the
+    placements of mesh dimensions before `upto` (all by default) in order, each
+    Shard cutting what the ones before left as torch.chunk does."""
+    sizes = list(shape)
+    offsets = [0] * len(shape)
+    coordinate = mesh.get_coordinate()
+    count = len(placements) if upto is None else upto
+    for i in range(count):
+        p = placements[i]
+        if isinstance(p, Shard):
+            n = sizes[p.dim]
+            m = mesh.shape[i]
+            chunk = (n + m - 1) // m
+            start = min(coordinate[i] * chunk, n)
+            offsets[p.dim] += start
+            sizes[p.dim] = max(0, min(chunk, n - start))
+    return sizes, offsets
+
+
+def _chunk_sizes(n, m):
+    chunk = (n + m - 1) // m
+    return [max(0, min(chunk, n - min(c * chunk, n))) for c in range(m)], chunk
+
+
+def _pad_dim(t, dim, size):
+    """`t` with dimension `dim` zero-padded at its end to `size`."""
+    have = t.shape[dim]
+    if have == size:
+        return t
+    pad_shape = list(t.shape)
+    pad_shape[dim] = size - have
+    return torch.cat([t, torch.zeros(pad_shape, dtype=t.dtype, device=t.device)], dim)
+
+
+def _narrow(t, dim, start, length):
+    return t.narrow(dim, start, length)
+
+
+def _placement_text(placements):
+    return "(" + ", ".join(str(p) for p in placements) + ")"
+
+
+def _mesh_dim_name(mesh, i):
+    if mesh.mesh_dim_names is not None:
+        return "'" + mesh.mesh_dim_names[i] + "'"
+    return str(i)
+
+
+class _Step:
+    # One mesh dimension's change during a redistribution, for the cause a
+    # collective is reported with.
+    def __init__(self, mesh, i, before, after, why):
+        self.text = (why + " " + str(before) + "->" + str(after) + " on mesh dim " + _mesh_dim_name(mesh, i))
+
+
+def _with_cause(cause, f):
+    saved = dist._state.get("cause")
+    dist._state["cause"] = cause
+    try:
+        return f()
+    finally:
+        dist._state["cause"] = saved
+
+
+def _all_gather_dim(local, mesh, i, dim, n, cause):
+    # Every member's piece of a dimension of `n`, padded to the chunk, gathered
+    # along dim 0 and trimmed: torch.chunk's pieces, concatenated.
+    m = mesh.shape[i]
+    sizes, chunk = _chunk_sizes(n, m)
+    if chunk == 0:
+        return local
+    x = _pad_dim(local, dim, chunk).movedim(dim, 0).contiguous()
+    out = torch.empty([m * chunk] + list(x.shape[1:]), dtype=x.dtype, device=x.device)
+    _with_cause(cause, lambda: dist.all_gather_into_tensor(out, x, group=mesh.get_group(i)))
+    pieces = [out[c * chunk:c * chunk + sizes[c]] for c in range(m)]
+    return torch.cat(pieces, 0).movedim(0, dim)
+
+
+def _reduce_scatter_dim(local, mesh, i, dim, op, cause):
+    m = mesh.shape[i]
+    n = local.shape[dim]
+    sizes, chunk = _chunk_sizes(n, m)
+    x = _pad_dim(local, dim, m * chunk).movedim(dim, 0).contiguous()
+    out = torch.empty([chunk] + list(x.shape[1:]), dtype=x.dtype, device=x.device)
+    _with_cause(cause, lambda: dist.reduce_scatter_tensor(out, x, op=_REDUCE_OPS[op], group=mesh.get_group(i)))
+    mine = mesh.get_coordinate()[i]
+    return out[:sizes[mine]].movedim(0, dim)
+
+
+def _all_to_all_dims(local, mesh, i, src_dim, dst_dim, n_src, cause):
+    # Shard(src_dim) -> Shard(dst_dim) on mesh dim i: cut the local block along
+    # dst_dim into the members' pieces, exchange them, and join what arrives
+    # along src_dim (every piece padded to the chunk sizes, then trimmed).
+    m = mesh.shape[i]
+    src_sizes, src_chunk = _chunk_sizes(n_src, m)
+    n_dst = local.shape[dst_dim]
+    dst_sizes, dst_chunk = _chunk_sizes(n_dst, m)
+    x = _pad_dim(_pad_dim(local, src_dim, src_chunk), dst_dim, m * dst_chunk)
+    pieces = [x.narrow(dst_dim, c * dst_chunk, dst_chunk).unsqueeze(0) for c in range(m)]
+    send = torch.cat(pieces, 0).contiguous()
+    recv = torch.empty(list(send.shape), dtype=send.dtype, device=send.device)
+    _with_cause(cause, lambda: dist.all_to_all_single(recv, send, group=mesh.get_group(i)))
+    joined = torch.cat([recv[c].narrow(src_dim, 0, src_sizes[c]) for c in range(m)], src_dim)
+    mine = mesh.get_coordinate()[i]
+    return joined.narrow(dst_dim, 0, dst_sizes[mine])
+
+
+def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
+    """The local block of `spec`'s tensor placed as `placements`, moved with
+    the collectives PyTorch's redistribution uses: all-gather for Shard to
+    Replicate, all-reduce for Partial to Replicate, reduce-scatter for Partial
+    to Shard, all-to-all between two Shards, and a local chunk for Replicate
+    to Shard. Changes run from the last mesh dimension to the first (an inner
+    Shard of a dimension is undone before an outer one); a tensor dimension
+    sharded on several mesh dimensions is gathered whole before it is cut
+    again."""
+    mesh = spec.mesh
+    current = list(spec.placements)
+    target = list(placements)
+    if current == target:
+        return local
+    if torch.is_grad_enabled() and local.requires_grad:
+        raise NotImplementedError(
+            "redistributing a DTensor that requires grad (" + _placement_text(current) + " -> "
+            + _placement_text(target) + ") is not supported yet: gradients do not flow through "
+            "collectives here; redistribute under torch.no_grad() or call full_tensor() on a detached tensor")
+    shape = list(spec.shape)
+    # Tensor dimensions whose sharding changes on some mesh dimension.
+    dirty = set()
+    for i in range(len(current)):
+        if current[i] != target[i]:
+            for p in (current[i], target[i]):
+                if isinstance(p, Shard):
+                    dirty.add(p.dim)
+
+    def nested(dim, placements_):
+        return sum(1 for p in placements_ if isinstance(p, Shard) and p.dim == dim) > 1
+
+    with torch.no_grad():
+        for i in reversed(range(len(current))):
+            p, q = current[i], target[i]
+            if p == q and not (isinstance(p, Shard) and p.dim in dirty):
+                continue
+            if isinstance(q, Partial) and p != q:
+                raise RuntimeError("redistributing to Partial is not supported: Partial placements are the "
+                                   "result of an operation, not a target (" + _placement_text(current) + " -> "
+                                   + _placement_text(target) + ")")
+            cause = _Step(mesh, i, p, q if p != q else Replicate(), why).text
+            if isinstance(p, Shard):
+                n = _local_box(shape, mesh, current, i)[0][p.dim]
+                if (isinstance(q, Shard) and q.dim != p.dim and not nested(p.dim, current)
+                        and not nested(q.dim, target) and q.dim not in [c.dim for c in current if isinstance(c, Shard)]):
+                    local = _all_to_all_dims(local, mesh, i, p.dim, q.dim, n, cause)
+                    current[i] = q
+                    continue
+                local = _all_gather_dim(local, mesh, i, p.dim, n, cause)
+                current[i] = Replicate()
+            elif isinstance(p, Partial):
+                if isinstance(q, Shard) and not nested(q.dim, target) and q.dim not in dirty - {q.dim}:
+                    local = _reduce_scatter_dim(local, mesh, i, q.dim, p.reduce_op, cause)
+                    current[i] = q
+                    continue
+                x = local.clone()
+                _with_cause(cause, lambda: dist.all_reduce(x, op=_REDUCE_OPS[p.reduce_op], group=mesh.get_group(i)))
+                local = x
+                current[i] = Replicate()
+        # What is left is Replicate -> Shard: each rank keeps its chunk.
+        for i in range(len(current)):
+            q = target[i]
+            if current[i] != q and isinstance(q, Shard):
+                n = local.shape[q.dim]
+                sizes, chunk = _chunk_sizes(n, mesh.shape[i])
+                c = mesh.get_coordinate()[i]
+                local = local.narrow(q.dim, min(c * chunk, n), sizes[c])
+                current[i] = q
+    return local
+
+
+class _Spec:
+    def __init__(self, mesh, placements, shape):
+        self.mesh = mesh
+        self.placements = tuple(placements)
+        self.shape = tuple(shape)
+
+    def with_placements(self, placements):
+        return _Spec(self.mesh, placements, self.shape)
+
+
+def _normalize_placements(placements, mesh, ndim, where):
+    if placements is None:
+        placements = [Replicate()] * mesh.ndim
+    placements = list(placements)
+    if len(placements) != mesh.ndim:
+        raise ValueError("`placements` must have the same length as `device_mesh.ndim`! Found placements length: "
+                         + str(len(placements)) + ", and device_mesh.ndim: " + str(mesh.ndim) + ".")
+    out = []
+    for p in placements:
+        if isinstance(p, Shard) and p.dim < 0:
+            p = Shard(p.dim + ndim)
+        if isinstance(p, Shard) and (p.dim < 0 or p.dim >= max(ndim, 1)):
+            raise IndexError("Dimension out of range (expected to be in range of [" + str(-max(ndim, 1)) + ", "
+                             + str(max(ndim, 1) - 1) + "], but got " + str(p.dim) + ")")
+        out.append(p)
+    return tuple(out)
+
+
+class DTensor(torch.Tensor):
+    def __init__(self, local, spec, requires_grad=None):
+        self._local_tensor = local
+        self._spec = spec
+
+    # What a tensor says about itself: the global view.
+    @property
+    def shape(self):
+        return torch.Size(list(self._spec.shape))
+
+    @property
+    def placements(self):
+        return self._spec.placements
+
+    @property
+    def device_mesh(self):
+        return self._spec.mesh
+
+    @property
+    def dtype(self):
+        return self._local_tensor.dtype
+
+    @property
+    def device(self):
+        return self._local_tensor.device
+
+    @property
+    def ndim(self):
+        return len(self._spec.shape)
+
+    @property
+    def requires_grad(self):
+        return self._local_tensor.requires_grad
+
+    @property
+    def is_leaf(self):
+        return self._local_tensor.is_leaf
+
+    @property
+    def grad_fn(self):
+        return self._local_tensor.grad_fn
+
+    @property
+    def grad(self):
+        g = self._local_tensor.grad
+        return None if g is None else DTensor(g, self._spec)
+
+    @grad.setter
+    def grad(self, value):
+        _C.set_grad(self._local_tensor, None if value is None else _local_of(value, self._spec))
+
+    @property
+    def data(self):
+        return DTensor(self._local_tensor.detach(), self._spec)
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def T(self):
+        return self.permute(*reversed(range(self.ndim)))
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return self._spec.shape[dim]
+
+    def dim(self):
+        return len(self._spec.shape)
+
+    def numel(self):
+        n = 1
+        for s in self._spec.shape:
+            n *= s
+        return n
+
+    def element_size(self):
+        return self._local_tensor.element_size()
+
+    def to_local(self, grad_placements=None):
+        return self._local_tensor
+
+    def full_tensor(self, grad_placements=None):
+        return self.redistribute(self._spec.mesh, [Replicate()] * self._spec.mesh.ndim).to_local()
+
+    def redistribute(self, device_mesh=None, placements=None, *, async_op=False, forward_dtype=None,
+                     backward_dtype=None):
+        mesh = device_mesh if device_mesh is not None else self._spec.mesh
+        if mesh != self._spec.mesh:
+            raise NotImplementedError("Cross device mesh comm not supported yet!")
+        placements = _normalize_placements(placements, mesh, self.ndim, "redistribute")
+        for p in placements:
+            if isinstance(p, Partial) and p not in self._spec.placements:
+                raise RuntimeError("Can not redistribute to Partial, redistributing to Partial is for internal use only!")
+        local = _redistribute_local(self._local_tensor, self._spec, placements)
+        return DTensor(local, self._spec.with_placements(placements))
+
+    @staticmethod
+    def from_local(local_tensor, device_mesh=None, placements=None, *, run_check=False, shape=None, stride=None):
+        mesh = device_mesh
+        placements = _normalize_placements(placements, mesh, local_tensor.dim(), "from_local")
+        if shape is None:
+            shape = list(local_tensor.shape)
+            for i, p in enumerate(placements):
+                if isinstance(p, Shard):
+                    shape[p.dim] = shape[p.dim] * mesh.shape[i]
+        return DTensor(local_tensor, _Spec(mesh, placements, shape))
+
+    # The methods torch.Tensor has in Rust, over the local tensor or the
+    # global view.
+    def item(self):
+        if any(not isinstance(p, Replicate) for p in self._spec.placements):
+            return self.full_tensor().item()
+        return self._local_tensor.item()
+
+    def tolist(self):
+        return self.full_tensor().tolist()
+
+    def cpu(self):
+        return DTensor(self._local_tensor.cpu(), self._spec)
+
+    def to(self, *args, **kwargs):
+        return DTensor(self._local_tensor.to(*args, **kwargs), self._spec)
+
+    def float(self):
+        return DTensor(self._local_tensor.float(), self._spec)
+
+    def double(self):
+        return DTensor(self._local_tensor.double(), self._spec)
+
+    def bfloat16(self):
+        return DTensor(self._local_tensor.bfloat16(), self._spec)
+
+    def long(self):
+        return DTensor(self._local_tensor.long(), self._spec)
+
+    def int(self):
+        return DTensor(self._local_tensor.int(), self._spec)
+
+    def bool(self):
+        return DTensor(self._local_tensor.bool(), self._spec)
+
+    def abs(self):
+        return _C.unary("abs", self)
+
+    def neg(self):
+        return _C.unary("neg", self)
+
+    def relu(self):
+        return _C.unary("relu", self)
+
+    def exp(self):
+        return _C.unary("exp", self)
+
+    def log(self):
+        return _C.unary("log", self)
+
+    def sqrt(self):
+        return _C.unary("sqrt", self)
+
+    def tanh(self):
+        return _C.unary("tanh", self)
+
+    def sigmoid(self):
+        return _C.unary("sigmoid", self)
+
+    def sin(self):
+        return _C.unary("sin", self)
+
+    def cos(self):
+        return _C.unary("cos", self)
+
+    def erf(self):
+        return _C.unary("erf", self)
+
+    def floor(self):
+        return _C.unary("floor", self)
+
+    def ceil(self):
+        return _C.unary("ceil", self)
+
+    def sign(self):
+        return _C.unary("sign", self)
+
+    # Python operators, through the torch functions (and so the dispatcher).
+    def __add__(self, other):
+        return torch.add(self, other)
+
+    def __radd__(self, other):
+        return torch.add(self, other)
+
+    def __sub__(self, other):
+        return torch.sub(self, other)
+
+    def __rsub__(self, other):
+        return _C.unary("neg", torch.sub(self, other))
+
+    def __mul__(self, other):
+        return torch.mul(self, other)
+
+    def __rmul__(self, other):
+        return torch.mul(self, other)
+
+    def __truediv__(self, other):
+        return torch.div(self, other)
+
+    def __rtruediv__(self, other):
+        return torch.mul(torch.reciprocal(self), other)
+
+    def __matmul__(self, other):
+        return torch.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return torch.matmul(other, self)
+
+    def __pow__(self, other):
+        return torch.pow(self, other)
+
+    def __neg__(self):
+        return _C.unary("neg", self)
+
+    def __lt__(self, other):
+        return torch.lt(self, other)
+
+    def __le__(self, other):
+        return torch.le(self, other)
+
+    def __gt__(self, other):
+        return torch.gt(self, other)
+
+    def __ge__(self, other):
+        return torch.ge(self, other)
+
+    def __getitem__(self, index):
+        raise NotImplementedError("indexing a DTensor is not supported yet: call full_tensor() or to_local() first")
+
+    def __len__(self):
+        return self._spec.shape[0]
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return ("DTensor(local_tensor=" + repr(self._local_tensor) + ", device_mesh=" + repr(self._spec.mesh)
+                + ", placements=" + repr(self._spec.placements) + ")")
+
+    def __tpu_dispatch__(name, args):
+        return _dispatch(name, args)
+
+
+def _local_of(value, spec):
+    """`value`'s local block placed as `spec`: a DTensor redistributed, a
+    plain tensor cut as `spec` cuts the global tensor."""
+    if isinstance(value, DTensor):
+        return _redistribute_local(value._local_tensor, value._spec, spec.placements)
+    return value
+
+
+def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_rank=0):
+    mesh = device_mesh if device_mesh is not None else _default_mesh()
+    if isinstance(tensor, DTensor):
+        raise ValueError("distribute_tensor: tensor is already a DTensor")
+    placements = _normalize_placements(placements, mesh, tensor.dim(), "distribute_tensor")
+    for p in placements:
+        if isinstance(p, Partial):
+            raise RuntimeError("Can not distribute a tensor to Partial placements")
+    requires_grad = tensor.requires_grad
+    local = tensor.detach()
+    with torch.no_grad():
+        # As PyTorch: mesh dimension by mesh dimension, the group's first rank
+        # scatters its chunks (Shard) or broadcasts its block (Replicate), so
+        # every rank ends with `src_data_rank`'s data; without a source rank
+        # each keeps its own chunk and nothing is sent.
+        for i, p in enumerate(placements):
+            g = mesh.get_group(i)
+            first = g._ranks[0] if src_data_rank is not None else None
+            cause = "distribute_tensor " + str(p) + " on mesh dim " + _mesh_dim_name(mesh, i)
+            if isinstance(p, Shard):
+                n = local.shape[p.dim]
+                sizes, chunk = _chunk_sizes(n, mesh.shape[i])
+                c = mesh.get_coordinate()[i]
+                if first is not None and chunk > 0:
+                    padded = _pad_dim(local, p.dim, mesh.shape[i] * chunk)
+                    pieces = [padded.narrow(p.dim, k * chunk, chunk).contiguous() for k in range(mesh.shape[i])]
+                    out = torch.empty(list(pieces[0].shape), dtype=local.dtype, device=local.device)
+                    mine = pieces if dist.get_rank() == first else None
+                    _with_cause(cause, lambda: dist.scatter(out, mine, src=first, group=g))
+                    local = out.narrow(p.dim, 0, sizes[c])
+                else:
+                    local = local.narrow(p.dim, min(c * chunk, n), sizes[c])
+            elif first is not None:
+                x = local.clone()
+                _with_cause(cause, lambda: dist.broadcast(x, src=first, group=g))
+                local = x
+        local = local.contiguous()
+    if requires_grad:
+        local.requires_grad_(True)
+    return DTensor(local, _Spec(mesh, placements, tensor.shape))
+
+
+def _default_mesh():
+    return init_device_mesh("tpu", (dist.get_world_size(),))
+
