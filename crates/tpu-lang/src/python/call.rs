@@ -414,6 +414,24 @@ impl Interpreter<'_> {
                     .await?;
                 Ok(())
             }
+            Value::List(l) if matches!(index, Value::Slice(_)) => {
+                // `del xs[a:b:c]`: the positions the slice selects, removed
+                // from the last so the earlier ones stay put.
+                let len = l.borrow().len();
+                let (start, stop, step) = slice_indices(index, len)?;
+                let mut doomed = Vec::new();
+                let mut i = start;
+                while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                    doomed.push(i as usize);
+                    i += step;
+                }
+                doomed.sort_unstable();
+                let mut items = l.borrow_mut();
+                for i in doomed.into_iter().rev() {
+                    items.remove(i);
+                }
+                Ok(())
+            }
             Value::List(l) => {
                 let len = l.borrow().len();
                 let i = normalize_index(index, len, "list assignment")?;

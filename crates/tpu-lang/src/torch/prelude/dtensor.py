@@ -157,9 +157,11 @@ def _with_cause(cause, f):
         dist._state["cause"] = saved
 
 
-def _all_gather_dim(local, mesh, i, dim, n, cause):
+def _all_gather_dim(local, mesh, i, dim, n, cause, own=None):
     # Every member's piece of a dimension of `n`, padded to the chunk, gathered
-    # along dim 0 and trimmed: torch.chunk's pieces, concatenated.
+    # along dim 0 and trimmed: torch.chunk's pieces, concatenated. With `own`,
+    # this rank's piece is `own` itself, so the gradient of the whole reaches
+    # it (its chunk), as PyTorch's backward of Shard -> Replicate gives.
     m = mesh.shape[i]
     sizes, chunk = _chunk_sizes(n, m)
     if chunk == 0:
@@ -168,6 +170,9 @@ def _all_gather_dim(local, mesh, i, dim, n, cause):
     out = torch.empty([m * chunk] + list(x.shape[1:]), dtype=x.dtype, device=x.device)
     _with_cause(cause, lambda: dist.all_gather_into_tensor(out, x, group=mesh.get_group(i)))
     pieces = [out[c * chunk:c * chunk + sizes[c]] for c in range(m)]
+    if own is not None:
+        mine = mesh.get_coordinate()[i]
+        pieces[mine] = own.movedim(dim, 0)
     return torch.cat(pieces, 0).movedim(0, dim)
 
 
@@ -214,11 +219,18 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
     target = list(placements)
     if current == target:
         return local
-    if torch.is_grad_enabled() and local.requires_grad:
+    # With autograd, a step keeps this rank's own values differentiable where
+    # PyTorch's backward of that step is local: Shard -> Replicate (its
+    # backward takes this rank's chunk of the gradient) and Partial ->
+    # Replicate (its backward passes the gradient through). The others need
+    # a collective in backward, which the autograd here cannot run yet.
+    grad = torch.is_grad_enabled() and local.requires_grad
+
+    def refuse(p, q):
         raise NotImplementedError(
-            "redistributing a DTensor that requires grad (" + _placement_text(current) + " -> "
-            + _placement_text(target) + ") is not supported yet: gradients do not flow through "
-            "collectives here; redistribute under torch.no_grad() or call full_tensor() on a detached tensor")
+            "redistributing a DTensor that requires grad from " + str(p) + " to " + str(q) + " is not supported "
+            "yet: its backward needs a collective; do it under torch.no_grad(), or go through Replicate")
+
     shape = list(spec.shape)
     # Tensor dimensions whose sharding changes on some mesh dimension.
     dirty = set()
@@ -231,7 +243,7 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
     def nested(dim, placements_):
         return sum(1 for p in placements_ if isinstance(p, Shard) and p.dim == dim) > 1
 
-    with torch.no_grad():
+    with torch.set_grad_enabled(grad):
         for i in reversed(range(len(current))):
             p, q = current[i], target[i]
             if p == q and not (isinstance(p, Shard) and p.dim in dirty):
@@ -243,26 +255,32 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
             cause = _Step(mesh, i, p, q if p != q else Replicate(), why).text
             if isinstance(p, Shard):
                 n = _local_box(shape, mesh, current, i)[0][p.dim]
+                if grad and isinstance(q, Shard):
+                    refuse(p, q)
                 if (isinstance(q, Shard) and q.dim != p.dim and not nested(p.dim, current)
                         and not nested(q.dim, target) and q.dim not in [c.dim for c in current if isinstance(c, Shard)]):
                     local = _all_to_all_dims(local, mesh, i, p.dim, q.dim, n, cause)
                     current[i] = q
                     continue
-                local = _all_gather_dim(local, mesh, i, p.dim, n, cause)
+                local = _all_gather_dim(local, mesh, i, p.dim, n, cause, local if grad else None)
                 current[i] = Replicate()
             elif isinstance(p, Partial):
+                if grad and isinstance(q, Shard):
+                    refuse(p, q)
                 if isinstance(q, Shard) and not nested(q.dim, target) and q.dim not in dirty - {q.dim}:
                     local = _reduce_scatter_dim(local, mesh, i, q.dim, p.reduce_op, cause)
                     current[i] = q
                     continue
                 x = local.clone()
                 _with_cause(cause, lambda: dist.all_reduce(x, op=_REDUCE_OPS[p.reduce_op], group=mesh.get_group(i)))
-                local = x
+                local = local + (x - local).detach() if grad else x
                 current[i] = Replicate()
         # What is left is Replicate -> Shard: each rank keeps its chunk.
         for i in range(len(current)):
             q = target[i]
             if current[i] != q and isinstance(q, Shard):
+                if grad:
+                    refuse(current[i], q)
                 n = local.shape[q.dim]
                 sizes, chunk = _chunk_sizes(n, mesh.shape[i])
                 c = mesh.get_coordinate()[i]

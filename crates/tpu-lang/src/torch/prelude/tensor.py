@@ -56,6 +56,9 @@ class _ReturnType:
 # Callbacks queued for the end of the current backward pass, run in order
 # (`Variable._execution_engine.queue_callback` in PyTorch).
 _backward_callbacks = []
+# Callbacks run as a backward pass starts, before any gradient is computed:
+# FSDP2's all-gathers of the parameters resharded after forward.
+_backward_pre_callbacks = []
 
 
 class Tensor:
@@ -419,6 +422,8 @@ class Tensor:
             raise NotImplementedError("backward(inputs=...) is not supported yet")
         if create_graph:
             raise NotImplementedError("backward(create_graph=True) is not supported")
+        while _backward_pre_callbacks:
+            _backward_pre_callbacks.pop(0)()
         _C.backward(self, gradient, _py_bool(retain_graph))
         # What must run once the gradients are in (autograd's queued
         # callbacks): DistributedDataParallel's bucket all-reduces.

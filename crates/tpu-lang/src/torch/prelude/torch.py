@@ -17,15 +17,33 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
     return _C.requires_grad_(full(_sizes(size, "ones"), 1.0, dtype=dtype or float32, device=device), requires_grad)
 
 
+def _like_override(input, fill_value, dtype, device, requires_grad):
+    # A Python tensor subclass (DTensor) makes its own `*_like`: placed as
+    # `input` is.
+    dispatch = _py_getattr(_py_type(input), "__tpu_dispatch__", None)
+    if dispatch is None:
+        return None
+    return dispatch("full_like", [input, fill_value, dtype, device, requires_grad])
+
+
 def zeros_like(input, dtype=None, device=None, requires_grad=False):
+    out = _like_override(input, 0, dtype, device, requires_grad)
+    if out is not None:
+        return out
     return zeros(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False):
+    out = _like_override(input, 1, dtype, device, requires_grad)
+    if out is not None:
+        return out
     return ones(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    out = _like_override(input, fill_value, dtype, device, requires_grad)
+    if out is not None:
+        return out
     t = full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device)
     return _C.requires_grad_(t, requires_grad)
 
