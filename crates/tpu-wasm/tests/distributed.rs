@@ -46,6 +46,16 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
         corpus!("mpmd_logging.py"),
         corpus!("mpmd_logging.expected"),
     ),
+    (
+        "dtensor_basics",
+        corpus!("dtensor_basics.py"),
+        corpus!("dtensor_basics.expected"),
+    ),
+    (
+        "fsdp2_train",
+        corpus!("fsdp2_train.py"),
+        corpus!("fsdp2_train.expected"),
+    ),
 ];
 
 const DEADLOCK: &str = corpus!("mismatch_deadlock.py");

@@ -29,13 +29,13 @@ fn check_modes(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize, 
 
 #[test]
 fn shared_corpus_on_the_reference_backend() {
-    check("tests/conformance/distributed", "cpu", Some(4), 3);
+    check("tests/conformance/distributed", "cpu", Some(4), 5);
 }
 
 #[test]
 fn shared_corpus_on_the_wgpu_backend() {
     if support::wgpu_available() {
-        check("tests/conformance/distributed", "wgpu", Some(4), 3);
+        check("tests/conformance/distributed", "wgpu", Some(4), 5);
     }
 }
 
