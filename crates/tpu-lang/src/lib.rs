@@ -175,6 +175,7 @@ async fn exec(
         report.diagnostics.push(e.to_diagnostic());
     }
     let line = interp.watch.line;
+    interp.note_sharding().await;
     report.stdout = interp.take_stdout();
     interp.teardown();
     drop(interp);

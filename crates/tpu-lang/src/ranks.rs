@@ -86,6 +86,7 @@ fn prefixed_sink(options: &RunOptions, rank: usize) -> (RunOptions, Rc<dyn Fn()>
 struct RankDone {
     report: Report,
     comm: Vec<tpu_runtime::CommItem>,
+    sharding: tpu_runtime::distributed::ShardingNotes,
     line: u32,
 }
 
@@ -236,7 +237,13 @@ pub async fn run_ranks(
                 .await;
                 flush();
                 let comm = runtime.take_comm_items();
-                RankDone { report, comm, line }
+                let sharding = runtime.take_sharding();
+                RankDone {
+                    report,
+                    comm,
+                    sharding,
+                    line,
+                }
             }) as RankFuture<'_>
         })
         .collect();
@@ -260,6 +267,7 @@ pub async fn run_ranks(
             RankRun {
                 report: done.report,
                 comm: done.comm,
+                sharding: done.sharding,
             }
         })
         .collect();

@@ -16,6 +16,7 @@
 mod call;
 mod combine;
 mod report;
+mod sharding;
 mod timeline;
 
 pub use call::{CollectiveCall, ReduceOp};
@@ -24,6 +25,7 @@ pub use report::{
     CommArrival, DeadlockReport, DistCollective, RankReport, RankRun, RankWait, WorldReport,
     deadlock, prefixed, world_report,
 };
+pub use sharding::{MeshReport, ShardedTensor, ShardingNotes};
 
 use crate::data::HostData;
 use tpu_ir::DType;

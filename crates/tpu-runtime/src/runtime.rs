@@ -102,6 +102,8 @@ pub struct Runtime {
     world: Option<WorldSeat>,
     works: Vec<distributed::Work>,
     comm_items: Vec<CommItem>,
+    /// The meshes and DTensors the prelude noted at the end of the run.
+    pub(crate) sharding: crate::distributed::ShardingNotes,
     /// For each leaf (by identity), the op count when backward last
     /// accumulated its gradient.
     pub(crate) grad_ready: std::collections::HashMap<usize, usize>,
@@ -132,6 +134,7 @@ impl Runtime {
             world: None,
             works: Vec::new(),
             comm_items: Vec::new(),
+            sharding: Default::default(),
             grad_ready: Default::default(),
         }
     }
@@ -171,6 +174,7 @@ impl Runtime {
         self.print_options = PrintOptions::default();
         self.works.clear();
         self.comm_items.clear();
+        self.sharding = Default::default();
         self.grad_ready.clear();
         self.tpu.cache.begin_run();
     }

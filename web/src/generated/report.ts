@@ -473,6 +473,25 @@ export type LinkTraffic = {
 forward_bytes: number, backward_bytes: number, };
 
 /**
+ * A DeviceMesh: every rank makes the same ones, so rank 0's are reported.
+ */
+export type MeshReport = { shape: Array<number>, 
+/**
+ * `mesh_dim_names`, when the program gave them.
+ */
+dim_names: Array<string> | null, 
+/**
+ * The mesh's ranks in row-major order.
+ */
+ranks: Array<number>, 
+/**
+ * For each mesh dimension, the slice axis (`x`, `y`, `z`) along which
+ * every one of its groups lies, so its collectives use that axis's
+ * links; none where a group's chips differ in more than one axis.
+ */
+torus_axes: Array<string | null>, };
+
+/**
  * The first non-finite result Debug mode saw.
  */
 export type NonFinite = { 
@@ -623,6 +642,31 @@ fallbacks: Array<FallbackGroup>,
  * Where the host waited for the device, grouped by reason.
  */
 syncs: Array<SyncGroup>, };
+
+/**
+ * A DTensor one rank holds at the end of its run.
+ */
+export type ShardedTensor = { rank: number, 
+/**
+ * The program's variable, or a module's parameter path (`model.0.weight`).
+ */
+name: string, 
+/**
+ * The user's line that made it.
+ */
+line: number, 
+/**
+ * An index into the meshes.
+ */
+mesh: number, 
+/**
+ * One per mesh dimension, as PyTorch prints them (`Shard(dim=0)`).
+ */
+placements: Array<string>, 
+/**
+ * The global shape, and this rank's block of it.
+ */
+shape: Array<number>, local_shape: Array<number>, offsets: Array<number>, dtype: string, local_bytes: number, };
 
 export type Simulation = { kind: CollectiveKind, axes: Array<number>, bytes: number, 
 /**
@@ -778,7 +822,12 @@ collectives: Array<DistCollective>,
 /**
  * Set when the run stopped because no rank could proceed.
  */
-deadlock: DeadlockReport | null, };
+deadlock: DeadlockReport | null, 
+/**
+ * The DeviceMeshes the program made (rank 0's; every rank makes the
+ * same), and the DTensors each rank held when it ended.
+ */
+meshes: Array<MeshReport>, dtensors: Array<ShardedTensor>, };
 
 /**
  * Which axes of a slice have wraparound links (and so are rings).

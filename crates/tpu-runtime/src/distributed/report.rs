@@ -22,6 +22,12 @@ pub struct WorldReport {
     pub collectives: Vec<DistCollective>,
     /// Set when the run stopped because no rank could proceed.
     pub deadlock: Option<DeadlockReport>,
+    /// The DeviceMeshes the program made (rank 0's; every rank makes the
+    /// same), and the DTensors each rank held when it ended.
+    #[serde(default)]
+    pub meshes: Vec<super::MeshReport>,
+    #[serde(default)]
+    pub dtensors: Vec<super::ShardedTensor>,
 }
 
 /// One rank: its chip and what its program did.
@@ -123,6 +129,7 @@ pub fn prefixed(rank: usize, text: &str) -> String {
 pub struct RankRun {
     pub report: Report,
     pub comm: Vec<CommItem>,
+    pub sharding: super::ShardingNotes,
 }
 
 /// Merges the ranks' Reports into the run's Report (see the module
@@ -147,7 +154,19 @@ pub fn world_report(
     }
     let mut rank_reports = Vec::new();
     let mut timeline_ranks = Vec::new();
+    let mut meshes = Vec::new();
+    let mut dtensors = Vec::new();
     for (rank, run) in ranks.into_iter().enumerate() {
+        if rank == 0 {
+            meshes = run.sharding.meshes;
+            for mesh in &mut meshes {
+                mesh.torus_axes = super::sharding::torus_axes(mesh, world.chips(), slice);
+            }
+        }
+        dtensors.extend(run.sharding.tensors.into_iter().map(|mut t| {
+            t.rank = rank;
+            t
+        }));
         let mut r = run.report;
         let op_offset = merged.ops.len();
         rank_reports.push(RankReport {
@@ -251,6 +270,8 @@ pub fn world_report(
         ranks: rank_reports,
         collectives,
         deadlock,
+        meshes,
+        dtensors,
     });
     merged.summary = Some(crate::report::summarize(&merged));
     merged

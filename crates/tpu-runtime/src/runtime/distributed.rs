@@ -47,6 +47,19 @@ impl Runtime {
 
     /// Where this rank's communications sat in its stream, taken for the
     /// world's Report.
+    /// Notes a DeviceMesh or a DTensor for the Report's sharding record.
+    pub fn note_mesh(&mut self, mesh: crate::distributed::MeshReport) {
+        self.sharding.meshes.push(mesh);
+    }
+
+    pub fn note_dtensor(&mut self, tensor: crate::distributed::ShardedTensor) {
+        self.sharding.tensors.push(tensor);
+    }
+
+    pub fn take_sharding(&mut self) -> crate::distributed::ShardingNotes {
+        std::mem::take(&mut self.sharding)
+    }
+
     pub fn take_comm_items(&mut self) -> Vec<CommItem> {
         self.works.clear();
         std::mem::take(&mut self.comm_items)

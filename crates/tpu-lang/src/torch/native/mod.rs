@@ -13,6 +13,7 @@ mod distributed;
 mod elementwise;
 mod printing;
 mod reductions;
+mod sharding;
 mod views;
 mod writes;
 
@@ -103,6 +104,10 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.dist_recv",
     "torch._C.dist_wait",
     "torch._C.dist_is_completed",
+    // The Report's sharding record (`sharding.rs`).
+    "torch._C.user_line",
+    "torch._C.dist_note_mesh",
+    "torch._C.dist_note_dtensor",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -171,6 +176,7 @@ impl Interpreter<'_> {
             | "dist_recv"
             | "dist_wait"
             | "dist_is_completed" => self.native_distributed(a).await,
+            "user_line" | "dist_note_mesh" | "dist_note_dtensor" => self.native_sharding(a),
             other => Err(unknown(other)),
         }
     }

@@ -5,9 +5,13 @@
 # PyTorch's `new_group` requires; a 1-D mesh over the whole world uses the
 # default group. On the simulated slice rank r runs on chip r, so a mesh
 # dimension's groups are chips along one torus axis when the mesh's shape
-# follows the slice's (`_torus_axes` says which).
+# follows the slice's (the Report's `world.meshes` says which).
 import torch
 import torch.distributed as dist
+
+
+# Every distinct mesh the program made, in order, for the Report.
+_meshes = []
 
 
 def _shape_of(nested):
@@ -63,6 +67,8 @@ class DeviceMesh:
         if me in self._ranks:
             self._coordinate = _coordinate_of(self._ranks.index(me), self._shape)
         self._dim_groups = _groups if _groups is not None else self._make_groups()
+        if self not in _meshes:
+            _meshes.append(self)
 
     def _make_groups(self):
         # One group per line of the mesh along each dimension; this rank keeps
@@ -177,19 +183,8 @@ class DeviceMesh:
             for d, c in zip(dims, sub):
                 coordinate[d] = c
             ranks.append(self._ranks[_index_of(coordinate, self._shape)])
-        sub = DeviceMesh(self.device_type, _nest(ranks, shape), mesh_dim_names=names,
-                         _groups=[self._dim_groups[d] for d in dims])
-        sub._torus = [self._torus_axes()[d] for d in dims]
-        return sub
-
-    def _torus_axes(self):
-        # Which slice axis carries each mesh dimension, when the mesh follows
-        # the slice's chips in order (rank r on chip r, x fastest): the last
-        # mesh dimension runs along x, the one before along y, and so on.
-        if getattr(self, "_torus", None) is not None:
-            return self._torus
-        axes = "xyz"
-        return [axes[self.ndim - 1 - d] if self.ndim - 1 - d < 3 else None for d in range(self.ndim)]
+        return DeviceMesh(self.device_type, _nest(ranks, shape), mesh_dim_names=names,
+                          _groups=[self._dim_groups[d] for d in dims])
 
     def __eq__(self, other):
         return (isinstance(other, DeviceMesh) and other._ranks == self._ranks and other._shape == self._shape

@@ -16,6 +16,7 @@
 # is refused (see `_redistribute_local`).
 import torch
 import torch.distributed as dist
+import torch.distributed.device_mesh as _device_mesh
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 _C = torch._C
 
@@ -321,6 +322,7 @@ class DTensor(torch.Tensor):
     def __init__(self, local, spec, requires_grad=None):
         self._local_tensor = local
         self._spec = spec
+        self._line = _C.user_line()
 
     # What a tensor says about itself: the global view.
     @property
@@ -616,6 +618,45 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
     if requires_grad:
         local.requires_grad_(True)
     return DTensor(local, _Spec(mesh, placements, tensor.shape))
+
+
+def _note_sharding(names):
+    # At the end of the run (called by the interpreter with the program's
+    # variables, sorted by name): the meshes, and each DTensor a variable
+    # holds, or a module's parameters do, for the Report's Sharding view.
+    meshes = _device_mesh._meshes
+    for m in meshes:
+        _C.dist_note_mesh(list(m.shape), list(m.mesh_dim_names) if m.mesh_dim_names is not None else None,
+                          list(m._ranks))
+    seen = set()
+
+    def note(name, t):
+        if id(t) in seen or t._spec.mesh not in meshes:
+            return
+        seen.add(id(t))
+        spec = t._spec
+        sizes, offsets = _local_box(spec.shape, spec.mesh, spec.placements)
+        local = t._local_tensor
+        _C.dist_note_dtensor(name, t._line, meshes.index(spec.mesh), [repr(p) for p in spec.placements],
+                             list(spec.shape), list(local.shape), offsets, str(local.dtype),
+                             local.numel() * local.element_size())
+
+    # The program's own DTensor variables first, then modules' parameters,
+    # the module with the most first (the whole model before a loop
+    # variable left on one of its layers).
+    names = [(name, value) for name, value in names if not name.startswith("_")]
+    for name, value in names:
+        if isinstance(value, DTensor):
+            note(name, value)
+    modules = [(name, value) for name, value in names if isinstance(value, torch.nn.Module)]
+    modules = sorted(modules, key=lambda item: -len(list(item[1].parameters())))
+    for name, value in modules:
+        if isinstance(value, torch.nn.Module):
+            for path, p in value.named_parameters():
+                if isinstance(p, DTensor):
+                    note(name + "." + path, p)
+                    if p.grad is not None:
+                        note(name + "." + path + ".grad", p.grad)
 
 
 def _default_mesh():

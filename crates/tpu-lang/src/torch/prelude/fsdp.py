@@ -211,10 +211,12 @@ class FSDPModule:
         if state.is_root:
             del _forward_order[:]
         state.unshard("forward")
+        # In pre-forward order (root first), so that backward's reverse order
+        # ends with the root, as PyTorch's post-backward does.
+        if torch.is_grad_enabled() and state not in _forward_order:
+            _forward_order.append(state)
         out = super().__call__(*args, **kwargs)
         if torch.is_grad_enabled():
-            if state not in _forward_order:
-                _forward_order.append(state)
             if state.is_root:
                 if _before_backward not in torch._backward_pre_callbacks:
                     torch._backward_pre_callbacks.append(_before_backward)
