@@ -6,6 +6,8 @@
 //! the launcher's errors. (A module of the conformance test binary, so that
 //! it costs no link of its own.)
 
+mod sharding;
+
 use super::support;
 use std::process::Command;
 
