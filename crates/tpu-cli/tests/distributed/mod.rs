@@ -15,16 +15,45 @@ fn check(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize) {
     check_modes(dir, backend, nproc, at_least, &support::MODES);
 }
 
+/// Programs of the own corpus that do not match PyTorch yet, each with what
+/// is missing (the README lists them too). They must still fail: one that
+/// starts to pass is taken off this list.
+const NOT_YET: &[(&str, &str)] = &[
+    (
+        "dtensor_autograd",
+        "type(t.grad_fn).__name__ is 'str': grad_fn is not an object yet",
+    ),
+    (
+        "dtensor_comm_debug",
+        "torch.distributed.tensor.debug.CommDebugMode",
+    ),
+    (
+        "dtensor_errors",
+        "torch.unique of a DTensor names its own ops, not aten._unique2",
+    ),
+    ("dtensor_from_local", "Tensor.data_ptr"),
+    (
+        "dtensor_placements_repr",
+        "instances in sets and dict keys hash by identity, not __hash__",
+    ),
+    ("dtensor_reductions_views", "indexing a DTensor"),
+];
+
 fn check_modes(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize, modes: &[&str]) {
     let mut problems = Vec::new();
     for &mode in modes {
         let outcomes = support::run_corpus_with(&support::corpus_dir(dir), backend, mode, nproc);
         assert!(outcomes.len() >= at_least, "{dir} went missing");
-        problems.extend(outcomes.into_iter().filter_map(|o| {
-            o.verdict
-                .err()
-                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
-        }));
+        for o in outcomes {
+            let gap = NOT_YET.iter().find(|(name, _)| *name == o.name);
+            match (o.verdict, gap) {
+                (Err(why), None) => problems.push(format!("{} on {backend} in {mode}: {why}", o.name)),
+                (Ok(()), Some((name, what))) => problems.push(format!(
+                    "{name} on {backend} in {mode} now matches PyTorch: take it off NOT_YET ({what})"
+                )),
+                _ => {}
+            }
+        }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -43,7 +72,7 @@ fn shared_corpus_on_the_wgpu_backend() {
 
 #[test]
 fn own_corpus_on_the_reference_backend() {
-    check("tests/distributed", "cpu", None, 14);
+    check("tests/distributed", "cpu", None, 33);
 }
 
 /// On wgpu in Fused only: the modes differ in how kernels are launched,
@@ -52,7 +81,7 @@ fn own_corpus_on_the_reference_backend() {
 #[test]
 fn own_corpus_on_the_wgpu_backend() {
     if support::wgpu_available() {
-        check_modes("tests/distributed", "wgpu", None, 14, &["fused"]);
+        check_modes("tests/distributed", "wgpu", None, 33, &["fused"]);
     }
 }
 

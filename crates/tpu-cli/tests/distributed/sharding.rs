@@ -17,12 +17,23 @@ fn world_of(relative: &str) -> (String, Value) {
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     let report = std::env::temp_dir().join(format!("sharding-{name}-{}.json", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
-        .args(["run", "--backend", "cpu", "--nproc-per-node", "4", "--report"])
+        .args([
+            "run",
+            "--backend",
+            "cpu",
+            "--nproc-per-node",
+            "4",
+            "--report",
+        ])
         .arg(&report)
         .arg(&path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&report).unwrap();
     let _ = std::fs::remove_file(&report);
     let mut json: Value = serde_json::from_str(&text).unwrap();
@@ -35,11 +46,19 @@ fn line_of(source: &str, needle: &str) -> u64 {
 }
 
 fn strings(v: &Value) -> Vec<&str> {
-    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
 }
 
 fn numbers(v: &Value) -> Vec<u64> {
-    v.as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -76,8 +95,14 @@ fn every_ranks_dtensors_are_recorded_with_their_blocks_and_the_mesh_with_its_tor
         let d = of("d");
         assert_eq!(strings(&d["placements"]), ["Shard(dim=0)", "Replicate()"]);
         assert_eq!(numbers(&d["offsets"]), [4 * dp, 0]);
-        assert_eq!(strings(&of("s")["placements"]), ["Partial(sum)", "Partial(sum)"]);
-        assert_eq!(strings(&of("z")["placements"]), ["Replicate()", "Partial(sum)"]);
+        assert_eq!(
+            strings(&of("s")["placements"]),
+            ["Partial(sum)", "Partial(sum)"]
+        );
+        assert_eq!(
+            strings(&of("z")["placements"]),
+            ["Replicate()", "Partial(sum)"]
+        );
     }
 
     // f = e.redistribute(R, R): Shard(1) undone in each tp pair, then
@@ -85,8 +110,14 @@ fn every_ranks_dtensors_are_recorded_with_their_blocks_and_the_mesh_with_its_tor
     let line = line_of(&source, "f = e.redistribute");
     let collectives = world["collectives"].as_array().unwrap();
     for (cause, groups) in [
-        ("DTensor redistribute S(1)->R on mesh dim 'tp'", [[0, 1], [2, 3]]),
-        ("DTensor redistribute S(0)->R on mesh dim 'dp'", [[0, 2], [1, 3]]),
+        (
+            "DTensor redistribute S(1)->R on mesh dim 'tp'",
+            [[0, 1], [2, 3]],
+        ),
+        (
+            "DTensor redistribute S(0)->R on mesh dim 'dp'",
+            [[0, 2], [1, 3]],
+        ),
     ] {
         for group in groups {
             let c = collectives
@@ -95,7 +126,11 @@ fn every_ranks_dtensors_are_recorded_with_their_blocks_and_the_mesh_with_its_tor
                 .unwrap_or_else(|| panic!("no {cause} in {group:?}"));
             assert_eq!(c["name"], "all_gather_into_tensor");
             assert!(
-                c["arrivals"].as_array().unwrap().iter().all(|a| a["line"] == line),
+                c["arrivals"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|a| a["line"] == line),
                 "{c:?}"
             );
         }
@@ -121,19 +156,27 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
         assert_eq!(count(&format!("all-gather (pre-backward) {group}")), steps);
         assert_eq!(count(&format!("bytes) {group}")), steps);
     }
-    assert_eq!(count("reduce-scatter of gradients (2 gradients, "), 3 * steps);
+    assert_eq!(
+        count("reduce-scatter of gradients (2 gradients, "),
+        3 * steps
+    );
     assert_eq!(count("all-gather (forward) of root (Sequential)"), steps);
     assert_eq!(count("all-gather (pre-backward) of root"), 0);
     // An all-gather moves the group's whole parameters: Linear(8, 16) has
     // 16 * 8 + 16 float32 values, each rank holding a quarter.
     let first = collectives
         .iter()
-        .find(|c| c["cause"].as_str().is_some_and(|s| s.contains("(forward) of 0 (Linear)")))
+        .find(|c| {
+            c["cause"]
+                .as_str()
+                .is_some_and(|s| s.contains("(forward) of 0 (Linear)"))
+        })
         .unwrap();
     assert_eq!(first["bytes"], (16 * 8 + 16) * 4);
     assert_eq!(numbers(&first["ranks"]), [0, 1, 2, 3]);
-    // In one step: forward root, 0, 2; backward 2 then 0 gathered again;
-    // reduce-scatters 2, 0, then the root's last.
+    // In one step, PyTorch 2.15's order (traced under torchrun, in
+    // tests/distributed/DTENSOR_NOTES.md): forward root, 0, 2; backward 2
+    // then 0 gathered again; reduce-scatters 2, the root, 0.
     let order: Vec<&str> = collectives
         .iter()
         .take(8)
@@ -146,8 +189,8 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
         "(pre-backward) of 2 ",
         "(pre-backward) of 0 ",
         "bytes) of 2 ",
-        "bytes) of 0 ",
         "bytes) of root",
+        "bytes) of 0 ",
     ];
     for (got, want) in order.iter().zip(expected) {
         assert!(got.contains(want), "{order:#?}");

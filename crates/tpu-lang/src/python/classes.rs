@@ -169,9 +169,7 @@ impl Interpreter<'_> {
             .try_into()
             .map_err(|_| PyErr::type_error("type() takes 1 or 3 arguments"))?;
         let Value::Str(name) = name else {
-            return Err(PyErr::type_error(
-                "type.__new__() argument 1 must be str",
-            ));
+            return Err(PyErr::type_error("type.__new__() argument 1 must be str"));
         };
         let bases = match bases {
             Value::Tuple(items) => items
@@ -182,9 +180,7 @@ impl Interpreter<'_> {
                 })
                 .collect::<PyResult<Vec<_>>>()?,
             _ => {
-                return Err(PyErr::type_error(
-                    "type.__new__() argument 2 must be tuple",
-                ));
+                return Err(PyErr::type_error("type.__new__() argument 2 must be tuple"));
             }
         };
         let mut attrs = HashMap::new();
@@ -198,9 +194,7 @@ impl Interpreter<'_> {
                 }
             }
             _ => {
-                return Err(PyErr::type_error(
-                    "type.__new__() argument 3 must be dict",
-                ));
+                return Err(PyErr::type_error("type.__new__() argument 3 must be dict"));
             }
         }
         let class = new_class(&name, bases, attrs)?;

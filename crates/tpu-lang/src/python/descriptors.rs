@@ -140,7 +140,10 @@ impl Interpreter<'_> {
             None if name == "__dict__" => Ok(instance_dict(instance)),
             None => Err(PyErr::new(
                 "AttributeError",
-                format!("'{}' object has no attribute '{name}'", instance.class().name),
+                format!(
+                    "'{}' object has no attribute '{name}'",
+                    instance.class().name
+                ),
             )),
         }
     }
@@ -259,7 +262,10 @@ impl Interpreter<'_> {
         if instance.remove(name).is_none() {
             return Err(PyErr::new(
                 "AttributeError",
-                format!("'{}' object has no attribute '{name}'", instance.class().name),
+                format!(
+                    "'{}' object has no attribute '{name}'",
+                    instance.class().name
+                ),
             ));
         }
         Ok(())

@@ -41,7 +41,10 @@ impl Interpreter<'_> {
                 // PyTorch's `Parameter.__instancecheck__` decides.
                 Value::Instance(i) => {
                     i.class().is_subclass_of(c)
-                        || (self.parameter_class.as_ref().is_some_and(|k| Rc::ptr_eq(k, c))
+                        || (self
+                            .parameter_class
+                            .as_ref()
+                            .is_some_and(|k| Rc::ptr_eq(k, c))
                             && matches!(i.get("_is_param"), Some(Value::Bool(true))))
                 }
                 Value::Tensor(t) => {

@@ -221,11 +221,7 @@ impl Interpreter<'_> {
             }
             return Ok(torch);
         }
-        let Some(&(_, files)) = SUBMODULES
-            .iter()
-            .chain(ON_DEMAND)
-            .find(|(n, _)| *n == name)
-        else {
+        let Some(&(_, files)) = SUBMODULES.iter().chain(ON_DEMAND).find(|(n, _)| *n == name) else {
             if PYTORCH_SUBMODULES.contains(&name) {
                 return Err(PyErr::not_implemented(format!(
                     "{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)"

@@ -52,7 +52,11 @@ pub struct ShardingNotes {
 
 /// For each dimension of `mesh`, the one slice axis along which the chips
 /// of each of its groups (ranks differing only in that coordinate) vary.
-pub fn torus_axes(mesh: &MeshReport, chips: &[usize], slice: &tpu_device::Slice) -> Vec<Option<String>> {
+pub fn torus_axes(
+    mesh: &MeshReport,
+    chips: &[usize],
+    slice: &tpu_device::Slice,
+) -> Vec<Option<String>> {
     const NAMES: [&str; 3] = ["x", "y", "z"];
     let ndim = mesh.shape.len();
     let strides: Vec<usize> = (0..ndim)

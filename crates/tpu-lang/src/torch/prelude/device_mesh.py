@@ -14,6 +14,13 @@ import torch.distributed as dist
 _meshes = []
 
 
+def _prod(sizes):
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
 def _shape_of(nested):
     shape = []
     level = nested
@@ -55,7 +62,8 @@ def _index_of(coordinate, shape):
 
 
 class DeviceMesh:
-    def __init__(self, device_type, mesh, *, mesh_dim_names=None, _init_backend=True, _groups=None):
+    def __init__(self, device_type, mesh, *, mesh_dim_names=None, _init_backend=True, _groups=None,
+                 _strides=None):
         if isinstance(mesh, torch.Tensor):
             mesh = mesh.tolist()
         self.device_type = device_type
@@ -66,6 +74,10 @@ class DeviceMesh:
         self._coordinate = None
         if me in self._ranks:
             self._coordinate = _coordinate_of(self._ranks.index(me), self._shape)
+        # The layout's strides, as PyTorch prints them: row-major for a mesh
+        # made whole, the parent's for a sub-mesh.
+        self._strides = _strides if _strides is not None else tuple(
+            _prod(self._shape[d + 1:]) for d in range(len(self._shape)))
         self._dim_groups = _groups if _groups is not None else self._make_groups()
         if self not in _meshes:
             _meshes.append(self)
@@ -105,7 +117,7 @@ class DeviceMesh:
 
     @property
     def mesh(self):
-        return torch.tensor(_nest(self._ranks, self._shape), dtype=torch.int64)
+        return torch.tensor(_nest(self._ranks, self._shape), dtype=torch.int32)
 
     @property
     def shape(self):
@@ -169,7 +181,7 @@ class DeviceMesh:
         dims = []
         for name in names:
             if name not in self._mesh_dim_names:
-                raise KeyError("Invalid mesh_dim_name " + repr(name) + " specified. Valid mesh_dim_names are "
+                raise KeyError("Invalid mesh_dim_names " + repr(names) + " specified. Valid mesh_dim_names are "
                                + repr(list(self._mesh_dim_names)) + ".")
             dims.append(self._mesh_dim_names.index(name))
         shape = [self._shape[d] for d in dims]
@@ -184,7 +196,7 @@ class DeviceMesh:
                 coordinate[d] = c
             ranks.append(self._ranks[_index_of(coordinate, self._shape)])
         return DeviceMesh(self.device_type, _nest(ranks, shape), mesh_dim_names=names,
-                          _groups=[self._dim_groups[d] for d in dims])
+                          _groups=[self._dim_groups[d] for d in dims], _strides=tuple(self._strides[d] for d in dims))
 
     def __eq__(self, other):
         return (isinstance(other, DeviceMesh) and other._ranks == self._ranks and other._shape == self._shape
@@ -194,10 +206,12 @@ class DeviceMesh:
         return hash((tuple(self._ranks), self._shape))
 
     def __repr__(self):
-        text = "DeviceMesh('" + self.device_type + "', " + repr(_nest(self._ranks, self._shape))
+        # PyTorch 2.15's form: DeviceMesh((dp=2, tp=2), 'cpu', stride=(2, 1)).
         if self._mesh_dim_names is not None:
-            text += ", mesh_dim_names=" + repr(self._mesh_dim_names)
-        return text + ")"
+            sizes = "(" + ", ".join(n + "=" + str(s) for n, s in zip(self._mesh_dim_names, self._shape)) + ")"
+        else:
+            sizes = repr(tuple(self._shape))
+        return "DeviceMesh(" + sizes + ", '" + self.device_type + "', stride=" + repr(tuple(self._strides)) + ")"
 
 
 def init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=None, backend_override=None):
@@ -207,9 +221,8 @@ def init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=None, backend_ov
             raise RuntimeError("Each mesh_dim_name must be unique.",
                                "Found repeated mesh_dim_name in mesh_dim_names " + repr(tuple(mesh_dim_names)))
         if len(mesh_shape) != len(mesh_dim_names):
-            raise RuntimeError("mesh_shape and mesh_dim_names should have same length!",
-                               "Found len(mesh_dim_names): " + str(len(mesh_dim_names)) + " and len(mesh_shape):"
-                               + str(len(mesh_shape)) + ".")
+            raise RuntimeError("mesh_shape and mesh_dim_names should have same length! Found len(mesh_dim_names): "
+                               + str(len(mesh_dim_names)) + " and len(mesh_shape):" + str(len(mesh_shape)) + ".")
     if not dist.is_initialized():
         dist.init_process_group()
     count = 1

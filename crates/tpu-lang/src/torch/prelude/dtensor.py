@@ -408,20 +408,60 @@ class DTensor(torch.Tensor):
     def redistribute(self, device_mesh=None, placements=None, *, async_op=False, forward_dtype=None,
                      backward_dtype=None):
         mesh = device_mesh if device_mesh is not None else self._spec.mesh
+        if placements is None:
+            raise RuntimeError("placements is needed for redistribute!")
         if mesh != self._spec.mesh:
             raise NotImplementedError("Cross device mesh comm not supported yet!")
         placements = _normalize_placements(placements, mesh, self.ndim, "redistribute")
-        for p in placements:
-            if isinstance(p, Partial) and p not in self._spec.placements:
-                raise RuntimeError("Can not redistribute to Partial, redistributing to Partial is for internal use only!")
-        local = _redistribute_local(self._local_tensor, self._spec, placements)
+        local = self._local_tensor
+        for i, (p, q) in enumerate(zip(self._spec.placements, placements)):
+            if isinstance(q, Partial) and p != q:
+                # Shard -> Partial(sum): a rank's rows stay where they are,
+                # zeros elsewhere (the sum over ranks is the tensor).
+                if not (isinstance(p, Shard) and q.reduce_op == "sum"):
+                    raise RuntimeError("Can not redistribute from " + str(p) + " to " + str(q)
+                                       + ", only Shard to Partial(sum) redistribution is supported!")
+        if any(isinstance(q, Partial) and p != q for p, q in zip(self._spec.placements, placements)):
+            return self._to_partial(placements)
+        local = _redistribute_local(local, self._spec, placements)
         return DTensor(local, self._spec.with_placements(placements))
+
+    def _to_partial(self, placements):
+        # Each Shard that becomes Partial(sum) is gathered as zeros around
+        # this rank's block; the other mesh dimensions go as usual.
+        spec = self._spec
+        middle = [Replicate() if isinstance(q, Partial) and p != q else q
+                  for p, q in zip(spec.placements, placements)]
+        sizes, offsets = _local_box(spec.shape, spec.mesh, spec.placements)
+        kept = [p for p, q in zip(spec.placements, placements) if isinstance(q, Partial) and p != q]
+        local = self._local_tensor
+        for p in kept:
+            d = p.dim
+            before = list(local.shape)
+            before[d] = offsets[d] if offsets[d] > 0 else 0
+            after = list(local.shape)
+            after[d] = spec.shape[d] - offsets[d] - local.shape[d]
+            parts = []
+            if before[d] > 0:
+                parts.append(torch.zeros(before, dtype=local.dtype, device=local.device))
+            parts.append(local)
+            if after[d] > 0:
+                parts.append(torch.zeros(after, dtype=local.dtype, device=local.device))
+            local = torch.cat(parts, d)
+        placed = [Replicate() if isinstance(q, Partial) and p != q else p for p, q in zip(spec.placements, placements)]
+        local = _redistribute_local(local, spec.with_placements(placed), middle)
+        return DTensor(local, spec.with_placements(placements))
 
     @staticmethod
     def from_local(local_tensor, device_mesh=None, placements=None, *, run_check=False, shape=None, stride=None):
         mesh = device_mesh
-        placements = _normalize_placements(placements, mesh, local_tensor.dim(), "from_local")
+        if placements is None:
+            placements = [Replicate()] * mesh.ndim
+        placements = tuple(Shard(p.dim + local_tensor.dim()) if isinstance(p, Shard) and p.dim < 0 else p
+                           for p in placements)
         if shape is None:
+            # As PyTorch, placements are not checked against the mesh here:
+            # one too many fails on the mesh's shape.
             shape = list(local_tensor.shape)
             for i, p in enumerate(placements):
                 if isinstance(p, Shard):
@@ -583,9 +623,6 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
     if isinstance(tensor, DTensor):
         raise ValueError("distribute_tensor: tensor is already a DTensor")
     placements = _normalize_placements(placements, mesh, tensor.dim(), "distribute_tensor")
-    for p in placements:
-        if isinstance(p, Partial):
-            raise RuntimeError("Can not distribute a tensor to Partial placements")
     requires_grad = tensor.requires_grad
     local = tensor.detach()
     with torch.no_grad():
@@ -614,6 +651,9 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                 x = local.clone()
                 _with_cause(cause, lambda: dist.broadcast(x, src=first, group=g))
                 local = x
+            if isinstance(p, Partial):
+                # As PyTorch: each rank holds 1/n of the value (a sum's term).
+                local = local / mesh.shape[i]
         local = local.contiguous()
     if requires_grad:
         local.requires_grad_(True)

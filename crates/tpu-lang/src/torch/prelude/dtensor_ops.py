@@ -17,24 +17,45 @@ def _is_dt(v):
     return isinstance(v, DTensor)
 
 
-def _op_error(op):
-    return NotImplementedError("Operator aten." + op + ".default does not have a sharding strategy registered.")
+def _op_error(op, values=None):
+    # A primitive without a rule: PyTorch's error for an op whose sharding
+    # propagation fails.
+    aten = "aten." + op + ".default"
+    dts = [v for v in (values or []) if _is_dt(v)]
+    if not dts:
+        return RuntimeError(aten)
+    return RuntimeError(aten + _propagation_failed(aten, values, dts[-1]._spec.mesh))
+
+
+def _spec_text(v):
+    # PyTorch's short form of an operand in a propagation error:
+    # Spec(f32[4, 2](S(0)R)).
+    short = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.int64: "i64",
+             torch.int32: "i32", torch.bool: "b8"}
+    return ("Spec(" + short.get(v.dtype, str(v.dtype)) + str(list(v._spec.shape)) + "("
+            + "".join(str(p) for p in v._spec.placements) + "))")
+
+
+def _propagation_failed(aten, values, mesh):
+    args = [_spec_text(v) if _is_dt(v) else repr(v) for v in values]
+    return "\n\nSharding propagation failed for " + aten + "(" + ", ".join(args) + ") on " + repr(mesh) + ")"
 
 
 def _check_operands(op, values):
     """The mesh the DTensor operands share; a plain tensor with dimensions
     among them is PyTorch's "mixed" error (0-d ones act as replicated
-    scalars)."""
+    scalars). `op` is the ATen name the errors give."""
     mesh = None
     for v in values:
         if _is_dt(v):
             if mesh is None:
                 mesh = v._spec.mesh
             elif v._spec.mesh != mesh:
-                raise NotImplementedError("aten." + op + ".default: DTensor does not support cross-mesh operation yet! "
-                                          "Got meshes: " + repr(mesh) + " " + repr(v._spec.mesh))
+                raise RuntimeError("Cannot run " + op + " on inputs with different meshes: got " + repr(mesh)
+                                   + " and " + repr(v._spec.mesh)
+                                   + _propagation_failed(op, values, v._spec.mesh))
         elif isinstance(v, torch.Tensor) and v.dim() > 0:
-            raise RuntimeError("aten." + op + ".default: got mixed torch.Tensor and DTensor, need to convert all "
+            raise RuntimeError(op + " got mixed torch.Tensor and DTensor, need to convert all "
                                "torch.Tensor to DTensor before calling distributed operators!")
     return mesh
 
@@ -87,11 +108,67 @@ def _operand_placements(v, out_placements, out_shape):
 
 
 _LINEAR_ADD = ("add", "sub")
-_LINEAR_SCALE = ("mul", "div")
+# Unary ops that never decrease: a Partial(max) or Partial(min) stays one.
+_MONOTONE = ("relu", "exp", "sigmoid", "tanh", "sqrt", "log", "floor", "ceil", "erf")
 
 
-def _pointwise(op, primitive, head, operands, tail, linear_kind=None, bool_out=False):
-    mesh = _check_operands(op, operands)
+def _aten(primitive, op=None):
+    # The ATen overload PyTorch's errors name for a primitive.
+    if primitive in ("binary", "compare"):
+        return "aten." + op + ".Tensor"
+    if primitive == "unary":
+        return "aten." + op + ".default"
+    if primitive in ("matmul", "mm"):
+        return "aten.mm.default"
+    if primitive == "where":
+        return "aten.where.self"
+    return "aten." + primitive + ".default"
+
+
+def _partial_out(kind, op, operands, i, p, fallback):
+    """What mesh dimension i of a pointwise op's output is when some operand
+    is Partial there, as PyTorch's linear pointwise rules decide, and the
+    operands' placements and local scale factors that gives: (out, wants,
+    scales) with wants[k] None for "as it is"."""
+    n = len(operands)
+    here = [v._spec.placements[i] if _is_dt(v) else None for v in operands]
+    partial = [k for k in range(n) if isinstance(here[k], Partial)]
+    scalars = [k for k in range(n) if not _is_dt(operands[k])]
+    replicas = [k for k in range(n) if isinstance(here[k], Replicate)]
+    wants = [None] * n
+    scales = [1.0] * n
+    r = here[partial[0]].reduce_op
+    same = all(here[k].reduce_op == r for k in partial)
+    if kind == "add" and same and not scalars and len(partial) + len(replicas) == n:
+        # P(sum) + P(sum) stays Partial, and a Replicate added to one is
+        # added as 1/n of it on each rank; with max or min the first Partial
+        # stays and the others are reduced first.
+        if r == "sum":
+            for k in replicas:
+                scales[k] = 1.0 / operands[partial[0]]._spec.mesh.shape[i]
+        else:
+            for k in partial[1:]:
+                wants[k] = Replicate()
+        return here[partial[0]], wants, scales
+    if kind == "mul" and r in ("sum", "avg") and len(partial) + len(replicas) + len(scalars) == n:
+        # Linear in one factor: the first Partial stays, any other is reduced.
+        for k in partial[1:]:
+            wants[k] = Replicate()
+        return here[partial[0]], wants, scales
+    if kind == "div" and r in ("sum", "avg") and partial == [0] and len(replicas) + len(scalars) == n - 1:
+        return here[0], wants, scales
+    if kind == "neg" and r in ("sum", "avg"):
+        return here[0], wants, scales
+    if kind == "monotone" and r in ("max", "min"):
+        return here[0], wants, scales
+    # Not linear here: every Partial is reduced to the output's placement.
+    for k in partial:
+        wants[k] = fallback
+    return fallback, wants, scales
+
+
+def _pointwise(op, primitive, head, operands, tail, kind=None, aten=None):
+    mesh = _check_operands(aten or op, operands)
     dts = [v for v in operands if _is_dt(v)]
     out_shape = _broadcast_shapes([list(v._spec.shape) if _is_dt(v) else
                                    (list(v.shape) if isinstance(v, torch.Tensor) else []) for v in operands])
@@ -101,67 +178,58 @@ def _pointwise(op, primitive, head, operands, tail, linear_kind=None, bool_out=F
             follow = v
     lead = len(out_shape) - len(follow._spec.shape)
     out = []
+    partial_wants = {}
+    scales = [1.0] * len(operands)
     for i, p in enumerate(follow._spec.placements):
-        if isinstance(p, Shard):
-            out.append(Shard(p.dim + lead))
-        elif isinstance(p, Partial):
-            out.append(p if _keeps_partial(linear_kind, operands, i, p) else Replicate())
+        shard = Shard(p.dim + lead) if isinstance(p, Shard) else Replicate()
+        if any(_is_dt(v) and isinstance(v._spec.placements[i], Partial) for v in operands):
+            placement, wants, factors = _partial_out(kind, op, operands, i, p, shard)
+            out.append(placement)
+            partial_wants[i] = wants
+            scales = [a * b for a, b in zip(scales, factors)]
         else:
-            # A Partial operand under a Replicate follower: the op needs it whole.
-            out.append(Replicate())
+            out.append(shard)
     locals_ = []
-    for v in operands:
+    for k, v in enumerate(operands):
         if _is_dt(v):
             want = _operand_placements(v, out, out_shape)
-            # Where the output keeps Partial, only the Partial operand holds
-            # a term; the others stay as they are (Replicate).
-            for i, p in enumerate(out):
-                if isinstance(p, Partial) and not isinstance(v._spec.placements[i], Partial):
-                    want[i] = v._spec.placements[i]
-            locals_.append(_local(v, want))
+            for i, wants in partial_wants.items():
+                if isinstance(out[i], Partial):
+                    # Only the operands the rule changes move; the kept
+                    # Partial and the Replicates stay as they are.
+                    want[i] = wants[k] if wants[k] is not None else v._spec.placements[i]
+                elif wants[k] is not None:
+                    want[i] = _operand_placements(v, [wants[k]], out_shape)[0] if isinstance(wants[k], Shard) \
+                        else wants[k]
+            local = _local(v, want)
+            if scales[k] != 1.0:
+                local = local * scales[k]
+            locals_.append(local)
         else:
             locals_.append(v)
     result = primitive(*(list(head) + locals_ + list(tail)))
     return DTensor(result, _Spec(mesh, out, out_shape))
 
 
-def _keeps_partial(kind, operands, i, p):
-    if p.reduce_op not in ("sum", "avg"):
-        return False
-    partial = [v for v in operands if _is_dt(v) and isinstance(v._spec.placements[i], Partial)]
-    others = [v for v in operands if not (_is_dt(v) and isinstance(v._spec.placements[i], Partial))]
-    if kind == "add":
-        # P + P stays Partial; a Replicate or a number added to a Partial would
-        # be added once per rank.
-        return not others and all(v._spec.placements[i] == p for v in partial)
-    if kind == "scale":
-        # One Partial factor (the dividend, for div) times Replicates or numbers.
-        return len(partial) == 1 and all(not _is_dt(v) or isinstance(v._spec.placements[i], Replicate)
-                                         for v in others)
-    if kind == "neg":
-        return True
-    return False
-
-
 def _unary(args):
     op, x = args[0], args[1]
-    return _pointwise(op, _C.unary, [op], [x], args[2:], "neg" if op == "neg" else None)
+    kind = "neg" if op == "neg" else ("monotone" if op in _MONOTONE else None)
+    return _pointwise(op, _C.unary, [op], [x], args[2:], kind, _aten("unary", op))
 
 
 def _binary(args):
     op, a, b = args[0], args[1], args[2]
-    kind = "add" if op in _LINEAR_ADD else ("scale" if op in _LINEAR_SCALE else None)
-    if kind == "scale" and op == "div" and _is_dt(b) and any(isinstance(p, Partial) for p in b._spec.placements):
-        kind = None
-    return _pointwise(op, _C.binary, [op], [a, b], args[3:], kind)
+    kind = "add" if op in _LINEAR_ADD else (op if op in ("mul", "div") else None)
+    return _pointwise(op, _C.binary, [op], [a, b], args[3:], kind, _aten("binary", op))
 
 
 def _compare(args):
-    return _pointwise(args[0], _C.compare, [args[0]], [args[1], args[2]], args[3:])
+    return _pointwise(args[0], _C.compare, [args[0]], [args[1], args[2]], args[3:], None,
+                      _aten("compare", args[0]))
 
 
 def _where(args):
-    return _pointwise("where", _C.where, [], [args[0], args[1], args[2]], args[3:])
+    return _pointwise("where", _C.where, [], [args[0], args[1], args[2]], args[3:], None, _aten("where"))
 
 
 # Products.
@@ -181,13 +249,19 @@ def _cost(v, have, want):
 
 def _matmul(args, name):
     a, b = args[0], args[1]
-    mesh = _check_operands(name, [a, b])
+    aten = _aten(name)
     if not (_is_dt(a) and _is_dt(b)):
-        raise RuntimeError("aten." + name + ".default: got mixed torch.Tensor and DTensor, need to convert all "
+        raise RuntimeError(aten + " got mixed torch.Tensor and DTensor, need to convert all "
                            "torch.Tensor to DTensor before calling distributed operators!")
+    mesh = _check_operands(aten, [a, b])
     sa, sb = list(a._spec.shape), list(b._spec.shape)
+    if len(sb) == 1 and len(sa) >= 2:
+        # matrix @ vector: the vector as a column, then the column dropped.
+        return _squeeze([_matmul([a, _unsqueeze([b, 1])], name), [len(sa) - 1]])
+    if len(sa) == 1 and len(sb) >= 2:
+        return _squeeze([_matmul([_unsqueeze([a, 0]), b], name), [len(sb) - 2]])
     if len(sa) < 2 or len(sb) < 2:
-        raise _op_error(name + " of a 1-D DTensor")
+        raise _op_error("dot", [a, b])
     batch = _broadcast_shapes([sa[:-2], sb[:-2]])
     nb = len(batch)
     out_shape = batch + [sa[-2], sb[-1]]
@@ -211,11 +285,17 @@ def _matmul(args, name):
         (Partial(), Replicate(), Partial()),
         (Replicate(), Partial(), Partial()),
     ]
+    def even(placement, shape, i):
+        # PyTorch's product strategies keep only shardings that cut evenly.
+        return not isinstance(placement, Shard) or shape[placement.dim] % mesh.shape[i] == 0
+
     want_a, want_b, out = [], [], []
     for i in range(mesh.ndim):
         have_a, have_b = a._spec.placements[i], b._spec.placements[i]
         best = None
         for ca, cb, co in candidates:
+            if not (even(ca, sa, i) and even(cb, sb, i) and even(co, out_shape, i)):
+                continue
             if isinstance(co, Partial):
                 if isinstance(ca, Partial) and have_a != Partial():
                     continue
@@ -274,6 +354,16 @@ def _sum_like(args, name):
     v, dims, keepdim = args[0], args[1], args[2]
     _check_operands(name, [v])
     reduce_op = {"sum": "sum", "mean": "avg", "prod": "product"}[name]
+    if name == "mean":
+        # An average of unevenly cut shards is not the average: PyTorch
+        # gathers such a dimension first.
+        rank = len(v._spec.shape)
+        reduced = list(range(rank)) if dims is None else [d % rank for d in dims]
+        uneven = [d for i, p in enumerate(v._spec.placements)
+                  if isinstance(p, Shard) and p.dim in reduced and v._spec.shape[p.dim] % v._spec.mesh.shape[i]
+                  for d in [p.dim]]
+        if uneven:
+            v = DTensor(_local(v, _unshard_dims(v, uneven)), v._spec.with_placements(_unshard_dims(v, uneven)))
     want, out, shape = _reduced_placements(v, dims, keepdim, reduce_op, name != "prod")
     if name == "prod":
         want = [Replicate() if isinstance(p, Shard) and (dims is None or p.dim in dims) else p for p in want]
@@ -489,6 +579,14 @@ def _cat(args):
     return DTensor(_C.cat(locals_, dim), _Spec(mesh, want, shape))
 
 
+def _along_dims(args):
+    v, dims, compute = args[0], args[1], args[2]
+    _check_operands("softmax", [v])
+    want = _unshard_dims(v, dims)
+    result = compute(_local(v, want))
+    return DTensor(result, v._spec.with_placements(want))
+
+
 def _stride(args):
     shape = args[0]._spec.shape
     strides = []
@@ -620,6 +718,7 @@ _HANDLERS = {
     "write": lambda a: _write(a, "write"),
     "set_data": _set_data,
     "full_like": _full_like,
+    "along_dims": _along_dims,
 }
 
 _ATEN_NAMES = {"fill_random": "normal_", "put": "index_put_", "take": "take", "nonzero": "nonzero"}
@@ -628,5 +727,5 @@ _ATEN_NAMES = {"fill_random": "normal_", "put": "index_put_", "take": "take", "n
 def _dispatch(name, args):
     handler = _HANDLERS.get(name)
     if handler is None:
-        raise _op_error(_ATEN_NAMES.get(name, name))
+        raise _op_error(_ATEN_NAMES.get(name, name), list(args))
     return handler(args)

@@ -188,14 +188,27 @@ class _State:
 _forward_order = []
 
 
+def _backward_order():
+    # PyTorch's order in backward: the root first (its pre-backward runs as
+    # backward starts), then the other groups in reverse forward order.
+    roots = [s for s in _forward_order if s.is_root]
+    return roots + [s for s in reversed(_forward_order) if not s.is_root]
+
+
 def _before_backward():
-    for state in reversed(_forward_order):
+    for state in _backward_order():
         if not state.unsharded and state.reshard_after_forward:
             state.pre_backward_gather()
 
 
 def _after_backward():
-    done = list(reversed(_forward_order))
+    # The reduce-scatters as PyTorch 2.15 issues them: each group's as its
+    # backward ends, the root's (whose inputs need no gradient, so no hook
+    # marks its end) just before the last group's.
+    order = _backward_order()
+    roots = [s for s in order if s.is_root]
+    rest = [s for s in order if not s.is_root]
+    done = rest[:-1] + roots + rest[-1:] if rest else roots
     del _forward_order[:]
     for state in done:
         if state.requires_gradient_sync:
@@ -222,7 +235,7 @@ class FSDPModule:
                     torch._backward_pre_callbacks.append(_before_backward)
                 if _after_backward not in torch._backward_callbacks:
                     torch._backward_callbacks.append(_after_backward)
-        if state.reshard_after_forward and not state.is_root:
+        if state.reshard_after_forward:
             state.reshard()
         return out
 

@@ -93,6 +93,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     n = len(normalized_shape)
+    if weight is None and bias is None:
+        dims = [input.dim() - n + i for i in range(n)]
+        out = torch._sharded_along(input, dims, lambda x: layer_norm(x, normalized_shape, None, None, eps))
+        if out is not None:
+            return out
     if tuple(input.shape[input.dim() - n:]) != tuple(normalized_shape):
         raise RuntimeError("Given normalized_shape=" + str(list(normalized_shape)).replace(" ", "")
                            + ", expected input with shape [*, " + ", ".join(str(d) for d in normalized_shape)

@@ -41,6 +41,42 @@ def _addindent(text, spaces):
     return first + "\n" + "\n".join([(spaces * " ") + line for line in lines])
 
 
+class RemovableHandle:
+    # What registering a hook returns; `remove()` takes the hook out.
+    _next_id = [0]
+
+    def __init__(self, hooks):
+        self.hooks_dict_ref = hooks
+        self.id = RemovableHandle._next_id[0]
+        RemovableHandle._next_id[0] += 1
+
+    def remove(self):
+        if self.id in self.hooks_dict_ref:
+            del self.hooks_dict_ref[self.id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.remove()
+
+
+def _add_hook(module, slot, hook, prepend):
+    hooks = vars(module).get(slot)
+    if hooks is None:
+        hooks = {}
+        object.__setattr__(module, slot, hooks)
+    handle = RemovableHandle(hooks)
+    if prepend:
+        old = dict(hooks)
+        hooks.clear()
+        hooks[handle.id] = hook
+        hooks.update(old)
+    else:
+        hooks[handle.id] = hook
+    return handle
+
+
 class Module:
     def __init__(self):
         self.training = True
@@ -59,7 +95,32 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        # Forward hooks as PyTorch runs them: pre-hooks may replace the
+        # arguments (a non-tuple result is the one argument), hooks the output.
+        pre = vars(self).get("_forward_pre_hooks")
+        if pre:
+            for hook in list(pre.values()):
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        post = vars(self).get("_forward_hooks")
+        if post:
+            for hook in list(post.values()):
+                result = hook(self, args, out)
+                if result is not None:
+                    out = result
+        return out
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        if with_kwargs:
+            raise NotImplementedError("register_forward_pre_hook(with_kwargs=True) is not supported yet")
+        return _add_hook(self, "_forward_pre_hooks", hook, prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        if with_kwargs:
+            raise NotImplementedError("register_forward_hook(with_kwargs=True) is not supported yet")
+        return _add_hook(self, "_forward_hooks", hook, prepend)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError('Module [' + type(self).__name__ + '] is missing the required "forward" function')

@@ -515,7 +515,20 @@ def logsumexp(input, dim, keepdim=False):
     return out
 
 
+def _sharded_along(input, dims, compute):
+    # A Python tensor subclass (DTensor) runs `compute` on its local tensor
+    # once `dims` are whole on every rank, as PyTorch's rules for softmax
+    # and layer_norm gather a sharded dimension first.
+    dispatch = _py_getattr(_py_type(input), "__tpu_dispatch__", None)
+    if dispatch is None:
+        return None
+    return dispatch("along_dims", [input, dims, compute])
+
+
 def softmax(input, dim, dtype=None):
+    out = _sharded_along(input, [dim], lambda x: softmax(x, dim, dtype))
+    if out is not None:
+        return out
     x = input if dtype is None else input.to(dtype)
     m = x.detach().amax(dim, keepdim=True)
     e = (x - m).exp()
@@ -525,6 +538,9 @@ def softmax(input, dim, dtype=None):
 
 
 def log_softmax(input, dim, dtype=None):
+    out = _sharded_along(input, [dim], lambda x: log_softmax(x, dim, dtype))
+    if out is not None:
+        return out
     x = input if dtype is None else input.to(dtype)
     m = x.detach().amax(dim, keepdim=True)
     shifted = x - m
