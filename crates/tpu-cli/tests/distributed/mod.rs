@@ -23,20 +23,11 @@ const NOT_YET: &[(&str, &str)] = &[
         "dtensor_autograd",
         "type(t.grad_fn).__name__ is 'str': grad_fn is not an object yet",
     ),
-    (
-        "dtensor_comm_debug",
-        "torch.distributed.tensor.debug.CommDebugMode",
-    ),
-    (
-        "dtensor_errors",
-        "torch.unique of a DTensor names its own ops, not aten._unique2",
-    ),
     ("dtensor_from_local", "Tensor.data_ptr"),
     (
         "dtensor_placements_repr",
         "instances in sets and dict keys hash by identity, not __hash__",
     ),
-    ("dtensor_reductions_views", "indexing a DTensor"),
 ];
 
 fn check_modes(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize, modes: &[&str]) {

@@ -181,6 +181,12 @@ impl Interpreter<'_> {
         };
         match base {
             Value::Instance(i) => self.instance_attribute(base, i, name).await,
+            Value::Slice(parts) => match name {
+                "start" => Ok(parts[0].clone()),
+                "stop" => Ok(parts[1].clone()),
+                "step" => Ok(parts[2].clone()),
+                _ => Err(missing()),
+            },
             Value::Class(c) => match name {
                 "__name__" => Ok(Value::str(&c.name)),
                 _ => match c.lookup(name) {

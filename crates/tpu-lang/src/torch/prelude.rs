@@ -56,6 +56,7 @@ const PRELUDE_DEVICE_MESH: &str = include_str!("prelude/device_mesh.py");
 const PRELUDE_DTENSOR: &str = include_str!("prelude/dtensor.py");
 const PRELUDE_DTENSOR_OPS: &str = include_str!("prelude/dtensor_ops.py");
 const PRELUDE_FSDP: &str = include_str!("prelude/fsdp.py");
+const PRELUDE_DTENSOR_DEBUG: &str = include_str!("prelude/dtensor_debug.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -117,6 +118,10 @@ const ON_DEMAND: &[Submodule] = &[
             ("dtensor.py", PRELUDE_DTENSOR),
             ("dtensor_ops.py", PRELUDE_DTENSOR_OPS),
         ],
+    ),
+    (
+        "torch.distributed.tensor.debug",
+        &[("dtensor_debug.py", PRELUDE_DTENSOR_DEBUG)],
     ),
     ("torch.distributed.fsdp", &[("fsdp.py", PRELUDE_FSDP)]),
 ];

@@ -124,7 +124,7 @@ class Work:
         return "<torch.distributed.distributed_c10d.Work object>"
 
 
-_state = {"backend": None, "groups": [], "cause": None}
+_state = {"backend": None, "groups": [], "cause": None, "comm_modes": []}
 
 # The type names PyTorch's cast errors use.
 _TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16",
@@ -299,6 +299,8 @@ def _run(fname, kind, g, input, outputs, op="SUM", src=0, in_splits=None, out_sp
     if cause is None:
         # What the library calling this named (DTensor, FSDP), if anything.
         cause = _state["cause"]
+    for mode in _state["comm_modes"]:
+        mode._count(fname)
     handle = _C.dist_collective(fname, kind, g._gid, input, outputs, op, src, in_splits, out_splits, cause,
                                 grads_of)
     work = Work(handle, on_done)

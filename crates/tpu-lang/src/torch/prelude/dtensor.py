@@ -188,30 +188,12 @@ def _reduce_scatter_dim(local, mesh, i, dim, op, cause):
     return out[:sizes[mine]].movedim(0, dim)
 
 
-def _all_to_all_dims(local, mesh, i, src_dim, dst_dim, n_src, cause):
-    # Shard(src_dim) -> Shard(dst_dim) on mesh dim i: cut the local block along
-    # dst_dim into the members' pieces, exchange them, and join what arrives
-    # along src_dim (every piece padded to the chunk sizes, then trimmed).
-    m = mesh.shape[i]
-    src_sizes, src_chunk = _chunk_sizes(n_src, m)
-    n_dst = local.shape[dst_dim]
-    dst_sizes, dst_chunk = _chunk_sizes(n_dst, m)
-    x = _pad_dim(_pad_dim(local, src_dim, src_chunk), dst_dim, m * dst_chunk)
-    pieces = [x.narrow(dst_dim, c * dst_chunk, dst_chunk).unsqueeze(0) for c in range(m)]
-    send = torch.cat(pieces, 0).contiguous()
-    recv = torch.empty(list(send.shape), dtype=send.dtype, device=send.device)
-    _with_cause(cause, lambda: dist.all_to_all_single(recv, send, group=mesh.get_group(i)))
-    joined = torch.cat([recv[c].narrow(src_dim, 0, src_sizes[c]) for c in range(m)], src_dim)
-    mine = mesh.get_coordinate()[i]
-    return joined.narrow(dst_dim, 0, dst_sizes[mine])
-
-
 def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
     """The local block of `spec`'s tensor placed as `placements`, moved with
-    the collectives PyTorch's redistribution uses: all-gather for Shard to
-    Replicate, all-reduce for Partial to Replicate, reduce-scatter for Partial
-    to Shard, all-to-all between two Shards, and a local chunk for Replicate
-    to Shard. Changes run from the last mesh dimension to the first (an inner
+    the collectives PyTorch's redistribution uses over gloo: all-gather for
+    Shard to Replicate (and between two Shards, then a local chunk),
+    all-reduce for Partial to Replicate, reduce-scatter for Partial to Shard,
+    and a local chunk for Replicate to Shard. Changes run from the last mesh dimension to the first (an inner
     Shard of a dimension is undone before an outer one); a tensor dimension
     sharded on several mesh dimensions is gathered whole before it is cut
     again."""
@@ -258,11 +240,8 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
                 n = _local_box(shape, mesh, current, i)[0][p.dim]
                 if grad and isinstance(q, Shard):
                     refuse(p, q)
-                if (isinstance(q, Shard) and q.dim != p.dim and not nested(p.dim, current)
-                        and not nested(q.dim, target) and q.dim not in [c.dim for c in current if isinstance(c, Shard)]):
-                    local = _all_to_all_dims(local, mesh, i, p.dim, q.dim, n, cause)
-                    current[i] = q
-                    continue
+                # Shard(a) -> Shard(b) too: gathered, then cut below, as
+                # PyTorch does over gloo (which has no all-to-all).
                 local = _all_gather_dim(local, mesh, i, p.dim, n, cause, local if grad else None)
                 current[i] = Replicate()
             elif isinstance(p, Partial):
@@ -594,7 +573,32 @@ class DTensor(torch.Tensor):
         return torch.ge(self, other)
 
     def __getitem__(self, index):
-        raise NotImplementedError("indexing a DTensor is not supported yet: call full_tensor() or to_local() first")
+        # Basic indexing (ints, slices, None, ...) as selects and slices, each
+        # through the dispatcher: a sharded dimension it cuts is gathered
+        # first, the others keep their placements.
+        items = list(index) if isinstance(index, tuple) else [index]
+        for item in items:
+            if isinstance(item, (torch.Tensor, list, bool)):
+                raise NotImplementedError("indexing a DTensor with tensors, lists or bools is not supported yet")
+        dots = [k for k, item in enumerate(items) if item is ...]
+        if dots:
+            k = dots[0]
+            used = len([i for i in items if i is not None and i is not ...])
+            items = items[:k] + [slice(None)] * (self.ndim - used) + items[k + 1:]
+        out = self
+        d = 0
+        for item in items:
+            if item is None:
+                out = _C.unsqueeze(out, d)
+                d += 1
+            elif isinstance(item, slice):
+                if not (item.start is None and item.stop is None and item.step in (None, 1)):
+                    step = 1 if item.step is None else item.step
+                    out = _C.slice(out, d, item.start, item.stop, step)
+                d += 1
+            else:
+                out = _C.select(out, d, item)
+        return out
 
     def __len__(self):
         return self._spec.shape[0]

@@ -467,8 +467,15 @@ def _view(args, name):
                 first_in = [d for d in gi if shape[d] != 1]
                 first_out = [d for d in gj if sizes[d] != 1]
                 m = v._spec.mesh.shape[k]
-                if first_in and first_out and first_in[0] == p.dim and shape[p.dim] % m == 0 \
-                        and sizes[first_out[0]] % m == 0:
+                if first_in and first_out and first_in[0] == p.dim and shape[p.dim] % m == 0:
+                    if sizes[first_out[0]] % m != 0:
+                        aten = "aten." + name + ".default"
+                        raise RuntimeError(
+                            "Cannot unflatten unevenly sharded tensor: output dimension " + str(first_out[0])
+                            + " (size " + str(sizes[first_out[0]]) + ") is not evenly divisible by mesh dimension "
+                            + str(k) + " (size " + str(m) + "). Please redistribute the tensor before this "
+                            "operation." + _propagation_failed("aten.view.default", [v, list(args[1])],
+                                                                v._spec.mesh))
                     moved = first_out[0]
         if moved is None:
             want[k] = Replicate()

@@ -165,6 +165,10 @@ def nanquantile(input, q, dim=None, keepdim=False, interpolation="linear"):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    # A DTensor has no sharding rule for it: PyTorch's error names its op.
+    dispatch = _py_getattr(_py_type(input), "__tpu_dispatch__", None)
+    if dispatch is not None:
+        dispatch("_unique2", [input])
     if dim is not None:
         # Unique slices along `dim`: rows compared whole, ordered lexicographically.
         d = dim % input.dim()
