@@ -54,7 +54,9 @@ const PRELUDE_DISTRIBUTED: &str = include_str!("prelude/distributed.py");
 const PRELUDE_PARALLEL: &str = include_str!("prelude/parallel.py");
 const PRELUDE_DEVICE_MESH: &str = include_str!("prelude/device_mesh.py");
 const PRELUDE_DTENSOR: &str = include_str!("prelude/dtensor.py");
+const PRELUDE_DTENSOR_REDISTRIBUTE: &str = include_str!("prelude/dtensor_redistribute.py");
 const PRELUDE_DTENSOR_OPS: &str = include_str!("prelude/dtensor_ops.py");
+const PRELUDE_DTENSOR_VIEWS: &str = include_str!("prelude/dtensor_views.py");
 const PRELUDE_FSDP: &str = include_str!("prelude/fsdp.py");
 const PRELUDE_DTENSOR_DEBUG: &str = include_str!("prelude/dtensor_debug.py");
 
@@ -116,7 +118,9 @@ const ON_DEMAND: &[Submodule] = &[
         "torch.distributed.tensor",
         &[
             ("dtensor.py", PRELUDE_DTENSOR),
+            ("dtensor_redistribute.py", PRELUDE_DTENSOR_REDISTRIBUTE),
             ("dtensor_ops.py", PRELUDE_DTENSOR_OPS),
+            ("dtensor_views.py", PRELUDE_DTENSOR_VIEWS),
         ],
     ),
     (
