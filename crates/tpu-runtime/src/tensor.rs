@@ -206,6 +206,19 @@ impl Tensor {
         self.0.layout.borrow().is_contiguous()
     }
 
+    /// Where this window starts in its storage, in elements
+    /// (`Tensor.storage_offset()`).
+    pub fn storage_offset(&self) -> usize {
+        self.0.layout.borrow().offset
+    }
+
+    /// A number unique to this tensor's storage while it lives, and the
+    /// storage's length in elements: what `Tensor.data_ptr()` is built from.
+    pub fn storage_key(&self) -> (usize, usize) {
+        let layout = self.0.layout.borrow();
+        (Rc::as_ptr(&layout.storage) as usize, layout.storage.len())
+    }
+
     /// A number unique to this tensor object while it lives, for `is` and hashing.
     pub fn identity(&self) -> usize {
         Rc::as_ptr(&self.0) as usize

@@ -23,7 +23,6 @@ const NOT_YET: &[(&str, &str)] = &[
         "dtensor_autograd",
         "type(t.grad_fn).__name__ is 'str': grad_fn is not an object yet",
     ),
-    ("dtensor_from_local", "Tensor.data_ptr"),
     (
         "dtensor_placements_repr",
         "instances in sets and dict keys hash by identity, not __hash__",

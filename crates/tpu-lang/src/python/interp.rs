@@ -94,6 +94,11 @@ pub struct Interpreter<'r> {
     pub watch: Watch,
     /// What `os.environ` holds: empty, or a rank's torchrun variables.
     pub environ: Vec<(String, String)>,
+    /// `Tensor.data_ptr()`'s address space: each storage met gets the next
+    /// 64-byte-aligned range (a storage freed and its key reused takes the
+    /// old range, as an allocator reuses freed memory).
+    pub data_ptrs: HashMap<usize, u64>,
+    pub next_data_ptr: u64,
 }
 
 /// A future that is `Pending` once (waking its task at once) and then ready:
@@ -140,6 +145,8 @@ impl<'r> Interpreter<'r> {
             calls: 0,
             watch: Watch::default(),
             environ: Vec::new(),
+            data_ptrs: HashMap::new(),
+            next_data_ptr: 0x1000_0000,
         };
         interp.install_exceptions();
         // `if __name__ == "__main__":` runs, as the program is the main module.

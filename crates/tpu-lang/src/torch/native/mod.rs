@@ -60,6 +60,8 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.cast",
     "torch._C.to_device",
     "torch._C.same_storage",
+    "torch._C.storage_offset",
+    "torch._C.data_ptr",
     // Autograd state (`autograd.rs`).
     "torch._C.detach",
     "torch._C.detach_",
@@ -154,7 +156,9 @@ impl Interpreter<'_> {
             | "arg_extremum" | "cumsum" => self.native_reductions(a).await,
             "view" | "reshape" | "permute" | "transpose" | "expand" | "unsqueeze" | "squeeze"
             | "contiguous" | "is_contiguous" | "stride" | "clone" | "slice" | "select" | "cat"
-            | "take" | "cast" | "to_device" | "same_storage" => self.native_views(a).await,
+            | "take" | "cast" | "to_device" | "same_storage" | "storage_offset" | "data_ptr" => {
+                self.native_views(a).await
+            }
             "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
             | "is_parameter" | "grad" | "set_grad" | "autograd_grad" => {

@@ -35,6 +35,18 @@ impl Interpreter<'_> {
                     .map(|s| Value::Int(s as i64))
                     .collect(),
             ),
+            "storage_offset" => Value::Int(a.tensor(0)?.storage_offset() as i64),
+            "data_ptr" => {
+                let t = a.tensor(0)?;
+                let (key, len) = t.storage_key();
+                let item = t.dtype().size_in_bytes() as u64;
+                let next = self.next_data_ptr;
+                let base = *self.data_ptrs.entry(key).or_insert(next);
+                if base == next {
+                    self.next_data_ptr = next + (len as u64 * item).div_ceil(64).max(1) * 64;
+                }
+                Value::Int((base + t.storage_offset() as u64 * item) as i64)
+            }
             "clone" => tensor(rt.clone_tensor(&a.tensor(0)?).await?),
             "slice" => {
                 let t = a.tensor(0)?;

@@ -258,6 +258,15 @@ class DTensor(torch.Tensor):
             placements = [Replicate()] * mesh.ndim
         placements = tuple(Shard(p.dim + local_tensor.dim()) if isinstance(p, Shard) and p.dim < 0 else p
                            for p in placements)
+        if run_check:
+            # As PyTorch: a Replicate placement is made true by broadcasting
+            # the group's first member's block, into the given tensor itself.
+            with torch.no_grad():
+                for i, p in enumerate(placements):
+                    if isinstance(p, Replicate):
+                        g = mesh.get_group(i)
+                        _with_cause("DTensor.from_local(run_check=True) on mesh dim " + _mesh_dim_name(mesh, i),
+                                    lambda: dist.broadcast(local_tensor, src=g._ranks[0], group=g))
         if shape is None:
             # As PyTorch, placements are not checked against the mesh here:
             # one too many fails on the mesh's shape.
@@ -450,13 +459,15 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
     requires_grad = tensor.requires_grad
     local = tensor.detach()
     with torch.no_grad():
-        # As PyTorch: mesh dimension by mesh dimension, the group's first rank
+        # As PyTorch: mesh dimension by mesh dimension, the group's source
         # scatters its chunks (Shard) or broadcasts its block (Replicate), so
         # every rank ends with `src_data_rank`'s data; without a source rank
         # each keeps its own chunk and nothing is sent.
         for i, p in enumerate(placements):
             g = mesh.get_group(i)
-            first = g._ranks[0] if src_data_rank is not None else None
+            # The source is the member at index `src_data_rank` of each mesh
+            # dimension's group, as PyTorch's mesh_scatter/mesh_broadcast take it.
+            first = g._ranks[src_data_rank] if src_data_rank is not None else None
             cause = "distribute_tensor " + str(p) + " on mesh dim " + _mesh_dim_name(mesh, i)
             if isinstance(p, Shard):
                 n = local.shape[p.dim]
@@ -472,7 +483,9 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                 else:
                     local = local.narrow(p.dim, min(c * chunk, n), sizes[c])
             elif first is not None:
-                x = local.clone()
+                # Into the given tensor itself while no Shard has cut it, as
+                # PyTorch's broadcast overwrites the input.
+                x = local if local.shape == tensor.shape else local.clone()
                 _with_cause(cause, lambda: dist.broadcast(x, src=first, group=g))
                 local = x
             if isinstance(p, Partial):

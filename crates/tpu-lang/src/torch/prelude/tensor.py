@@ -410,6 +410,14 @@ class Tensor:
     def nelement(self):
         return self.numel()
 
+    def storage_offset(self):
+        return _C.storage_offset(self)
+
+    def data_ptr(self):
+        # An address in a virtual space: equal for windows that start at the
+        # same element of one storage, apart by the bytes between them.
+        return _C.data_ptr(self)
+
     def is_floating_point(self):
         return self.dtype == float32 or self.dtype == bfloat16 or self.dtype == float64
 
