@@ -118,7 +118,7 @@ def _normalize_placements(placements, mesh, ndim, where):
 
 
 class DTensor(torch.Tensor):
-    def __init__(self, local, spec, requires_grad=None):
+    def __init__(self, local, spec):
         self._local_tensor = local
         self._spec = spec
         self._line = _C.user_line()

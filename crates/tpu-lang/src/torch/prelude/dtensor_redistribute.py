@@ -43,10 +43,6 @@ def _pad_dim(t, dim, size):
     return torch.cat([t, torch.zeros(pad_shape, dtype=t.dtype, device=t.device)], dim)
 
 
-def _narrow(t, dim, start, length):
-    return t.narrow(dim, start, length)
-
-
 def _placement_text(placements):
     return "(" + ", ".join(str(p) for p in placements) + ")"
 
@@ -57,11 +53,9 @@ def _mesh_dim_name(mesh, i):
     return str(i)
 
 
-class _Step:
-    # One mesh dimension's change during a redistribution, for the cause a
-    # collective is reported with.
-    def __init__(self, mesh, i, before, after, why):
-        self.text = (why + " " + str(before) + "->" + str(after) + " on mesh dim " + _mesh_dim_name(mesh, i))
+def _step_cause(mesh, i, before, after, why):
+    # What one mesh dimension's change is reported as, for its collective.
+    return why + " " + str(before) + "->" + str(after) + " on mesh dim " + _mesh_dim_name(mesh, i)
 
 
 def _with_cause(cause, f):
@@ -150,7 +144,7 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
                 raise RuntimeError("redistributing to Partial is not supported: Partial placements are the "
                                    "result of an operation, not a target (" + _placement_text(current) + " -> "
                                    + _placement_text(target) + ")")
-            cause = _Step(mesh, i, p, q if p != q else Replicate(), why).text
+            cause = _step_cause(mesh, i, p, q if p != q else Replicate(), why)
             if isinstance(p, Shard):
                 n = _local_box(shape, mesh, current, i)[0][p.dim]
                 if grad and isinstance(q, Shard):

@@ -166,9 +166,8 @@ class _State:
                 nbytes = flat.numel() * flat.element_size()
                 cause = self._cause("reduce-scatter of gradients (" + str(len(params)) + " gradients, "
                                     + str(nbytes) + " bytes)")
-                _with_cause(cause, lambda: dist._run("reduce_scatter_tensor", "reduce_scatter", self.shard_group(),
-                                                     flat, [out], "AVG", cause=cause,
-                                                     grads_of=[p.unsharded for p in params]))
+                dist._run("reduce_scatter_tensor", "reduce_scatter", self.shard_group(), flat, [out], "AVG",
+                          cause=cause, grads_of=[p.unsharded for p in params])
                 if self.mesh.ndim == 2:
                     _with_cause(self._cause("all-reduce of gradients across replicas"),
                                 lambda: dist.all_reduce(out, op=dist.ReduceOp.AVG, group=self.mesh.get_group(0)))
