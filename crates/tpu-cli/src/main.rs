@@ -327,9 +327,9 @@ fn run(
         mode,
         timeout,
         // The program's output appears as it is written, as under CPython;
-        // the output of several ranks is printed after the run, grouped by
-        // rank as torchrun's log files hold it.
-        on_output: (nproc == 1).then(|| {
+        // the output of ranks (even one) is printed after the run, grouped by
+        // rank as torchrun's log files hold it, and only then.
+        on_output: placement.nproc.is_none().then(|| {
             tpu_lang::OutputSink::new(|text| {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();

@@ -250,6 +250,18 @@ fn hostile_programs_end_in_errors_not_crashes() {
 }
 
 #[test]
+fn a_call_that_defines_a_function_frees_its_values_when_it_returns() {
+    // A nested `def` closes over the call's scope, which holds it: an Rc
+    // cycle. Twelve calls on 16 MB tensors under a 64 MB budget run out of
+    // memory if each call's scope (and tensor) outlives it.
+    let source = "import torch\ndef step(x):\n    def helper():\n        return x\n    return helper().sum()\nfor i in range(12):\n    step(torch.zeros(4 * 1024 * 1024, device='tpu'))\nprint('ok')\n";
+    let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+    runtime.share_memory_budget(64);
+    let report = pollster::block_on(run(source, &mut runtime, &RunOptions::default()));
+    assert_eq!(report.stdout, "ok\n", "{:?}", report.diagnostics);
+}
+
+#[test]
 fn a_finished_run_frees_everything_it_made() {
     // Module-level functions close over the module scope that holds them (an
     // Rc cycle); the tensors a program leaves in globals must still be freed.

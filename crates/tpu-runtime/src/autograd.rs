@@ -7,7 +7,10 @@
 //! `retain_graph` is set, which is how a second `backward` fails as in PyTorch.
 //!
 //! This file is the graph engine: nodes, recording, the walk and leaf
-//! accumulation. What each op's gradient is (`GradFn` and its backward
+//! accumulation. The walk is resumable (`walk_start`, `walk_next`,
+//! `walk_deliver`, `walk_finish`): it stops at a node whose backward the
+//! program wrote in Python (`torch.autograd.Function`), which the
+//! interpreter runs before handing the input gradients back. What each op's gradient is (`GradFn` and its backward
 //! formulas) lives in `autograd/formulas.rs`, so a new op's gradient touches
 //! that file only.
 
@@ -20,6 +23,29 @@ use tpu_ir::BinaryOp;
 
 mod formulas;
 pub(crate) use formulas::GradFn;
+
+/// A backward pass in progress: the nodes still to run, in order, the
+/// gradients waiting for them, and what `autograd.grad` collects.
+pub struct Walk {
+    order: std::vec::IntoIter<Rc<Node>>,
+    pending: HashMap<usize, Tensor>,
+    captured: HashMap<usize, Tensor>,
+    retain_graph: bool,
+    capture: Option<Vec<usize>>,
+    grad_mode: bool,
+}
+
+/// Where `walk_next` stopped.
+pub enum WalkStep {
+    Done,
+    /// A `torch.autograd.Function`'s node: the caller calls `payload` with
+    /// `grad` and hands the input gradients to `walk_deliver`.
+    Custom {
+        node: Rc<Node>,
+        payload: Rc<dyn std::any::Any>,
+        grad: Tensor,
+    },
+}
 
 /// One recorded op in the autograd graph.
 pub struct Node {
@@ -121,21 +147,67 @@ impl Runtime {
         Ok(())
     }
 
-    /// `root.backward(gradient, retain_graph)`.
+    /// `root.backward(gradient, retain_graph)`, for a graph with no
+    /// `torch.autograd.Function` in it (the interpreter drives the walk
+    /// itself, `walk_next`, to run those).
     pub async fn backward(
         &mut self,
         root: &Tensor,
         gradient: Option<Tensor>,
         retain_graph: bool,
     ) -> Result<(), RuntimeError> {
-        if !root.requires_grad() {
+        let walk = self.walk_start(root, gradient, retain_graph, None).await?;
+        self.walk_to_end(walk).await.map(|_| ())
+    }
+
+    /// `torch.autograd.grad(root, inputs, gradient)`: the gradients of `root`
+    /// with respect to `inputs` (`None` for one the graph does not reach),
+    /// returned rather than accumulated into any `.grad`.
+    pub async fn grad_of(
+        &mut self,
+        root: &Tensor,
+        gradient: Option<Tensor>,
+        inputs: &[Tensor],
+        retain_graph: bool,
+    ) -> Result<Vec<Option<Tensor>>, RuntimeError> {
+        let walk = self
+            .walk_start(root, gradient, retain_graph, Some(inputs))
+            .await?;
+        self.walk_to_end(walk).await
+    }
+
+    async fn walk_to_end(&mut self, mut walk: Walk) -> Result<Vec<Option<Tensor>>, RuntimeError> {
+        let step = self.walk_next(&mut walk).await;
+        let done = match step {
+            Ok(WalkStep::Done) => Ok(()),
+            Ok(WalkStep::Custom { .. }) => Err(RuntimeError::Message(
+                "a torch.autograd.Function's backward needs the interpreter".into(),
+            )),
+            Err(e) => Err(e),
+        };
+        let grads = self.walk_finish(walk);
+        done.map(|()| grads)
+    }
+
+    /// Starts a backward pass from `root` with `gradient` (ones for a
+    /// scalar when none): `backward` when `capture` is none, else
+    /// `autograd.grad` for the tensors it names. Gradient mode is off until
+    /// `walk_finish`, which every started walk must reach.
+    pub async fn walk_start(
+        &mut self,
+        root: &Tensor,
+        gradient: Option<Tensor>,
+        retain_graph: bool,
+        capture: Option<&[Tensor]>,
+    ) -> Result<Walk, RuntimeError> {
+        if capture.is_none() && !root.requires_grad() {
             return Err(RuntimeError::Message(
                 "element 0 of tensors does not require grad and does not have a grad_fn".into(),
             ));
         }
         let seed = match gradient {
             Some(g) => {
-                if g.dims() != root.dims() {
+                if capture.is_none() && g.dims() != root.dims() {
                     return Err(RuntimeError::Message(format!(
                         "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
                         g.shape(),
@@ -154,71 +226,50 @@ impl Runtime {
                     .await?
             }
         };
-        let saved = self.set_grad_enabled(false);
-        let result = self.run_backward(root, seed, retain_graph, None).await;
-        self.set_grad_enabled(saved);
-        result.map(|_| ())
-    }
-
-    /// `torch.autograd.grad(root, inputs, gradient)`: the gradients of `root`
-    /// with respect to `inputs` (`None` for one the graph does not reach),
-    /// returned rather than accumulated into any `.grad`.
-    pub async fn grad_of(
-        &mut self,
-        root: &Tensor,
-        gradient: Option<Tensor>,
-        inputs: &[Tensor],
-        retain_graph: bool,
-    ) -> Result<Vec<Option<Tensor>>, RuntimeError> {
-        let seed = match gradient {
-            Some(g) => g,
-            None => {
-                if root.numel() != 1 {
-                    return Err(RuntimeError::Message(
-                        "grad can be implicitly created only for scalar outputs".into(),
-                    ));
-                }
-                self.full(root.shape(), 1.0, root.dtype(), root.device())
-                    .await?
-            }
+        let capture: Option<Vec<usize>> =
+            capture.map(|ts| ts.iter().map(Tensor::identity).collect());
+        let grad_mode = self.set_grad_enabled(false);
+        let mut walk = Walk {
+            order: Vec::new().into_iter(),
+            pending: HashMap::new(),
+            captured: HashMap::new(),
+            retain_graph,
+            capture,
+            grad_mode,
         };
-        let ids: Vec<usize> = inputs.iter().map(Tensor::identity).collect();
-        let saved = self.set_grad_enabled(false);
-        let result = self
-            .run_backward(root, seed, retain_graph, Some(&ids))
-            .await;
-        self.set_grad_enabled(saved);
-        let mut captured = result?;
-        Ok(ids.iter().map(|id| captured.remove(id)).collect())
-    }
-
-    /// Runs the graph behind `root` backwards. Without `capture`, gradients
-    /// accumulate into the leaves' (and retaining tensors') `.grad`; with it,
-    /// only the gradients reaching the tensors named there are collected and
-    /// returned, keyed by identity, and no `.grad` changes.
-    async fn run_backward(
-        &mut self,
-        root: &Tensor,
-        seed: Tensor,
-        retain_graph: bool,
-        capture: Option<&[usize]>,
-    ) -> Result<HashMap<usize, Tensor>, RuntimeError> {
-        let mut captured: HashMap<usize, Tensor> = HashMap::new();
-        if capture.is_some_and(|ids| ids.contains(&root.identity())) {
-            captured.insert(root.identity(), seed.clone());
+        if walk
+            .capture
+            .as_ref()
+            .is_some_and(|ids| ids.contains(&root.identity()))
+        {
+            walk.captured.insert(root.identity(), seed.clone());
         }
-        let Some(root_node) = root.grad_state().grad_fn.clone() else {
-            if capture.is_none() {
-                self.accumulate_leaf(root, seed).await?;
+        let root_node = root.grad_state().grad_fn.clone();
+        match root_node {
+            Some(root_node) => {
+                walk.order = topological_order(&root_node).into_iter();
+                walk.pending.insert(Rc::as_ptr(&root_node) as usize, seed);
             }
-            return Ok(captured);
-        };
-        let order = topological_order(&root_node);
-        let mut pending: HashMap<usize, Tensor> = HashMap::new();
-        pending.insert(Rc::as_ptr(&root_node) as usize, seed);
-        for node in order {
+            None if walk.capture.is_none() => {
+                if let Err(e) = self.accumulate_leaf(root, seed).await {
+                    self.walk_finish(walk);
+                    return Err(e);
+                }
+            }
+            None => {}
+        }
+        Ok(walk)
+    }
+
+    /// Runs the walk's nodes in order until it is done or reaches a node
+    /// whose backward the program wrote, which the caller runs and answers
+    /// with `walk_deliver`. Without `capture`, gradients accumulate into
+    /// the leaves' (and retaining tensors') `.grad`; with it, only the
+    /// gradients reaching the captured tensors are collected.
+    pub async fn walk_next(&mut self, walk: &mut Walk) -> Result<WalkStep, RuntimeError> {
+        while let Some(node) = walk.order.next() {
             let key = Rc::as_ptr(&node) as usize;
-            let Some(grad) = pending.remove(&key) else {
+            let Some(grad) = walk.pending.remove(&key) else {
                 continue;
             };
             if node.released.get() && node.saves {
@@ -228,55 +279,129 @@ impl Runtime {
             let Some(f) = node.grad_fn.borrow_mut().take() else {
                 return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
             };
+            if let GradFn::Custom { payload, .. } = &f {
+                let payload = payload.clone();
+                if walk.retain_graph {
+                    *node.grad_fn.borrow_mut() = Some(f);
+                } else {
+                    node.released.set(true);
+                }
+                return Ok(WalkStep::Custom {
+                    node,
+                    payload,
+                    grad,
+                });
+            }
             let grads = self.input_grads(&f, &grad, &node.inputs).await;
             // Released before the gradients move on, so that one passed
             // through unchanged (or as a view) is not mistaken for shared.
             drop(grad);
-            if retain_graph || !node.saves {
+            if walk.retain_graph || !node.saves {
                 *node.grad_fn.borrow_mut() = Some(f);
             }
             let grads = grads?;
-            if !retain_graph {
+            if !walk.retain_graph {
                 node.released.set(true);
             }
-            for (input, g) in node.inputs.iter().zip(grads) {
-                let (Some(input), Some(g)) = (input, g) else {
-                    continue;
-                };
-                let g = if g.dtype() != input.dtype() {
-                    self.cast(&g, input.dtype()).await?
-                } else {
-                    g
-                };
-                if let Some(ids) = capture {
-                    let id = input.identity();
-                    if ids.contains(&id) {
-                        let sum = match captured.remove(&id) {
-                            Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
-                            None => g.clone(),
-                        };
-                        captured.insert(id, sum);
-                    }
-                }
-                let child = input.grad_state().grad_fn.clone();
-                match child {
-                    Some(child) => {
-                        if capture.is_none() && input.grad_state().retains_grad {
-                            self.accumulate_leaf(input, g.clone()).await?;
-                        }
-                        let ckey = Rc::as_ptr(&child) as usize;
-                        let sum = match pending.remove(&ckey) {
-                            Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
-                            None => g,
-                        };
-                        pending.insert(ckey, sum);
-                    }
-                    None if capture.is_none() => self.accumulate_leaf(input, g).await?,
-                    None => {}
-                }
+            self.send_grads(walk, &node, grads).await?;
+        }
+        Ok(WalkStep::Done)
+    }
+
+    /// The input gradients of a node the caller ran (`WalkStep::Custom`),
+    /// one per input of the node, checked as PyTorch checks what a
+    /// `Function`'s backward returned.
+    pub async fn walk_deliver(
+        &mut self,
+        walk: &mut Walk,
+        node: &Rc<Node>,
+        grads: Vec<Option<Tensor>>,
+    ) -> Result<(), RuntimeError> {
+        for (i, (input, g)) in node.inputs.iter().zip(&grads).enumerate() {
+            if let (Some(input), Some(g)) = (input, g)
+                && g.dims() != input.dims()
+            {
+                return Err(RuntimeError::Message(format!(
+                    "Function {} returned an invalid gradient at index {i} - got {:?} but expected shape compatible with {:?}",
+                    node.name(),
+                    g.dims(),
+                    input.dims()
+                )));
             }
         }
-        Ok(captured)
+        self.send_grads(walk, node, grads).await
+    }
+
+    /// Ends a walk: gradient mode as it was, and the captured gradients in
+    /// the order `capture` named them.
+    pub fn walk_finish(&mut self, mut walk: Walk) -> Vec<Option<Tensor>> {
+        self.set_grad_enabled(walk.grad_mode);
+        walk.capture
+            .take()
+            .unwrap_or_default()
+            .iter()
+            .map(|id| walk.captured.remove(id))
+            .collect()
+    }
+
+    /// Hands each of `node`'s input gradients on: summed into the pending
+    /// gradient of the node that made the input, or into a leaf's `.grad`.
+    async fn send_grads(
+        &mut self,
+        walk: &mut Walk,
+        node: &Node,
+        grads: Vec<Option<Tensor>>,
+    ) -> Result<(), RuntimeError> {
+        for (input, g) in node.inputs.iter().zip(grads) {
+            let (Some(input), Some(g)) = (input, g) else {
+                continue;
+            };
+            let g = if g.dtype() != input.dtype() {
+                self.cast(&g, input.dtype()).await?
+            } else {
+                g
+            };
+            if let Some(ids) = &walk.capture {
+                let id = input.identity();
+                if ids.contains(&id) {
+                    let sum = match walk.captured.remove(&id) {
+                        Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
+                        None => g.clone(),
+                    };
+                    walk.captured.insert(id, sum);
+                }
+            }
+            let child = input.grad_state().grad_fn.clone();
+            match child {
+                Some(child) => {
+                    if walk.capture.is_none() && input.grad_state().retains_grad {
+                        self.accumulate_leaf(input, g.clone()).await?;
+                    }
+                    let ckey = Rc::as_ptr(&child) as usize;
+                    let sum = match walk.pending.remove(&ckey) {
+                        Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
+                        None => g,
+                    };
+                    walk.pending.insert(ckey, sum);
+                }
+                None if walk.capture.is_none() => self.accumulate_leaf(input, g).await?,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a node whose backward the program wrote on `out`, with the
+    /// `Function`'s tensor inputs; `payload` is what the interpreter calls
+    /// when the walk reaches it.
+    pub fn record_custom(
+        &self,
+        out: &Tensor,
+        inputs: &[&Tensor],
+        name: String,
+        payload: Rc<dyn std::any::Any>,
+    ) {
+        self.record(out, GradFn::Custom { name, payload }, inputs);
     }
 
     async fn accumulate_leaf(&mut self, leaf: &Tensor, g: Tensor) -> Result<(), RuntimeError> {

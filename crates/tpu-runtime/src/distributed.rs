@@ -25,7 +25,7 @@ pub use report::{
     CommArrival, DeadlockReport, DistCollective, RankReport, RankRun, RankWait, WorldReport,
     deadlock, prefixed, world_report,
 };
-pub use sharding::{MeshReport, ShardedTensor, ShardingNotes};
+pub use sharding::{MAX_MEMORY_POINTS, MemoryPoint, MeshReport, ShardedTensor, ShardingNotes};
 
 use crate::data::HostData;
 use tpu_ir::DType;

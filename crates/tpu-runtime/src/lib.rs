@@ -23,6 +23,7 @@ mod tensor;
 mod views;
 mod work;
 
+pub use autograd::{Node, Walk, WalkStep};
 pub use backend::{
     Backend, BackendError, BackendKind, BackendLabel, BufferId, Dispatched, FusedDispatch, Operand,
     ReadFuture, SharedBackend, run_op,

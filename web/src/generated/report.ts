@@ -473,6 +473,48 @@ export type LinkTraffic = {
 forward_bytes: number, backward_bytes: number, };
 
 /**
+ * What one rank's chip held at a phase of an FSDP run, in bytes by kind.
+ * Every tensor is counted once, by its storage, and only `tpu` tensors count.
+ */
+export type MemoryPoint = { rank: number, 
+/**
+ * The phase: `after all-gather (forward)`, `after forward`,
+ * `backward start`, `after reduce-scatter`, `after optimizer step`.
+ */
+phase: string, 
+/**
+ * The FSDP module (`0 (Linear)`), none for a whole-model phase.
+ */
+module: string | null, 
+/**
+ * The user's line running at that moment.
+ */
+line: number, 
+/**
+ * Optimiser steps taken before this point (0 during the first step).
+ */
+step: number, 
+/**
+ * The rank's shards of the parameters.
+ */
+parameters: number, 
+/**
+ * Gradients: the sharded ones, and whole ones backward made that the
+ * reduce-scatter has not yet consumed.
+ */
+gradients: number, optimizer_state: number, 
+/**
+ * Whole parameters an all-gather made that FSDP holds at this moment
+ * (freed by resharding, as PyTorch frees their storage).
+ */
+gathered_parameters: number, 
+/**
+ * Every other live buffer on the chip: activations saved for backward
+ * and temporaries (queued values in Fused mode included).
+ */
+other: number, };
+
+/**
  * A DeviceMesh: every rank makes the same ones, so rank 0's are reported.
  */
 export type MeshReport = { shape: Array<number>, 
@@ -827,7 +869,13 @@ deadlock: DeadlockReport | null,
  * The DeviceMeshes the program made (rank 0's; every rank makes the
  * same), and the DTensors each rank held when it ended.
  */
-meshes: Array<MeshReport>, dtensors: Array<ShardedTensor>, };
+meshes: Array<MeshReport>, dtensors: Array<ShardedTensor>, 
+/**
+ * What each rank's chip held at each phase of an FSDP run, rank by
+ * rank in the order they happened; `memory_dropped` points past each
+ * rank's first `MAX_MEMORY_POINTS` were not kept.
+ */
+memory: Array<MemoryPoint>, memory_dropped: number, };
 
 /**
  * Which axes of a slice have wraparound links (and so are rings).

@@ -3,7 +3,8 @@
 //! rank's DTensors with their placements and blocks (the expected blocks are
 //! computed here from the mesh coordinates, as torch.chunk cuts), and the
 //! collectives tied to the line and the placement change or FSDP step that
-//! caused them.
+//! caused them, and what each rank's chip holds at each FSDP phase (the
+//! expected bytes computed here from the model's shapes).
 
 use crate::support;
 use serde_json::Value;
@@ -207,5 +208,95 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
         assert_eq!(numbers(&w["local_shape"]), [2, 16]);
         assert_eq!(numbers(&w["offsets"]), [2 * rank, 0]);
         assert_eq!(w["line"], line_of(&source, "fully_shard(layer, mesh=mesh)"));
+    }
+}
+
+/// Bytes of this rank's `torch.chunk` block of dim 0 of a float32 tensor.
+fn shard_bytes(shape: &[u64], ranks: u64, rank: u64) -> u64 {
+    let chunk = shape[0].div_ceil(ranks);
+    let rows = shape[0].saturating_sub(rank * chunk).min(chunk);
+    rows * shape[1..].iter().product::<u64>() * 4
+}
+
+#[test]
+fn each_fsdp2_phase_notes_what_the_chip_holds_by_kind() {
+    let (source, world) = world_of("tests/conformance/distributed/fsdp2_train.py");
+    // Linear(8, 16), Linear(16, 8), LayerNorm(8): weights and biases.
+    let linear0: [&[u64]; 2] = [&[16, 8], &[16]];
+    let linear2: [&[u64]; 2] = [&[8, 16], &[8]];
+    let norm: [&[u64]; 2] = [&[8], &[8]];
+    let whole =
+        |params: &[&[u64]]| -> u64 { params.iter().map(|s| s.iter().product::<u64>() * 4).sum() };
+    let points = world["memory"].as_array().unwrap();
+    assert_eq!(world["memory_dropped"], 0);
+    let line_of_step = line_of(&source, "opt.step()");
+    for rank in 0..4u64 {
+        let mine: Vec<&Value> = points.iter().filter(|p| p["rank"] == rank).collect();
+        let shards: u64 = [linear0, linear2, norm]
+            .iter()
+            .flat_map(|g| g.iter())
+            .map(|s| shard_bytes(s, 4, rank))
+            .sum();
+        let at = |phase: &str, module: Option<&str>, step: u64| {
+            mine.iter()
+                .find(|p| {
+                    p["phase"] == phase && p["step"] == step && p["module"].as_str() == module
+                })
+                .unwrap_or_else(|| panic!("no {phase} {module:?} {step}: {mine:#?}"))
+        };
+        for p in &mine {
+            assert_eq!(p["parameters"], shards, "{p}");
+        }
+        // No optimiser state before the first step; AdamW's two moments
+        // (its step counts live on the host) after it.
+        let first = at("before forward", Some("root (Sequential)"), 0);
+        assert_eq!(first["optimizer_state"], 0);
+        assert_eq!(first["gradients"], 0);
+        assert_eq!(first["gathered_parameters"], 0);
+        let stepped = at("after optimizer step", None, 1);
+        assert_eq!(stepped["optimizer_state"], 2 * shards);
+        assert_eq!(stepped["gradients"], shards);
+        assert_eq!(stepped["line"], line_of_step);
+        // Gathering a group adds its whole parameters; the non-root groups
+        // are freed after their forward, the root's (the LayerNorm) stays.
+        let gathered = |phase, module| {
+            at(phase, Some(module), 1)["gathered_parameters"]
+                .as_u64()
+                .unwrap()
+        };
+        assert_eq!(
+            gathered("after all-gather (forward)", "root (Sequential)"),
+            whole(&norm)
+        );
+        assert_eq!(
+            gathered("after all-gather (forward)", "0 (Linear)"),
+            whole(&norm) + whole(&linear0)
+        );
+        assert_eq!(gathered("after forward", "0 (Linear)"), whole(&norm));
+        assert_eq!(
+            at("backward start", None, 1)["gathered_parameters"],
+            whole(&norm) + whole(&linear0) + whole(&linear2)
+        );
+        // Backward made whole gradients; each reduce-scatter leaves the
+        // rank's shard of its group's.
+        let end = at("backward end", None, 1);
+        assert_eq!(
+            end["gradients"],
+            whole(&norm) + whole(&linear0) + whole(&linear2)
+        );
+        let last = at("after reduce-scatter", Some("0 (Linear)"), 1);
+        assert_eq!(
+            (&last["gradients"], &last["gathered_parameters"]),
+            (&shards.into(), &0.into())
+        );
+        // Nothing else piles up from one step to the next: the chip holds
+        // the same after every optimiser step.
+        let others: Vec<&Value> = mine
+            .iter()
+            .filter(|p| p["phase"] == "after optimizer step")
+            .map(|p| &p["other"])
+            .collect();
+        assert_eq!(others.len(), 4);
+        assert!(others.iter().all(|o| *o == others[0]), "{others:?}");
     }
 }

@@ -166,7 +166,8 @@ impl Interpreter<'_> {
             }
         };
         self.frames.pop();
-        self.env = outer_env;
+        let scope = std::mem::replace(&mut self.env, outer_env);
+        scope.release_closures();
         self.file = outer_file;
         self.leave();
         result.map_err(|e| e.leave_frame(&f.file, &f.name))

@@ -25,6 +25,26 @@ pub struct Env {
 }
 
 impl Env {
+    /// When a call ends: a function defined in this scope (a nested `def`,
+    /// a lambda bound to a name) holds the scope as its closure while the
+    /// scope holds it, an `Rc` cycle that would keep every value of the
+    /// call alive forever. When those functions are the only holders of the
+    /// scope besides the caller (none was returned or stored, no class or
+    /// generator made here outlives the call), nothing can reach the scope
+    /// after the call, and dropping them breaks the cycle. Otherwise the
+    /// scope stays alive, as what escaped may still need every name in it.
+    pub fn release_closures(self: &Rc<Self>) {
+        let local = |v: &Value| matches!(v, Value::Function(g) if Rc::ptr_eq(&g.closure, self) && Rc::strong_count(g) == 1);
+        let locals = self.vars.borrow().values().filter(|v| local(v)).count();
+        if locals == 0 || Rc::strong_count(self) != 1 + locals {
+            return;
+        }
+        // Dropped after the borrow ends: a function's drop may drop values
+        // whose own drops look at scopes.
+        let dropped = std::mem::take(&mut *self.vars.borrow_mut());
+        drop(dropped);
+    }
+
     pub fn new(kind: ScopeKind, parent: Option<Rc<Env>>) -> Rc<Env> {
         Rc::new(Env {
             vars: RefCell::default(),

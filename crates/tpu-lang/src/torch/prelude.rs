@@ -59,6 +59,8 @@ const PRELUDE_DTENSOR_OPS: &str = include_str!("prelude/dtensor_ops.py");
 const PRELUDE_DTENSOR_VIEWS: &str = include_str!("prelude/dtensor_views.py");
 const PRELUDE_FSDP: &str = include_str!("prelude/fsdp.py");
 const PRELUDE_DTENSOR_DEBUG: &str = include_str!("prelude/dtensor_debug.py");
+const PRELUDE_OPTIMIZER: &str = include_str!("prelude/optimizer.py");
+const PRELUDE_FUNCTION: &str = include_str!("prelude/function.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -128,6 +130,14 @@ const ON_DEMAND: &[Submodule] = &[
         &[("dtensor_debug.py", PRELUDE_DTENSOR_DEBUG)],
     ),
     ("torch.distributed.fsdp", &[("fsdp.py", PRELUDE_FSDP)]),
+    (
+        "torch.optim.optimizer",
+        &[("optimizer.py", PRELUDE_OPTIMIZER)],
+    ),
+    (
+        "torch.autograd.function",
+        &[("function.py", PRELUDE_FUNCTION)],
+    ),
 ];
 
 /// PyTorch's submodules that this project does not have (yet): importing one

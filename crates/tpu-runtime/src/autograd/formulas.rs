@@ -117,6 +117,13 @@ pub(crate) enum GradFn {
         shape: Shape,
         index: Tensor,
     },
+    /// A node whose backward the program wrote (`torch.autograd.Function`):
+    /// the walk stops at it and hands `payload` (the interpreter's callable)
+    /// back to the caller, who runs it and delivers the input gradients.
+    Custom {
+        name: String,
+        payload: std::rc::Rc<dyn std::any::Any>,
+    },
     Cat {
         axis: usize,
         sizes: Vec<usize>,
@@ -179,6 +186,7 @@ impl GradFn {
             GradFn::Select { .. } => "SelectBackward0".into(),
             GradFn::Gather { .. } => "IndexBackward0".into(),
             GradFn::Cat { .. } => "CatBackward0".into(),
+            GradFn::Custom { name, .. } => name.clone(),
         }
     }
 
@@ -197,6 +205,7 @@ impl GradFn {
                 | GradFn::ExtremumAll { .. }
                 | GradFn::Where { .. }
                 | GradFn::Gather { .. }
+                | GradFn::Custom { .. }
         )
     }
 }
@@ -564,6 +573,11 @@ impl Runtime {
                     self.scatter_add_zeros(shape.clone(), index, g, g.device())
                         .await?,
                 )]
+            }
+            GradFn::Custom { .. } => {
+                return Err(RuntimeError::Message(
+                    "a torch.autograd.Function's backward runs in the interpreter's walk".into(),
+                ));
             }
             GradFn::Cat { axis, sizes } => {
                 let mut out = Vec::with_capacity(sizes.len());

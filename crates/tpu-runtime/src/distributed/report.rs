@@ -28,6 +28,13 @@ pub struct WorldReport {
     pub meshes: Vec<super::MeshReport>,
     #[serde(default)]
     pub dtensors: Vec<super::ShardedTensor>,
+    /// What each rank's chip held at each phase of an FSDP run, rank by
+    /// rank in the order they happened; `memory_dropped` points past each
+    /// rank's first `MAX_MEMORY_POINTS` were not kept.
+    #[serde(default)]
+    pub memory: Vec<super::MemoryPoint>,
+    #[serde(default)]
+    pub memory_dropped: usize,
 }
 
 /// One rank: its chip and what its program did.
@@ -156,6 +163,8 @@ pub fn world_report(
     let mut timeline_ranks = Vec::new();
     let mut meshes = Vec::new();
     let mut dtensors = Vec::new();
+    let mut memory = Vec::new();
+    let mut memory_dropped = 0;
     for (rank, run) in ranks.into_iter().enumerate() {
         if rank == 0 {
             meshes = run.sharding.meshes;
@@ -167,6 +176,11 @@ pub fn world_report(
             t.rank = rank;
             t
         }));
+        memory.extend(run.sharding.memory.into_iter().map(|mut m| {
+            m.rank = rank;
+            m
+        }));
+        memory_dropped += run.sharding.memory_dropped;
         let mut r = run.report;
         let op_offset = merged.ops.len();
         rank_reports.push(RankReport {
@@ -272,6 +286,8 @@ pub fn world_report(
         deadlock,
         meshes,
         dtensors,
+        memory,
+        memory_dropped,
     });
     merged.summary = Some(crate::report::summarize(&merged));
     merged

@@ -4,6 +4,10 @@
 //! end of a rank's run, with the program's variable names; here they are
 //! collected per rank and merged into the world's part of the Report, each
 //! mesh dimension tied to the torus axis its groups run along on the slice.
+//! FSDP also notes, at each phase of each module (after its all-gather, after
+//! its forward, at backward start, after its reduce-scatter, after an
+//! optimiser step), what the rank's chip holds by kind, as PyTorch's
+//! FSDPMemTracker reports it.
 
 use serde::{Deserialize, Serialize};
 
@@ -43,12 +47,48 @@ pub struct ShardedTensor {
     pub local_bytes: usize,
 }
 
+/// What one rank's chip held at a phase of an FSDP run, in bytes by kind.
+/// Every tensor is counted once, by its storage, and only `tpu` tensors count.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MemoryPoint {
+    pub rank: usize,
+    /// The phase: `after all-gather (forward)`, `after forward`,
+    /// `backward start`, `after reduce-scatter`, `after optimizer step`.
+    pub phase: String,
+    /// The FSDP module (`0 (Linear)`), none for a whole-model phase.
+    pub module: Option<String>,
+    /// The user's line running at that moment.
+    pub line: u32,
+    /// Optimiser steps taken before this point (0 during the first step).
+    pub step: u32,
+    /// The rank's shards of the parameters.
+    pub parameters: usize,
+    /// Gradients: the sharded ones, and whole ones backward made that the
+    /// reduce-scatter has not yet consumed.
+    pub gradients: usize,
+    pub optimizer_state: usize,
+    /// Whole parameters an all-gather made that FSDP holds at this moment
+    /// (freed by resharding, as PyTorch frees their storage).
+    pub gathered_parameters: usize,
+    /// Every other live buffer on the chip: activations saved for backward
+    /// and temporaries (queued values in Fused mode included).
+    pub other: usize,
+}
+
 /// What one rank noted.
 #[derive(Clone, Debug, Default)]
 pub struct ShardingNotes {
     pub meshes: Vec<MeshReport>,
     pub tensors: Vec<ShardedTensor>,
+    pub memory: Vec<MemoryPoint>,
+    /// Memory points past `MAX_MEMORY_POINTS`, counted but not kept.
+    pub memory_dropped: usize,
 }
+
+/// The most memory points a rank keeps: a long training loop's first steps
+/// show the pattern, and the Report stays small.
+pub const MAX_MEMORY_POINTS: usize = 1000;
 
 /// For each dimension of `mesh`, the one slice axis along which the chips
 /// of each of its groups (ranks differing only in that coordinate) vary.

@@ -56,6 +56,32 @@ impl Runtime {
         self.sharding.tensors.push(tensor);
     }
 
+    /// Notes what the chip holds at an FSDP phase: `groups` are the
+    /// parameters, gradients, optimiser state and gathered parameters (in
+    /// that order), and `held` every tensor FSDP keeps that is not counted
+    /// as held memory (whole parameters already resharded, whose storage
+    /// PyTorch would have freed), so that none of them counts as `other`.
+    pub fn note_memory(
+        &mut self,
+        mut point: crate::distributed::MemoryPoint,
+        groups: [&[Tensor]; 4],
+        held: &[Tensor],
+    ) {
+        if self.sharding.memory.len() >= crate::distributed::MAX_MEMORY_POINTS {
+            self.sharding.memory_dropped += 1;
+            return;
+        }
+        let (bytes, counted) = self.memory_by_kind(&groups, held);
+        [
+            point.parameters,
+            point.gradients,
+            point.optimizer_state,
+            point.gathered_parameters,
+        ] = bytes;
+        point.other = self.live_accelerator_bytes().saturating_sub(counted);
+        self.sharding.memory.push(point);
+    }
+
     pub fn take_sharding(&mut self) -> crate::distributed::ShardingNotes {
         std::mem::take(&mut self.sharding)
     }

@@ -6,7 +6,7 @@
 use super::{Runtime, RuntimeError};
 use crate::backend::{Backend, BufferId};
 use crate::fusion::EagerMode;
-use crate::tensor::{Device, Home};
+use crate::tensor::{Device, Home, Tensor};
 use tpu_ir::{DType, Shape};
 
 /// The largest tensor one allocation may make. Debug Eager will add the chosen
@@ -112,6 +112,48 @@ impl Runtime {
             )));
         }
         Ok(())
+    }
+
+    /// Bytes of every live buffer on the accelerator.
+    pub fn live_accelerator_bytes(&mut self) -> usize {
+        self.release_dropped();
+        self.live
+            .iter()
+            .filter(|((home, _), _)| *home == Home::Accelerator)
+            .map(|(_, &b)| b)
+            .sum()
+    }
+
+    /// The bytes of the `tpu` tensors of each group, each storage counted
+    /// once (in the first group that has it), and the bytes of every
+    /// storage of the groups and of `also` that lives on the accelerator,
+    /// which the caller takes out of the live total.
+    pub(crate) fn memory_by_kind(
+        &mut self,
+        groups: &[&[Tensor]; 4],
+        also: &[Tensor],
+    ) -> ([usize; 4], usize) {
+        let mut seen = std::collections::HashSet::new();
+        let mut bytes = [0; 4];
+        let mut on_accelerator = 0;
+        let all = groups
+            .iter()
+            .enumerate()
+            .flat_map(|(g, ts)| ts.iter().map(move |t| (Some(g), t)))
+            .chain(also.iter().map(|t| (None, t)));
+        for (group, t) in all {
+            if t.device() == Device::Cpu || !seen.insert(t.storage_key().0) {
+                continue;
+            }
+            let size = t.storage_key().1 * t.dtype().size_in_bytes();
+            if let Some(g) = group {
+                bytes[g] += size;
+            }
+            if t.home() == Home::Accelerator {
+                on_accelerator += size;
+            }
+        }
+        (bytes, on_accelerator)
     }
 
     /// Makes this runtime one of `ranks` that share `MAX_LIVE_BYTES`: each

@@ -9,7 +9,60 @@ use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
 use crate::python::value::Value;
 
+/// What a `torch.autograd.Function`'s node calls in backward: the prelude's
+/// callable, which takes the output's gradient and returns one gradient (or
+/// `None`) per tensor input of the node.
+struct PyBackward(Value);
+
 impl Interpreter<'_> {
+    /// Runs a backward pass to its end, calling the program's backward of
+    /// every `torch.autograd.Function` node on the way; gradient mode is
+    /// restored whatever happens.
+    async fn drive_walk(
+        &mut self,
+        mut walk: tpu_runtime::Walk,
+    ) -> PyResult<Vec<Option<tpu_runtime::Tensor>>> {
+        let result = self.walk_steps(&mut walk).await;
+        let grads = self.runtime.walk_finish(walk);
+        result.map(|()| grads)
+    }
+
+    async fn walk_steps(&mut self, walk: &mut tpu_runtime::Walk) -> PyResult<()> {
+        loop {
+            let (node, payload, grad) = match self.runtime.walk_next(walk).await? {
+                tpu_runtime::WalkStep::Done => return Ok(()),
+                tpu_runtime::WalkStep::Custom {
+                    node,
+                    payload,
+                    grad,
+                } => (node, payload, grad),
+            };
+            let Some(callable) = payload.downcast_ref::<PyBackward>() else {
+                return Err(PyErr::new(
+                    "RuntimeError",
+                    "an autograd node of another interpreter",
+                ));
+            };
+            let result = self
+                .call(callable.0.clone(), vec![Value::Tensor(grad)], Vec::new())
+                .await?;
+            let mut grads = Vec::new();
+            for item in self.collect(result).await? {
+                grads.push(match item {
+                    Value::None => None,
+                    Value::Tensor(t) => Some(t),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "expected a Tensor or None as a gradient, found {}",
+                            other.type_name()
+                        )));
+                    }
+                });
+            }
+            self.runtime.walk_deliver(walk, &node, grads).await?;
+        }
+    }
+
     /// Runs the primitive `a.name` names, one of the family in this file.
     pub(super) async fn native_autograd(&mut self, a: Args<'_>) -> PyResult<Value> {
         let name = a.name;
@@ -28,7 +81,8 @@ impl Interpreter<'_> {
                         )));
                     }
                 };
-                rt.backward(&t, grad, a.bool(2)?).await?;
+                let walk = rt.walk_start(&t, grad, a.bool(2)?, None).await?;
+                self.drive_walk(walk).await?;
                 Value::None
             }
             // `torch.autograd.grad`'s pass: (output, seed or None, inputs,
@@ -52,13 +106,35 @@ impl Interpreter<'_> {
                     }
                 }
                 let retain = a.bool(3)?;
-                let grads = self.runtime.grad_of(&root, seed, &inputs, retain).await?;
+                let walk = self
+                    .runtime
+                    .walk_start(&root, seed, retain, Some(&inputs))
+                    .await?;
+                let grads = self.drive_walk(walk).await?;
                 Value::tuple(
                     grads
                         .into_iter()
                         .map(|g| g.map_or(Value::None, Value::Tensor))
                         .collect(),
                 )
+            }
+            // `torch.autograd.Function.apply`: (output, tensor inputs, name,
+            // backward callable) to an alias of the output whose node calls
+            // the callable with the output's gradient.
+            "custom_grad_node" => {
+                let out = a.tensor(0)?;
+                let mut inputs = Vec::new();
+                for item in self.collect(a.get(1)?.clone()).await? {
+                    if let Value::Tensor(t) = item {
+                        inputs.push(t);
+                    }
+                }
+                let alias = self.runtime.detach(&out);
+                let refs: Vec<&tpu_runtime::Tensor> = inputs.iter().collect();
+                let payload = std::rc::Rc::new(PyBackward(a.get(3)?.clone()));
+                self.runtime
+                    .record_custom(&alias, &refs, a.str(2)?, payload);
+                tensor(alias)
             }
             "requires_grad_" => {
                 let t = a.tensor(0)?;

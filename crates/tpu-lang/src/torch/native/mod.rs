@@ -77,6 +77,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.grad",
     "torch._C.set_grad",
     "torch._C.autograd_grad",
+    "torch._C.custom_grad_node",
     // In-place writes (`writes.rs`).
     "torch._C.assign",
     "torch._C.write",
@@ -110,6 +111,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.user_line",
     "torch._C.dist_note_mesh",
     "torch._C.dist_note_dtensor",
+    "torch._C.dist_note_memory",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -161,7 +163,7 @@ impl Interpreter<'_> {
             }
             "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
-            | "is_parameter" | "grad" | "set_grad" | "autograd_grad" => {
+            | "is_parameter" | "grad" | "set_grad" | "autograd_grad" | "custom_grad_node" => {
                 self.native_autograd(a).await
             }
             "assign" | "write" | "fill_random" | "put" => self.native_writes(a).await,
@@ -180,7 +182,9 @@ impl Interpreter<'_> {
             | "dist_recv"
             | "dist_wait"
             | "dist_is_completed" => self.native_distributed(a).await,
-            "user_line" | "dist_note_mesh" | "dist_note_dtensor" => self.native_sharding(a),
+            "user_line" | "dist_note_mesh" | "dist_note_dtensor" | "dist_note_memory" => {
+                self.native_sharding(a)
+            }
             other => Err(unknown(other)),
         }
     }

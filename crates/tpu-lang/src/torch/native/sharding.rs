@@ -2,17 +2,36 @@
 //! DTensor remembers where it was made) and the notes the prelude's
 //! `torch.distributed.tensor` writes at the end of a rank's run, one per
 //! DeviceMesh and one per DTensor the program's variables hold
-//! (`note_sharding`, called by the run once the program has ended).
+//! (`note_sharding`, called by the run once the program has ended), and
+//! FSDP's notes of what each chip holds at each phase (`dist_note_memory`).
 
 use super::args::Args;
 use super::unknown;
 use crate::python::error::PyErr;
 use crate::python::interp::{Interpreter, PyResult};
 use crate::python::value::Value;
-use tpu_runtime::distributed::{MeshReport, ShardedTensor};
+use tpu_runtime::distributed::{MemoryPoint, MeshReport, ShardedTensor};
 
 fn sizes(a: &Args<'_>, i: usize) -> PyResult<Vec<usize>> {
     Ok(a.ints(i)?.into_iter().map(|v| v.max(0) as usize).collect())
+}
+
+/// A list of tensors the prelude built (DTensors already unwrapped).
+fn tensors(value: &Value) -> PyResult<Vec<tpu_runtime::Tensor>> {
+    let Value::List(items) = value else {
+        return Err(PyErr::type_error("expected a list of tensors"));
+    };
+    items
+        .borrow()
+        .iter()
+        .map(|v| match v {
+            Value::Tensor(t) => Ok(t.clone()),
+            other => Err(PyErr::type_error(format!(
+                "expected a tensor, found {}",
+                other.type_name()
+            ))),
+        })
+        .collect()
 }
 
 fn strings(value: &Value) -> PyResult<Vec<String>> {
@@ -67,6 +86,34 @@ impl Interpreter<'_> {
                     dtype: a.str(7)?,
                     local_bytes: a.int(8)?.max(0) as usize,
                 });
+                Ok(Value::None)
+            }
+            // (phase, module or None, optimiser steps, parameters,
+            // gradients, optimiser state, gathered parameters, held)
+            "dist_note_memory" => {
+                let module = match a.get(1)? {
+                    Value::None => None,
+                    _ => Some(a.str(1)?),
+                };
+                let groups = [
+                    tensors(a.get(3)?)?,
+                    tensors(a.get(4)?)?,
+                    tensors(a.get(5)?)?,
+                    tensors(a.get(6)?)?,
+                ];
+                let held = tensors(a.get(7)?)?;
+                let point = MemoryPoint {
+                    phase: a.str(0)?,
+                    module,
+                    line: self.watch.line,
+                    step: a.int(2)?.max(0) as u32,
+                    ..MemoryPoint::default()
+                };
+                self.runtime.note_memory(
+                    point,
+                    [&groups[0], &groups[1], &groups[2], &groups[3]],
+                    &held,
+                );
                 Ok(Value::None)
             }
             other => Err(unknown(other)),

@@ -97,6 +97,24 @@ def _reduce_scatter_dim(local, mesh, i, dim, op, cause):
     return out[:sizes[mine]].movedim(0, dim)
 
 
+class _Redistribute(torch.autograd.Function):
+    # A redistribution whose backward needs a collective: the gradient, laid
+    # out as the output is, goes back to the input's placements (a Partial
+    # input's as Replicate), as PyTorch's Redistribute.backward sends it.
+    @staticmethod
+    def forward(ctx, local, spec, placements, why):
+        ctx.spec = spec
+        ctx.placements = placements
+        ctx.why = why
+        return _redistribute_local(local, spec, placements, why)
+
+    @staticmethod
+    def backward(ctx, grad):
+        back = [Replicate() if isinstance(p, Partial) else p for p in ctx.spec.placements]
+        out_spec = ctx.spec.with_placements(ctx.placements)
+        return _redistribute_local(grad, out_spec, back, ctx.why + " (backward)"), None, None, None
+
+
 def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
     """The local block of `spec`'s tensor placed as `placements`, moved with
     the collectives PyTorch's redistribution uses over gloo: all-gather for
@@ -114,14 +132,12 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
     # With autograd, a step keeps this rank's own values differentiable where
     # PyTorch's backward of that step is local: Shard -> Replicate (its
     # backward takes this rank's chunk of the gradient) and Partial ->
-    # Replicate (its backward passes the gradient through). The others need
-    # a collective in backward, which the autograd here cannot run yet.
+    # Replicate (its backward passes the gradient through). A change to a
+    # Shard needs a collective in backward: it runs as an autograd Function
+    # whose backward redistributes the gradient back, as PyTorch's does.
     grad = torch.is_grad_enabled() and local.requires_grad
-
-    def refuse(p, q):
-        raise NotImplementedError(
-            "redistributing a DTensor that requires grad from " + str(p) + " to " + str(q) + " is not supported "
-            "yet: its backward needs a collective; do it under torch.no_grad(), or go through Replicate")
+    if grad and any(current[i] != target[i] and isinstance(target[i], Shard) for i in range(len(current))):
+        return _Redistribute.apply(local, spec, tuple(target), why)
 
     shape = list(spec.shape)
     # Tensor dimensions whose sharding changes on some mesh dimension.
@@ -147,15 +163,11 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
             cause = _step_cause(mesh, i, p, q if p != q else Replicate(), why)
             if isinstance(p, Shard):
                 n = _local_box(shape, mesh, current, i)[0][p.dim]
-                if grad and isinstance(q, Shard):
-                    refuse(p, q)
                 # Shard(a) -> Shard(b) too: gathered, then cut below, as
                 # PyTorch does over gloo (which has no all-to-all).
                 local = _all_gather_dim(local, mesh, i, p.dim, n, cause, local if grad else None)
                 current[i] = Replicate()
             elif isinstance(p, Partial):
-                if grad and isinstance(q, Shard):
-                    refuse(p, q)
                 if isinstance(q, Shard) and not nested(q.dim, target) and q.dim not in dirty - {q.dim}:
                     local = _reduce_scatter_dim(local, mesh, i, q.dim, p.reduce_op, cause)
                     current[i] = q
@@ -168,8 +180,6 @@ def _redistribute_local(local, spec, placements, why="DTensor redistribute"):
         for i in range(len(current)):
             q = target[i]
             if current[i] != q and isinstance(q, Shard):
-                if grad:
-                    refuse(current[i], q)
                 n = local.shape[q.dim]
                 sizes, chunk = _chunk_sizes(n, mesh.shape[i])
                 c = mesh.get_coordinate()[i]

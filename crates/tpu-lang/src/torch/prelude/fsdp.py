@@ -18,6 +18,12 @@
 # prefetching FSDP would), not for its values; and the gradients' reduce-
 # scatters run when backward has finished, each placed on the simulated
 # timeline where backward made the group's last gradient (as DDP's buckets).
+#
+# At each phase (before the root's forward, after each group's all-gather and
+# forward, at backward start and end, after each reduce-scatter, after an
+# optimiser step) each rank notes what its chip holds, by kind, as PyTorch's
+# FSDPMemTracker counts it; gathered parameters count while FSDP holds them
+# (resharding frees them in PyTorch, so here they stop counting then).
 import torch
 import torch.nn as nn
 import torch.distributed as dist
@@ -25,6 +31,47 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import DTensor, Shard, Replicate, _Spec, _chunk_sizes, _with_cause
 
 _classes = {}
+_C = torch._C
+
+# Every fully_shard group in the order they were made, the optimisers that
+# stepped since (their state is memory too), and how many steps they took.
+_states = []
+_optimizers = []
+_steps = [0]
+
+
+def _local(t):
+    return t.to_local() if isinstance(t, DTensor) else t
+
+
+def _note_memory(phase, state=None):
+    params, grads, gathered, held = [], [], [], []
+    for s in _states:
+        for p in s.params:
+            params.append(_local(p.sharded))
+            if p.sharded.grad is not None:
+                grads.append(_local(p.sharded.grad))
+            whole = p.unsharded
+            if whole is None:
+                continue
+            if whole.grad is not None:
+                grads.append(whole.grad)
+            (gathered if s.unsharded or s.gathered_for_backward else held).append(whole)
+    optimizer_state = []
+    for optimizer in _optimizers:
+        for per_param in optimizer.state.values():
+            for value in per_param.values():
+                if isinstance(value, torch.Tensor):
+                    optimizer_state.append(_local(value))
+    _C.dist_note_memory(phase, None if state is None else state.name, _steps[0], params, grads, optimizer_state,
+                        gathered, held)
+
+
+def _after_optimizer_step(optimizer, args, kwargs):
+    if optimizer not in _optimizers:
+        _optimizers.append(optimizer)
+    _steps[0] += 1
+    _note_memory("after optimizer step")
 
 
 def _fsdp_class(cls):
@@ -62,6 +109,7 @@ class _State:
         self.is_root = None
         self.name = type(module).__name__
         self.unsharded = False
+        self.gathered_for_backward = False
         self.requires_gradient_sync = True
         hsdp = mesh.ndim == 2
         self.shard_dim = mesh.ndim - 1
@@ -126,6 +174,7 @@ class _State:
         return full
 
     def reshard(self):
+        self.gathered_for_backward = False
         if not self.unsharded:
             return
         for p in self.params:
@@ -138,6 +187,7 @@ class _State:
         with torch.no_grad():
             for params in self._by_dtype():
                 self._all_gather(params, "pre-backward", only_cost=True)
+        self.gathered_for_backward = True
 
     def reduce_gradients(self):
         """The group's gradients: one reduce-scatter per dtype over the shard
@@ -198,6 +248,7 @@ def _before_backward():
     for state in _backward_order():
         if not state.unsharded and state.reshard_after_forward:
             state.pre_backward_gather()
+    _note_memory("backward start")
 
 
 def _after_backward():
@@ -209,10 +260,12 @@ def _after_backward():
     rest = [s for s in order if not s.is_root]
     done = rest[:-1] + roots + rest[-1:] if rest else roots
     del _forward_order[:]
+    _note_memory("backward end")
     for state in done:
         if state.requires_gradient_sync:
             state.reduce_gradients()
         state.reshard()
+        _note_memory("after reduce-scatter", state)
 
 
 class FSDPModule:
@@ -222,7 +275,11 @@ class FSDPModule:
             _lazy_init(self)
         if state.is_root:
             del _forward_order[:]
+            _note_memory("before forward", state)
+        gather = not state.unsharded
         state.unshard("forward")
+        if gather:
+            _note_memory("after all-gather (forward)", state)
         # In pre-forward order (root first), so that backward's reverse order
         # ends with the root, as PyTorch's post-backward does.
         if torch.is_grad_enabled() and state not in _forward_order:
@@ -236,6 +293,7 @@ class FSDPModule:
                     torch._backward_callbacks.append(_after_backward)
         if state.reshard_after_forward:
             state.reshard()
+        _note_memory("after forward", state)
         return out
 
     def reshard(self):
@@ -320,6 +378,9 @@ def fully_shard(module, *, mesh=None, reshard_after_forward=None, shard_placemen
         state.params.append(_Param(owner, name, sharded, shape, sizes, chunk))
     module._fsdp_state = state
     module.__class__ = _fsdp_class(type(module))
+    if not _states:
+        torch.optim.register_optimizer_step_post_hook(_after_optimizer_step)
+    _states.append(state)
     return module
 
 

@@ -12,6 +12,57 @@ def _check(condition, message):
         raise ValueError(message)
 
 
+# Hooks every optimiser's step runs (PyTorch's global step hooks), keyed by
+# their handles' ids as `torch.utils.hooks.RemovableHandle` keeps them.
+_global_step_pre_hooks = {}
+_global_step_post_hooks = {}
+
+# The `step` functions already wrapped to run hooks: a subclass that inherits
+# its parent's wrapped step is not wrapped again.
+_hooked_steps = []
+
+
+def _add_step_hook(hooks, hook):
+    handle = torch.nn.RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook):
+    return _add_step_hook(_global_step_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    return _add_step_hook(_global_step_post_hooks, hook)
+
+
+def _hook_step(cls):
+    # As PyTorch's `_patch_step_function`: the class's step runs the global
+    # and the optimiser's own pre-hooks (a pre-hook may return new
+    # `(args, kwargs)`), the step, then the post-hooks. As there, `args`
+    # starts with the optimiser itself.
+    step = cls.step
+    if step in _hooked_steps:
+        return
+
+    def hooked(*args, **kwargs):
+        self = args[0]
+        for hook in list(_global_step_pre_hooks.values()) + list(self._optimizer_step_pre_hooks.values()):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(str(step) + " must return None or a tuple of (new_args, new_kwargs), "
+                                       "but got " + str(result) + ".")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in list(self._optimizer_step_post_hooks.values()) + list(_global_step_post_hooks.values()):
+            hook(self, args, kwargs)
+        return out
+
+    _hooked_steps.append(hooked)
+    cls.step = hooked
+
+
 def _step_tensor():
     # PyTorch keeps each parameter's step count as a float32 scalar tensor.
     return torch.tensor(0.0)
@@ -22,6 +73,9 @@ class Optimizer:
         self.defaults = defaults
         self.state = {}
         self.param_groups = []
+        self._optimizer_step_pre_hooks = {}
+        self._optimizer_step_post_hooks = {}
+        _hook_step(type(self))
         if isinstance(params, torch.Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
                             "but got torch.FloatTensor")
@@ -57,6 +111,12 @@ class Optimizer:
             if id(p) in seen:
                 raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+    def register_step_pre_hook(self, hook):
+        return _add_step_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook):
+        return _add_step_hook(self._optimizer_step_post_hooks, hook)
 
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
