@@ -5,7 +5,8 @@
 //! and on WebGPU (SwiftShader on CI) in Fused mode; the mismatched-collective
 //! program ending in a deadlock named rank by rank; and the slice rule (the
 //! smallest slice with a chip per rank by default, a chosen slice with too
-//! few chips refused naming both).
+//! few chips refused naming both); and the project's own DeviceMesh, DTensor
+//! and FSDP2 programs in Fused mode on the reference backend.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
@@ -59,6 +60,117 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
 ];
 
 const DEADLOCK: &str = corpus!("mismatch_deadlock.py");
+
+macro_rules! own {
+    ($name:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/distributed/",
+            $name
+        ))
+    };
+}
+
+/// The project's own DeviceMesh, DTensor and FSDP2 programs, recorded under
+/// torchrun (each says its number of ranks on its first line); the one the
+/// native test's `NOT_YET` list names is left out here too.
+const OWN_SHARDING: &[(&str, &str, &str)] = &[
+    (
+        "dtensor_autograd",
+        own!("dtensor_autograd.py"),
+        own!("dtensor_autograd.expected"),
+    ),
+    (
+        "dtensor_comm_debug",
+        own!("dtensor_comm_debug.py"),
+        own!("dtensor_comm_debug.expected"),
+    ),
+    (
+        "dtensor_elementwise_partial",
+        own!("dtensor_elementwise_partial.py"),
+        own!("dtensor_elementwise_partial.expected"),
+    ),
+    (
+        "dtensor_errors",
+        own!("dtensor_errors.py"),
+        own!("dtensor_errors.expected"),
+    ),
+    (
+        "dtensor_from_local",
+        own!("dtensor_from_local.py"),
+        own!("dtensor_from_local.expected"),
+    ),
+    (
+        "dtensor_matmul",
+        own!("dtensor_matmul.py"),
+        own!("dtensor_matmul.expected"),
+    ),
+    (
+        "dtensor_nn_ops",
+        own!("dtensor_nn_ops.py"),
+        own!("dtensor_nn_ops.expected"),
+    ),
+    (
+        "dtensor_redistribute_1d",
+        own!("dtensor_redistribute_1d.py"),
+        own!("dtensor_redistribute_1d.expected"),
+    ),
+    (
+        "dtensor_redistribute_2d",
+        own!("dtensor_redistribute_2d.py"),
+        own!("dtensor_redistribute_2d.expected"),
+    ),
+    (
+        "dtensor_redistribute_grad",
+        own!("dtensor_redistribute_grad.py"),
+        own!("dtensor_redistribute_grad.expected"),
+    ),
+    (
+        "dtensor_reductions_views",
+        own!("dtensor_reductions_views.py"),
+        own!("dtensor_reductions_views.expected"),
+    ),
+    (
+        "dtensor_uneven",
+        own!("dtensor_uneven.py"),
+        own!("dtensor_uneven.expected"),
+    ),
+    (
+        "fsdp2_embedding_adamw",
+        own!("fsdp2_embedding_adamw.py"),
+        own!("fsdp2_embedding_adamw.expected"),
+    ),
+    (
+        "fsdp2_hsdp",
+        own!("fsdp2_hsdp.py"),
+        own!("fsdp2_hsdp.expected"),
+    ),
+    (
+        "fsdp2_repr",
+        own!("fsdp2_repr.py"),
+        own!("fsdp2_repr.expected"),
+    ),
+    (
+        "fsdp2_reshard",
+        own!("fsdp2_reshard.py"),
+        own!("fsdp2_reshard.expected"),
+    ),
+    (
+        "fsdp2_uneven",
+        own!("fsdp2_uneven.py"),
+        own!("fsdp2_uneven.expected"),
+    ),
+    (
+        "mesh_2x4",
+        own!("mesh_2x4.py"),
+        own!("mesh_2x4.expected"),
+    ),
+    (
+        "mesh_basics",
+        own!("mesh_basics.py"),
+        own!("mesh_basics.expected"),
+    ),
+];
 
 /// Runs `source` as `nproc` ranks in `mode`; the Report, and every piece of
 /// text `onOutput` received.
@@ -132,6 +244,34 @@ async fn the_distributed_programs_agree_with_torchrun_on_the_reference_backend_i
 #[wasm_bindgen_test]
 async fn the_distributed_programs_agree_with_torchrun_fused_on_webgpu() {
     programs_agree_on("wgpu", &["fused"]).await;
+}
+
+/// `# nproc: N` on a program's first line.
+fn nproc_of(source: &str) -> f64 {
+    source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# nproc: "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a first line `# nproc: N`")
+}
+
+#[wasm_bindgen_test]
+async fn the_own_sharding_programs_agree_with_torchrun_fused_on_the_reference_backend() {
+    let playground = Playground::create(Some("reference".into()))
+        .await
+        .expect("the reference backend");
+    let mut failures = Vec::new();
+    for (name, source, expected) in OWN_SHARDING {
+        let (report, _) = run_ranks(&playground, source, "fused", nproc_of(source))
+            .await
+            .expect("the run resolves");
+        if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
+            let error = report.diagnostics.first().map(|d| d.traceback.clone());
+            failures.push(format!("{name}: {why} {error:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[wasm_bindgen_test]

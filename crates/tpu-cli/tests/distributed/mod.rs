@@ -18,16 +18,10 @@ fn check(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize) {
 /// Programs of the own corpus that do not match PyTorch yet, each with what
 /// is missing (the README lists them too). They must still fail: one that
 /// starts to pass is taken off this list.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "dtensor_autograd",
-        "type(t.grad_fn).__name__ is 'str': grad_fn is not an object yet",
-    ),
-    (
-        "dtensor_placements_repr",
-        "instances in sets and dict keys hash by identity, not __hash__",
-    ),
-];
+const NOT_YET: &[(&str, &str)] = &[(
+    "dtensor_placements_repr",
+    "instances in sets and dict keys hash by identity, not __hash__",
+)];
 
 fn check_modes(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize, modes: &[&str]) {
     let mut problems = Vec::new();

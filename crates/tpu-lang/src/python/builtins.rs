@@ -49,6 +49,9 @@ const BUILTINS: &[&str] = &[
     "format",
     "chr",
     "ord",
+    "hex",
+    "oct",
+    "bin",
     "divmod",
     "pow",
     "iter",
@@ -436,6 +439,26 @@ impl Interpreter<'_> {
                 let c = char::from_u32(code as u32)
                     .ok_or_else(|| PyErr::value_error("chr() arg not in range(0x110000)"))?;
                 Value::str(&c.to_string())
+            }
+            "hex" | "oct" | "bin" => {
+                arity(name, 1, &args)?;
+                let n = match &args[0] {
+                    Value::Int(i) => *i,
+                    Value::Bool(b) => i64::from(*b),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            other.type_name()
+                        )));
+                    }
+                };
+                let magnitude = n.unsigned_abs();
+                let digits = match name {
+                    "hex" => format!("0x{magnitude:x}"),
+                    "oct" => format!("0o{magnitude:o}"),
+                    _ => format!("0b{magnitude:b}"),
+                };
+                Value::str(&if n < 0 { format!("-{digits}") } else { digits })
             }
             "ord" => {
                 arity(name, 1, &args)?;

@@ -32,9 +32,15 @@ impl Interpreter<'_> {
             "is_leaf" => Value::Bool(t.is_leaf()),
             "requires_grad" => Value::Bool(t.requires_grad()),
             "grad" => t.grad().map_or(Value::None, Value::Tensor),
-            "grad_fn" => t
-                .grad_fn_name()
-                .map_or(Value::None, |n| Value::str(&format!("<{n}>"))),
+            // An object of a class named as PyTorch names the node
+            // (`type(y.grad_fn).__name__ == "MulBackward0"`).
+            "grad_fn" => match t.grad_fn_name() {
+                None => Value::None,
+                Some(n) => {
+                    self.call_tensor_class("_grad_fn_object", vec![Value::str(&n)])
+                        .await?
+                }
+            },
             "data" => Value::Tensor(self.runtime.detach(t)),
             "is_cuda" => Value::Bool(false),
             "T" | "mT" => {

@@ -117,6 +117,38 @@ def _normalize_placements(placements, mesh, ndim, where):
     return tuple(out)
 
 
+class _FromTorchTensor(torch.autograd.Function):
+    # `DTensor.from_local` under autograd: the gradient, laid out as the
+    # DTensor is, is the local tensor's.
+    @staticmethod
+    def forward(ctx, local):
+        return local
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class _ToTorchTensor(torch.autograd.Function):
+    # `DTensor.to_local()` under autograd, as PyTorch records it: the local
+    # tensor's gradient is the DTensor's, laid out as `grad_placements` say
+    # (the DTensor's own placements by default) and redistributed back.
+    @staticmethod
+    def forward(ctx, local, spec, grad_placements):
+        ctx.spec = spec
+        ctx.grad_placements = grad_placements
+        return local
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.grad_placements is not None:
+            given = _normalize_placements(ctx.grad_placements, ctx.spec.mesh, len(ctx.spec.shape), "to_local")
+            if list(given) != list(ctx.spec.placements):
+                grad = _redistribute_local(grad, ctx.spec.with_placements(given), ctx.spec.placements,
+                                           "DTensor to_local gradient")
+        return grad, None, None
+
+
 class DTensor(torch.Tensor):
     def __init__(self, local, spec):
         self._local_tensor = local
@@ -199,7 +231,9 @@ class DTensor(torch.Tensor):
         return self._local_tensor.element_size()
 
     def to_local(self, grad_placements=None):
-        return self._local_tensor
+        if not torch.is_grad_enabled() or not self._local_tensor.requires_grad:
+            return self._local_tensor
+        return _ToTorchTensor.apply(self._local_tensor, self._spec, grad_placements)
 
     def full_tensor(self, grad_placements=None):
         return self.redistribute(self._spec.mesh, [Replicate()] * self._spec.mesh.ndim).to_local()
@@ -274,6 +308,10 @@ class DTensor(torch.Tensor):
             for i, p in enumerate(placements):
                 if isinstance(p, Shard):
                     shape[p.dim] = shape[p.dim] * mesh.shape[i]
+        if torch.is_grad_enabled() and local_tensor.requires_grad:
+            # As PyTorch records it: the DTensor is not a leaf, its local
+            # tensor's gradient comes back through this node.
+            local_tensor = _FromTorchTensor.apply(local_tensor)
         return DTensor(local_tensor, _Spec(mesh, placements, shape))
 
     # The methods torch.Tensor has in Rust, over the local tensor or the

@@ -41,7 +41,7 @@ _steps = [0]
 
 
 def _local(t):
-    return t.to_local() if isinstance(t, DTensor) else t
+    return t._local_tensor if isinstance(t, DTensor) else t
 
 
 def _note_memory(phase, state=None):
@@ -149,7 +149,7 @@ class _State:
         n = self.mesh.shape[self.shard_dim]
         pieces = []
         for p in params:
-            local = p.sharded.to_local().reshape(-1)
+            local = p.sharded._local_tensor.reshape(-1)
             pad = p.chunk * p.row() - local.numel()
             if pad > 0:
                 local = torch.cat([local, torch.zeros(pad, dtype=local.dtype, device=local.device)])
@@ -228,7 +228,7 @@ class _State:
                     local = out[offset:offset + size].reshape([p.chunk] + list(p.full_shape[1:]))[:p.sizes[me]]
                     local = local.clone()
                     offset += size
-                    have = p.sharded.to_local().grad
+                    have = p.sharded._local_tensor.grad
                     p.sharded.grad = DTensor(local if have is None else have + local, p.sharded._spec)
                     p.unsharded.grad = None
 

@@ -541,4 +541,28 @@ class Tensor:
         return self.shape[0]
 
 
+class _GradFnNode:
+    # What `Tensor.grad_fn` gives: an object whose class is named as PyTorch
+    # names the node that made the tensor.
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return "<" + type(self).__name__ + " object at " + hex(id(self)) + ">"
+
+
+_grad_fn_classes = {}
+
+
+def _grad_fn_object(name):
+    cls = _grad_fn_classes.get(name)
+    if cls is None:
+        cls = type(name, (_GradFnNode,), {})
+        _grad_fn_classes[name] = cls
+    return cls()
+
+
+Tensor._grad_fn_object = _grad_fn_object
+
+
 # Creation.
