@@ -113,12 +113,14 @@ function renderMesh(report: Report, mesh: MeshReport, index: number): HTMLElemen
   } else {
     grid = el("p", {}, `ranks ${mesh.ranks.join(", ")} (row-major)`);
   }
-  return el(
+  const box = el(
     "div",
     { className: "mesh" },
     el("p", {}, el("b", {}, `mesh ${index}`), ` ${shape(mesh.shape)}: ${dims.join("; ")}`),
     grid,
   );
+  box.dataset.mesh = String(index);
+  return box;
 }
 
 /** The tensor dims the grid draws: rows and columns (or one row for 1-D). For
@@ -358,7 +360,7 @@ export function renderSharding(target: HTMLElement, report: Report, links: Shard
     const select = el("select", {}, ...tensors.map((g, i) => new Option(`${g.name} (line ${g.line}) ${shape(g.first.shape)} ${pytorchNotation(g.first.placements)}`, String(i))));
     select.setAttribute("aria-label", "tensor");
     const stage = el("div");
-    const meshes = () => target.querySelectorAll<HTMLElement>(".mesh-rank");
+    const meshes = () => target.querySelectorAll<HTMLElement>(`.mesh[data-mesh="${tensors[Number(select.value)].meshIndex}"] .mesh-rank`);
     const show = () => {
       stage.replaceChildren(renderTensor(report, tensors[Number(select.value)]));
       // Hovering a block marks its holders in the mesh above.
