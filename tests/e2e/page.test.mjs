@@ -153,6 +153,9 @@ const EXAMPLE_CHECKS = {
   collective: /v5e 4x4[\s\S]*all-reduce[\s\S]*latency-bound: True/,
   ddp: /\[rank3\]:replicas equal: True/,
   deadlock: /DistDeadlockError: no rank can proceed/,
+  fsdp2: /\[rank3\]:grad \(Shard\(dim=0\),\) \(8, 16\)/,
+  tp: /\[rank3\]:matches the unsharded MLP: True/,
+  mesh2d: /\[rank3\]:matches the unsharded product: True/,
 };
 /** How each example's run ends, where not `ok` (the status line's start). */
 const EXAMPLE_OUTCOMES = { deadlock: /^DistDeadlockError · 4 ranks/ };

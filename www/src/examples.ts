@@ -3,7 +3,9 @@
 // whose repr names its device) are checked against what real PyTorch printed
 // by the project's corpus test (crates/tpu-cli/tests/programs.rs). The
 // distributed examples carry the chip, slice and ranks they are meant for,
-// which opening them applies.
+// which opening them applies; those whose first line is `# nproc: N` also
+// have an `.expected` file, recorded by real PyTorch on N gloo ranks
+// (shared/conformance/oracle_dist.py) and checked the same way.
 import hello from "./examples/hello.py?raw";
 import mlp from "./examples/mlp.py?raw";
 import attention from "./examples/attention.py?raw";
@@ -12,6 +14,9 @@ import mxu from "./examples/mxu.py?raw";
 import collective from "./examples/collective.py?raw";
 import ddp from "./examples/ddp.py?raw";
 import deadlock from "./examples/deadlock.py?raw";
+import fsdp2 from "./examples/fsdp2.py?raw";
+import tp from "./examples/tp.py?raw";
+import mesh2d from "./examples/mesh2d.py?raw";
 
 /** The simulated TPU and number of ranks an example is meant for. */
 export interface ExampleSettings {
@@ -45,6 +50,24 @@ export const EXAMPLES: Example[] = [
     id: "deadlock",
     title: "Deadlock: mismatched collectives (4 ranks)",
     source: deadlock,
+    settings: { chip: "v5e", slice: "2x2", ranks: "4" },
+  },
+  {
+    id: "fsdp2",
+    title: "FSDP2 training on a v5e 2x2 (4 ranks)",
+    source: fsdp2,
+    settings: { chip: "v5e", slice: "2x2", ranks: "4" },
+  },
+  {
+    id: "tp",
+    title: "Tensor parallelism with DTensor on a 1x4 mesh (4 ranks)",
+    source: tp,
+    settings: { chip: "v5e", slice: "1x4", ranks: "4" },
+  },
+  {
+    id: "mesh2d",
+    title: "A 2-D mesh: DTensor on dp x tp (4 ranks)",
+    source: mesh2d,
     settings: { chip: "v5e", slice: "2x2", ranks: "4" },
   },
 ];

@@ -7,11 +7,11 @@
 // computes nothing itself; everything it shows comes from the runtime.
 import { createPlayground, StoppedError, type BackendChoice, type Playground } from "../../web/src/index";
 import type { ChipPreset } from "../../web/src/protocol";
-import type { EagerMode, Report } from "../../web/src/report";
+import type { DistCollective, EagerMode, Report } from "../../web/src/report";
 import { type ModeResult, renderChip, renderChipSpecs, renderKernels, renderModes, renderOps } from "./panels";
 import { renderSummary } from "./summary";
-import { renderTimeline } from "./timeline";
-import { renderTorus } from "./torus";
+import { focusTimeline, renderTimeline } from "./timeline";
+import { playCollective, renderTorus } from "./torus";
 import { EXAMPLES, type Example } from "./examples";
 import { createEditor, jumpTo, markProgram, replaceProgram, SHORTCUTS, showRunningLine, type Mark } from "./editor";
 import { type Link, type LinkSettings, alreadyOpened, exampleUrl, loadDraft, openedLink, rememberOpened, saveDraft, shareUrl } from "./share";
@@ -225,6 +225,37 @@ rankFilter.addEventListener("change", () => {
   if (shown) showOutput(shown);
 });
 
+// The Sharding panel (www/src/sharding.ts) is a chunk of its own, loaded on
+// first use, so the page's main chunk does not grow with it.
+let shardingModule: Promise<typeof import("./sharding")> | null = null;
+/** The Report the Sharding panel shows, so a second request renders nothing. */
+let shardingShown: Report | null = null;
+const shardingLinks = {
+  torus(index: number) {
+    openPanel("torus");
+    playCollective($("#torus-view"), index);
+  },
+  timeline(c: DistCollective) {
+    openPanel("timeline");
+    if (c.start_us !== null) focusTimeline($("#timeline-view"), c.start_us, c.simulated_us, c.ranks);
+  },
+};
+async function renderShardingPanel(report: Report) {
+  if (shardingShown === report) return;
+  shardingShown = report;
+  const view = $("#sharding-view");
+  try {
+    shardingModule ??= import("./sharding");
+    const { renderSharding } = await shardingModule;
+    // A later run may have finished while the module loaded.
+    if (shardingShown === report) renderSharding(view, report, shardingLinks);
+  } catch (e) {
+    shardingModule = null;
+    shardingShown = null;
+    view.textContent = `The Sharding panel could not be loaded: ${e}`;
+  }
+}
+
 function renderReport(report: Report) {
   shown = report;
   offerRanks(report);
@@ -270,6 +301,9 @@ function renderReport(report: Report) {
   });
   renderChip($("#chip-run"), report);
   renderTorus($("#torus-view"), report);
+  // The Sharding panel's module is fetched the first time a run holds
+  // DTensors or the tab is opened; after that it renders every run.
+  if (shardingModule || (report.world?.dtensors.length ?? 0) > 0) void renderShardingPanel(report);
   const c = report.cache;
   const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
   const measured = `${(report.measured_ms ?? 0).toFixed(0)} ms measured in this browser`;
@@ -509,12 +543,16 @@ if ("serviceWorker" in navigator) {
   });
 }
 
+/** Shows the panel `name` (`torus`, `timeline`, ...), as clicking its tab does. */
+function openPanel(name: string) {
+  for (const other of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
+    const on = other.dataset.panel === name;
+    other.setAttribute("aria-selected", String(on));
+    $(`#panel-${other.dataset.panel}`).hidden = !on;
+  }
+  if (name === "sharding" && shown) void renderShardingPanel(shown);
+}
+
 for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
-  tab.addEventListener("click", () => {
-    for (const other of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
-      const on = other === tab;
-      other.setAttribute("aria-selected", String(on));
-      $(`#panel-${other.dataset.panel}`).hidden = !on;
-    }
-  });
+  tab.addEventListener("click", () => openPanel(tab.dataset.panel ?? ""));
 }

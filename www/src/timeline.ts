@@ -6,6 +6,9 @@
 // time, and labelled so. A run of several ranks has five lanes per rank, all
 // on the rank's chip; they are drawn as a group under a header naming the
 // rank and its chip's coordinates in the slice (from the Report's layout).
+// The Sharding panel brings a collective's simulated time into view here
+// (`focusTimeline`): the view zooms to it, a band marks it across the lanes,
+// and its events on its members' ICI lanes are outlined.
 import type { Report, TimelineLane } from "../../web/src/report";
 import { el, us } from "./panels";
 
@@ -25,6 +28,21 @@ const LANE_MEANING: Record<string, string> = {
 
 function laneClass(name: string): string {
   return `lane-${name.split(/\W/)[0].toLowerCase()}`;
+}
+
+/** Each rendered timeline's way to bring a span of simulated time into view. */
+const focusers = new WeakMap<HTMLElement, (startUs: number, durationUs: number, ranks: number[]) => void>();
+
+/**
+ * Zooms the timeline drawn in `target` to `durationUs` from `startUs`, marks
+ * that span across the lanes, outlines the events there on the ICI lanes of
+ * `ranks`, and scrolls the first of them into view. False if nothing is drawn.
+ */
+export function focusTimeline(target: HTMLElement, startUs: number, durationUs: number, ranks: number[]): boolean {
+  const focus = focusers.get(target);
+  if (!focus) return false;
+  focus(startUs, durationUs, ranks);
+  return true;
 }
 
 /** Round tick spacing: 1, 2 or 5 times a power of ten, about `count` ticks. */
@@ -73,9 +91,12 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
   svg.setAttribute("height", String(height));
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "simulated timeline");
+  /** The ICI lanes' event rectangles, which a focus outlines. */
+  const ici: { rank: number | null; start: number; duration: number; rect: SVGRectElement }[] = [];
   placed.forEach(({ lane, at }) => {
     for (const e of lane.events) {
       const rect = document.createElementNS(SVG, "rect");
+      if (lane.name === "ICI") ici.push({ rank: lane.rank, start: e.start_us, duration: e.duration_us, rect });
       rect.setAttribute("x", String(e.start_us));
       rect.setAttribute("y", String(at * ROW + 4));
       rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
@@ -87,6 +108,12 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
       svg.append(rect);
     }
   });
+  const band = document.createElementNS(SVG, "rect");
+  band.setAttribute("class", "focus-band");
+  band.setAttribute("y", "0");
+  band.setAttribute("height", String(height));
+  band.setAttribute("visibility", "hidden");
+  svg.append(band);
   const labels = el("div", { className: "event-labels" });
   const axis = el("div", { className: "axis", role: "presentation" });
   const plot = el("div", { className: "plot" }, svg, labels, axis);
@@ -153,6 +180,23 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
   });
   svg.addEventListener("pointerup", () => {
     drag = null;
+  });
+  focusers.set(target, (startUs, durationUs, ranks) => {
+    // The span fills a fifth of the view, so what runs around it shows too.
+    const width = Math.max(durationUs * 5, total / 1e5);
+    view = { start: startUs + durationUs / 2 - width / 2, width };
+    band.setAttribute("x", String(startUs));
+    band.setAttribute("width", String(Math.max(durationUs, width / 200)));
+    band.setAttribute("visibility", "visible");
+    const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+    let first: SVGRectElement | null = null;
+    for (const e of ici) {
+      const on = e.rank !== null && ranks.includes(e.rank) && near(e.start, startUs) && near(e.duration, durationUs);
+      e.rect.classList.toggle("focused", on);
+      if (on) first ??= e.rect;
+    }
+    show();
+    first?.scrollIntoView({ block: "nearest" });
   });
   const button = (text: string, action: () => void) => {
     const b = el("button", { type: "button", className: "secondary" }, text);

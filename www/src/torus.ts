@@ -6,6 +6,7 @@
 // the program simulated (torch_tpu.simulate_collective). All of it is
 // simulated. The chips' coordinates, the links (with their wraparound) and
 // each link's bytes come in the Report; this file only places and draws them.
+// The Sharding panel opens one of the ranks' collectives here (`playCollective`).
 import type { CollectiveStep, LinkTraffic, Report, Simulation, SliceLayout } from "../../web/src/report";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -144,7 +145,7 @@ export function renderTorus(target: HTMLElement, report: Report) {
   select.append(...entries.map((entry, i) => new Option(entry.label, String(i))));
   const play = document.createElement("button");
   play.type = "button";
-  play.className = "secondary";
+  play.className = "secondary play";
   play.textContent = "Play steps";
   const stage = document.createElement("div");
   const steps = (): CollectiveStep[] => entries[Number(select.value)].simulation?.steps ?? [];
@@ -183,4 +184,19 @@ export function renderTorus(target: HTMLElement, report: Report) {
   play.disabled = steps().length === 0;
   target.replaceChildren(select, " ", play, note, stage);
   show(null);
+}
+
+/**
+ * Shows collective `index` of the drawn list (the ranks' own collectives come
+ * first, in `world.collectives` order) and plays its steps, as picking it and
+ * pressing Play would. The Sharding panel links here. False if there is none.
+ */
+export function playCollective(target: HTMLElement, index: number): boolean {
+  const select = target.querySelector<HTMLSelectElement>("select[aria-label=collective]");
+  if (!select || index < 0 || index >= select.options.length) return false;
+  select.value = String(index);
+  select.dispatchEvent(new Event("change"));
+  const play = target.querySelector<HTMLButtonElement>("button.play");
+  if (play && !play.disabled) play.click();
+  return true;
 }
