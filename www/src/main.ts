@@ -541,6 +541,12 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("./sw.js").catch(() => {
     // Without it the page still works online.
   });
+  // The Sharding panel's chunk is fetched once the worker controls the page,
+  // in the background, so that it is kept for offline use even if the panel
+  // was never opened.
+  void navigator.serviceWorker.ready.then(() =>
+    setTimeout(() => void import("./sharding").catch(() => {}), 3000),
+  );
 }
 
 /** Shows the panel `name` (`torus`, `timeline`, ...), as clicking its tab does. */

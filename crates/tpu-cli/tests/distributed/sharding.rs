@@ -208,6 +208,26 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
         assert_eq!(numbers(&w["local_shape"]), [2, 16]);
         assert_eq!(numbers(&w["offsets"]), [2 * rank, 0]);
         assert_eq!(w["line"], line_of(&source, "fully_shard(layer, mesh=mesh)"));
+        // Every parameter and its gradient, on every rank (a gradient is a
+        // new DTensor each time it is read; none may be mistaken for another).
+        for module in ["model.0", "model.2", "model.3"] {
+            for name in ["weight", "bias"] {
+                for suffix in ["", ".grad"] {
+                    let mut full = format!("{module}.{name}{suffix}");
+                    // The program's own variables (`w`, `g`) name the first
+                    // weight and its gradient.
+                    if full == "model.0.weight" {
+                        full = "w".into();
+                    } else if full == "model.0.weight.grad" {
+                        full = "g".into();
+                    }
+                    assert!(
+                        tensors.iter().any(|t| t["rank"] == rank && t["name"] == full.as_str()),
+                        "rank {rank} lacks {full}"
+                    );
+                }
+            }
+        }
     }
 }
 

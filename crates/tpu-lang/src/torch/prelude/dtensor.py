@@ -544,11 +544,16 @@ def _note_sharding(names):
         _C.dist_note_mesh(list(m.shape), list(m.mesh_dim_names) if m.mesh_dim_names is not None else None,
                           list(m._ranks))
     seen = set()
+    # Kept alive to the end: `p.grad` makes a new DTensor each time, and an
+    # id freed and reused would make a later tensor look already noted.
+    kept = []
 
     def note(name, t):
-        if id(t) in seen or t._spec.mesh not in meshes:
+        key = id(t._local_tensor)
+        if key in seen or t._spec.mesh not in meshes:
             return
-        seen.add(id(t))
+        seen.add(key)
+        kept.append(t)
         spec = t._spec
         sizes, offsets = _local_box(spec.shape, spec.mesh, spec.placements)
         local = t._local_tensor
