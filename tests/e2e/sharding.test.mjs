@@ -279,6 +279,33 @@ test("the FSDP2 example: parameters sharded along dim 0, FSDP's collectives by l
   assert.equal(count(forward, /^FSDP all-gather \(forward\) of \d+ \(Linear\)$/), steps * layers, JSON.stringify(rows));
   assert.equal(count(backward, /^FSDP all-gather \(pre-backward\) of \d+ \(Linear\)$/), steps * layers);
   assert.equal(count(backward, /^FSDP reduce-scatter of gradients .* of \d+ \(Linear\)$/), steps * layers);
+
+  // Memory per chip: every phase holds the rank's parameter shards, as
+  // torch.chunk cuts each Linear's weight and bias along dim 0 over the
+  // mesh; after each AdamW step, two moments of the same size.
+  const ranks = ex.mesh.shape.reduce((a, b) => a * b, 1);
+  const linears = [...ex.source.matchAll(/nn\.Linear\((\d+), (\d+)\)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  const shardRows = (rows, rank) => {
+    const chunk = Math.ceil(rows / ranks);
+    return Math.max(0, Math.min(chunk, rows - rank * chunk));
+  };
+  const shardBytes = (rank) =>
+    linears.reduce((sum, [inputs, outputs]) => sum + 4 * (shardRows(outputs, rank) * inputs + shardRows(outputs, rank)), 0);
+  const text = (n) => (n >= 1024 ? `${(n / 1024).toFixed(2)} KiB` : `${n} B`);
+  assert.equal(await page.locator("#sharding-view table.memory-peaks tbody tr").count(), ranks);
+  const memoryRows = await page.$$eval("#sharding-view table.memory-points tbody tr", (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
+  );
+  assert.ok(memoryRows.length > 0);
+  for (const row of memoryRows) assert.equal(row[4], text(shardBytes(0)), JSON.stringify(row));
+  const stepped = memoryRows.filter((row) => row[1] === "after optimizer step");
+  assert.equal(stepped.length, steps);
+  for (const row of stepped) assert.equal(row[6], text(2 * shardBytes(0)), JSON.stringify(row));
+  assert.equal(await page.locator("#sharding-view svg.memory-chart g.memory-bar").count(), memoryRows.length);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.$eval("#sharding-view section.memory", (m) => m.scrollIntoView());
+  await page.screenshot({ path: join(artifacts, "sharding-memory.png") });
+
   await page.click(`#sharding-view table.sharding-collectives tbody tr:nth-child(1) button:text("torus")`);
   assert.match(await page.textContent("#panel-torus select option:checked"), /all_gather_into_tensor/);
   await page.click(".tabs [data-panel=sharding]");

@@ -5,13 +5,15 @@
 // holders and their chips' torus coordinates), its placements in PyTorch's
 // and the scaling book's notation, the bytes each chip holds of it, and the
 // collectives between the ranks with their lines and causes, each linked to
-// the Torus and Timeline panels. The blocks are the Report's own offsets and
+// the Torus and Timeline panels, and for FSDP runs the memory each chip held
+// phase by phase (memory.ts). The blocks are the Report's own offsets and
 // local shapes (one entry per rank per tensor); this file only lays them out.
 // It is loaded on demand (main.ts imports it dynamically), so the page's main
 // chunk does not carry it.
 import type { DistCollective, MeshReport, Report, ShardedTensor } from "../../web/src/report";
 import { el, paginated, table, us } from "./panels";
 import { bookNotation, dimLetter, meshDimName, parsePlacement, pytorchNotation } from "./placements";
+import { renderMemory } from "./memory";
 
 /** What the collectives list links to, in the other panels. */
 export interface ShardingLinks {
@@ -380,4 +382,6 @@ export function renderSharding(target: HTMLElement, report: Report, links: Shard
     target.replaceChildren(...parts);
   }
   target.append(el("h3", {}, "Collectives, with the line and what caused each"), renderCollectives(report, links));
+  const memory = renderMemory(report);
+  if (memory) target.append(memory);
 }
