@@ -81,6 +81,11 @@ const OWN_SHARDING: &[(&str, &str, &str)] = &[
         own!("dtensor_autograd.expected"),
     ),
     (
+        "dtensor_comm_counts",
+        own!("dtensor_comm_counts.py"),
+        own!("dtensor_comm_counts.expected"),
+    ),
+    (
         "dtensor_comm_debug",
         own!("dtensor_comm_debug.py"),
         own!("dtensor_comm_debug.expected"),
@@ -156,15 +161,16 @@ const OWN_SHARDING: &[(&str, &str, &str)] = &[
         own!("fsdp2_reshard.expected"),
     ),
     (
+        "fsdp2_reshard_int",
+        own!("fsdp2_reshard_int.py"),
+        own!("fsdp2_reshard_int.expected"),
+    ),
+    (
         "fsdp2_uneven",
         own!("fsdp2_uneven.py"),
         own!("fsdp2_uneven.expected"),
     ),
-    (
-        "mesh_2x4",
-        own!("mesh_2x4.py"),
-        own!("mesh_2x4.expected"),
-    ),
+    ("mesh_2x4", own!("mesh_2x4.py"), own!("mesh_2x4.expected")),
     (
         "mesh_basics",
         own!("mesh_basics.py"),

@@ -222,7 +222,9 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
                         full = "g".into();
                     }
                     assert!(
-                        tensors.iter().any(|t| t["rank"] == rank && t["name"] == full.as_str()),
+                        tensors
+                            .iter()
+                            .any(|t| t["rank"] == rank && t["name"] == full.as_str()),
                         "rank {rank} lacks {full}"
                     );
                 }
@@ -319,4 +321,40 @@ fn each_fsdp2_phase_notes_what_the_chip_holds_by_kind() {
         assert_eq!(others.len(), 4);
         assert!(others.iter().all(|o| *o == others[0]), "{others:?}");
     }
+}
+
+#[test]
+fn reshard_after_forward_int_gathers_back_in_groups_of_that_size() {
+    let (_, world) = world_of("tests/distributed/fsdp2_reshard_int.py");
+    let collectives = world["collectives"].as_array().unwrap();
+    let ranks_of = |needle: &str| -> Vec<Vec<u64>> {
+        collectives
+            .iter()
+            .filter(|c| c["cause"].as_str().is_some_and(|s| s.contains(needle)))
+            .map(|c| numbers(&c["ranks"]))
+            .collect()
+    };
+    // PyTorch's post-forward mesh is the shard group's ranks in rows of
+    // `reshard_after_forward` (2 of 4 here): {0, 1} and {2, 3}; the
+    // forward's all-gathers span all four.
+    let backward = ranks_of("all-gather (pre-backward)");
+    assert!(!backward.is_empty());
+    for ranks in &backward {
+        assert!(ranks == &[0, 1] || ranks == &[2, 3], "{ranks:?}");
+    }
+    for ranks in ranks_of("all-gather (forward)") {
+        assert_eq!(ranks, [0, 1, 2, 3]);
+    }
+    // Each rank holds half of each layer's whole parameters between forward
+    // and backward: Linear(8, 16) and Linear(16, 8), float32.
+    let whole = (16 * 8 + 16 + 8 * 16 + 8) * 4;
+    let start = world["memory"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            p["rank"] == 0 && p["phase"] == "after forward" && p["module"] == "root (Sequential)"
+        })
+        .unwrap();
+    assert_eq!(start["gathered_parameters"], whole / 2);
 }

@@ -117,6 +117,32 @@ def _normalize_placements(placements, mesh, ndim, where):
     return tuple(out)
 
 
+_DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.int32, torch.int64, torch.bool]
+
+
+def _check_tensor_meta(local, shape_and_stride):
+    # `from_local(run_check=True)`'s check that every rank's tensor agrees in
+    # dtype and requires_grad (and shape and stride when the global shape is
+    # not given), as PyTorch's: its all_gather_object over the world is two
+    # all-gathers, the sizes then the data, here of the metadata as int64s.
+    meta = [_DTYPES.index(local.dtype) if local.dtype in _DTYPES else -1, int(local.requires_grad)]
+    if shape_and_stride:
+        meta += [local.dim()] + list(local.shape) + list(local.stride())
+    world = dist.get_world_size()
+    cause = "DTensor.from_local(run_check=True) metadata check"
+    with torch.no_grad():
+        size = torch.tensor([len(meta)], dtype=torch.int64, device=local.device)
+        sizes = torch.empty(world, dtype=torch.int64, device=local.device)
+        _with_cause(cause, lambda: dist.all_gather_into_tensor(sizes, size), functional=False)
+        longest = int(sizes.max().item())
+        mine = torch.tensor(meta + [0] * (longest - len(meta)), dtype=torch.int64, device=local.device)
+        everyone = torch.empty(world * longest, dtype=torch.int64, device=local.device)
+        _with_cause(cause, lambda: dist.all_gather_into_tensor(everyone, mine), functional=False)
+        rows = everyone.reshape(world, longest).tolist()
+    if any(row[:len(meta)] != meta or sizes[r].item() != len(meta) for r, row in enumerate(rows)):
+        raise ValueError("Inconsistent tensor metadata (including shape and stride) across ranks.")
+
+
 class _FromTorchTensor(torch.autograd.Function):
     # `DTensor.from_local` under autograd: the gradient, laid out as the
     # DTensor is, is the local tensor's.
@@ -293,6 +319,7 @@ class DTensor(torch.Tensor):
         placements = tuple(Shard(p.dim + local_tensor.dim()) if isinstance(p, Shard) and p.dim < 0 else p
                            for p in placements)
         if run_check:
+            _check_tensor_meta(local_tensor, shape is None and stride is None)
             # As PyTorch: a Replicate placement is made true by broadcasting
             # the group's first member's block, into the given tensor itself.
             with torch.no_grad():
@@ -300,7 +327,7 @@ class DTensor(torch.Tensor):
                     if isinstance(p, Replicate):
                         g = mesh.get_group(i)
                         _with_cause("DTensor.from_local(run_check=True) on mesh dim " + _mesh_dim_name(mesh, i),
-                                    lambda: dist.broadcast(local_tensor, src=g._ranks[0], group=g))
+                                    lambda: dist.broadcast(local_tensor, src=g._ranks[0], group=g), functional=False)
         if shape is None:
             # As PyTorch, placements are not checked against the mesh here:
             # one too many fails on the mesh's shape.
@@ -516,7 +543,7 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                     pieces = [padded.narrow(p.dim, k * chunk, chunk).contiguous() for k in range(mesh.shape[i])]
                     out = torch.empty(list(pieces[0].shape), dtype=local.dtype, device=local.device)
                     mine = pieces if dist.get_rank() == first else None
-                    _with_cause(cause, lambda: dist.scatter(out, mine, src=first, group=g))
+                    _with_cause(cause, lambda: dist.scatter(out, mine, src=first, group=g), functional=False)
                     local = out.narrow(p.dim, 0, sizes[c])
                 else:
                     local = local.narrow(p.dim, min(c * chunk, n), sizes[c])
@@ -524,7 +551,7 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                 # Into the given tensor itself while no Shard has cut it, as
                 # PyTorch's broadcast overwrites the input.
                 x = local if local.shape == tensor.shape else local.clone()
-                _with_cause(cause, lambda: dist.broadcast(x, src=first, group=g))
+                _with_cause(cause, lambda: dist.broadcast(x, src=first, group=g), functional=False)
                 local = x
             if isinstance(p, Partial):
                 # As PyTorch: each rank holds 1/n of the value (a sum's term).

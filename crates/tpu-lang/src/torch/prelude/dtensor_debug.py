@@ -1,7 +1,23 @@
 # torch.distributed.tensor.debug: CommDebugMode counts the collectives run
-# inside its block, by the functional collective DTensor calls for each
-# (`c10d_functional.all_gather_into_tensor`, ...), as PyTorch's does.
+# inside its block as PyTorch's does: DTensor's by the functional collective
+# it calls (`c10d_functional.all_gather_into_tensor`, ...), the others
+# (the program's own `dist.*` calls, FSDP's) by the c10d op behind them
+# (`c10d._allgather_base_`); a barrier is not counted.
 import torch.distributed as dist
+
+_C10D_OPS = {
+    "all_reduce": "allreduce_",
+    "broadcast": "broadcast_",
+    "all_gather": "allgather_",
+    "all_gather_into_tensor": "_allgather_base_",
+    "reduce_scatter_tensor": "_reduce_scatter_base_",
+    "reduce_scatter": "reduce_scatter_",
+    "reduce": "reduce_",
+    "gather": "gather_",
+    "scatter": "scatter_",
+    "all_to_all_single": "alltoall_base_",
+    "all_to_all": "alltoall_",
+}
 
 
 class CommDebugMode:
@@ -18,7 +34,12 @@ class CommDebugMode:
         return False
 
     def _count(self, name):
-        key = "c10d_functional." + name
+        if dist._state.get("functional"):
+            key = "c10d_functional." + name
+        elif name in _C10D_OPS:
+            key = "c10d." + _C10D_OPS[name]
+        else:
+            return
         self.comm_counts[key] = self.comm_counts.get(key, 0) + 1
 
     def get_comm_counts(self):

@@ -58,13 +58,17 @@ def _step_cause(mesh, i, before, after, why):
     return why + " " + str(before) + "->" + str(after) + " on mesh dim " + _mesh_dim_name(mesh, i)
 
 
-def _with_cause(cause, f):
-    saved = dist._state.get("cause")
+def _with_cause(cause, f, functional=True):
+    # Runs `f` with its collectives reported as caused by `cause`, and, for
+    # DTensor's (`functional`), counted by CommDebugMode as the functional
+    # collectives PyTorch's DTensor calls.
+    saved = (dist._state.get("cause"), dist._state.get("functional"))
     dist._state["cause"] = cause
+    dist._state["functional"] = functional
     try:
         return f()
     finally:
-        dist._state["cause"] = saved
+        dist._state["cause"], dist._state["functional"] = saved
 
 
 def _all_gather_dim(local, mesh, i, dim, n, cause, own=None):

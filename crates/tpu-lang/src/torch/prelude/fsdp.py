@@ -6,7 +6,8 @@
 # one all-gather makes the group's whole parameters (plain Parameters, what
 # the forward computes with); after the forward they are sharded again unless
 # `reshard_after_forward` is False (the root's default), and gathered again
-# before backward. After backward one reduce-scatter gives each rank its shard
+# before backward (with `reshard_after_forward=<int>` each rank keeps 1/int
+# of them after forward, and groups of int ranks gather them back). After backward one reduce-scatter gives each rank its shard
 # of the gradients, averaged over the data-parallel ranks (with HSDP an
 # all-reduce across the replicas follows), and the optimiser steps the sharded
 # parameters. The module's class becomes `FSDP<Name>`, as PyTorch's does.
@@ -57,6 +58,8 @@ def _note_memory(phase, state=None):
             if whole.grad is not None:
                 grads.append(whole.grad)
             (gathered if s.unsharded or s.gathered_for_backward else held).append(whole)
+        if s.post_forward_shard is not None:
+            gathered.extend(s.post_forward_shard)
     optimizer_state = []
     for optimizer in _optimizers:
         for per_param in optimizer.state.values():
@@ -110,6 +113,8 @@ class _State:
         self.name = type(module).__name__
         self.unsharded = False
         self.gathered_for_backward = False
+        self.post_forward = None
+        self.post_forward_shard = None
         self.requires_gradient_sync = True
         hsdp = mesh.ndim == 2
         self.shard_dim = mesh.ndim - 1
@@ -127,6 +132,7 @@ class _State:
     def unshard(self, why):
         """All-gathers the group's shards (one collective per dtype) and puts
         the whole parameters on their modules."""
+        self.post_forward_shard = None
         if self.unsharded or not self.params:
             self.unsharded = True
             return
@@ -158,7 +164,7 @@ class _State:
         total = flat.numel()
         out = torch.empty(n * total, dtype=flat.dtype, device=flat.device)
         _with_cause(self._cause("all-gather (" + why + ")"),
-                    lambda: dist.all_gather_into_tensor(out, flat, group=self.shard_group()))
+                    lambda: dist.all_gather_into_tensor(out, flat, group=self.shard_group()), functional=False)
         if only_cost:
             return None
         full = []
@@ -175,6 +181,7 @@ class _State:
 
     def reshard(self):
         self.gathered_for_backward = False
+        self.post_forward_shard = None
         if not self.unsharded:
             return
         for p in self.params:
@@ -185,9 +192,39 @@ class _State:
         # The gathered values the backward needs are the ones the forward
         # saved; this is the collective PyTorch issues to get them back.
         with torch.no_grad():
-            for params in self._by_dtype():
-                self._all_gather(params, "pre-backward", only_cost=True)
+            if self.post_forward_shard is not None:
+                group, _, size = self.post_forward
+                for piece in self.post_forward_shard:
+                    out = torch.empty(piece.numel() * size, dtype=piece.dtype, device=piece.device)
+                    _with_cause(self._cause("all-gather (pre-backward)"),
+                                lambda: dist.all_gather_into_tensor(out, piece, group=group), functional=False)
+                self.post_forward_shard = None
+            else:
+                for params in self._by_dtype():
+                    self._all_gather(params, "pre-backward", only_cost=True)
         self.gathered_for_backward = True
+
+    def reshard_to_post_forward(self):
+        """`reshard_after_forward=<int>`: this rank keeps its 1/size of the
+        whole parameters (each cut as torch.chunk cuts dim 0 into `size`
+        pieces, padded to the largest), one flat tensor per dtype, copied
+        locally as PyTorch does; the module gets its shards back."""
+        _, index, size = self.post_forward
+        pieces = []
+        with torch.no_grad():
+            for params in self._by_dtype():
+                flat = []
+                for p in params:
+                    sizes, chunk = _chunk_sizes(p.full_shape[0], size)
+                    start = min(index * chunk, p.full_shape[0])
+                    block = p.unsharded.detach()[start:start + sizes[index]].reshape(-1)
+                    pad = chunk * p.row() - block.numel()
+                    if pad > 0:
+                        block = torch.cat([block, torch.zeros(pad, dtype=block.dtype, device=block.device)])
+                    flat.append(block)
+                pieces.append(torch.cat(flat).clone())
+        self.reshard()
+        self.post_forward_shard = pieces
 
     def reduce_gradients(self):
         """The group's gradients: one reduce-scatter per dtype over the shard
@@ -220,7 +257,8 @@ class _State:
                           cause=cause, grads_of=[p.unsharded for p in params])
                 if self.mesh.ndim == 2:
                     _with_cause(self._cause("all-reduce of gradients across replicas"),
-                                lambda: dist.all_reduce(out, op=dist.ReduceOp.AVG, group=self.mesh.get_group(0)))
+                                lambda: dist.all_reduce(out, op=dist.ReduceOp.AVG, group=self.mesh.get_group(0)),
+                                functional=False)
                 me = self.shard_index()
                 offset = 0
                 for p in params:
@@ -291,7 +329,9 @@ class FSDPModule:
                     torch._backward_pre_callbacks.append(_before_backward)
                 if _after_backward not in torch._backward_callbacks:
                     torch._backward_callbacks.append(_after_backward)
-        if state.reshard_after_forward:
+        if state.post_forward is not None and torch.is_grad_enabled():
+            state.reshard_to_post_forward()
+        elif state.reshard_after_forward:
             state.reshard()
         _note_memory("after forward", state)
         return out
@@ -309,9 +349,12 @@ class FSDPModule:
                 m._fsdp_state.requires_gradient_sync = requires_gradient_sync
 
     def set_reshard_after_forward(self, reshard_after_forward, recurse=True):
+        if not isinstance(reshard_after_forward, bool):
+            raise ValueError("reshard_after_forward should be a bool, got " + str(type(reshard_after_forward)))
         for m in (self.modules() if recurse else [self]):
             if isinstance(m, FSDPModule):
                 m._fsdp_state.reshard_after_forward = reshard_after_forward
+                m._fsdp_state.post_forward = None
 
 
 def _lazy_init(root):
@@ -346,6 +389,21 @@ def _managed(module):
     return out
 
 
+def _post_forward_group(mesh, size):
+    # PyTorch's post-forward mesh: the mesh's ranks, flattened, in rows of
+    # `size`; each rank keeps 1/size of the parameters after forward and
+    # its row all-gathers them before backward. Every rank makes every row's
+    # group, in order. (rank's group, its index in the row, the row size).
+    ranks = mesh._ranks
+    me = ranks.index(dist.get_rank())
+    mine = None
+    for start in range(0, len(ranks), size):
+        g = dist.new_group(ranks[start:start + size])
+        if start <= me < start + size:
+            mine = g
+    return (mine, me % size, size)
+
+
 def fully_shard(module, *, mesh=None, reshard_after_forward=None, shard_placement_fn=None, mp_policy=None,
                 offload_policy=None, ignored_params=None):
     if isinstance(module, (list, tuple)):
@@ -356,9 +414,25 @@ def fully_shard(module, *, mesh=None, reshard_after_forward=None, shard_placemen
         mesh = init_device_mesh("tpu", (dist.get_world_size(),))
     if mesh.ndim not in (1, 2):
         raise ValueError("fully_shard expects a 1D or 2D DeviceMesh but got " + repr(mesh))
+    shard_size = mesh.shape[mesh.ndim - 1]
+    post_forward = None
+    if reshard_after_forward is not None and not isinstance(reshard_after_forward, (bool, int)):
+        raise ValueError("reshard_after_forward should be a bool or an int representing the group size to reshard "
+                         "to, not " + str(reshard_after_forward))
     if isinstance(reshard_after_forward, int) and not isinstance(reshard_after_forward, bool):
-        raise NotImplementedError("fully_shard(reshard_after_forward=<int>) is not supported yet")
+        # As PyTorch: an int reshards after forward to groups of that many
+        # ranks (1 means not at all, the shard group's size means fully).
+        if reshard_after_forward < 1 or reshard_after_forward > shard_size or shard_size % reshard_after_forward:
+            raise ValueError("If passing reshard_after_forward as an int, it should be a factor of "
+                             + str(shard_size) + ", not " + str(reshard_after_forward))
+        if reshard_after_forward == 1:
+            reshard_after_forward = False
+        elif reshard_after_forward == shard_size:
+            reshard_after_forward = True
+        else:
+            post_forward = _post_forward_group(mesh, reshard_after_forward)
     state = _State(module, mesh, reshard_after_forward)
+    state.post_forward = post_forward
     n = mesh.shape[state.shard_dim]
     me = state.shard_index()
     for owner, name in _managed(module):
