@@ -67,6 +67,12 @@ enum Command {
         /// (wall time on this machine).
         #[arg(long, value_parser = parse_timeout)]
         timeout: Option<std::time::Duration>,
+        /// Write each graph `torch.compile` captured (its first call) to this
+        /// directory as a StableHLO module `NAME.mlir`, with the values of
+        /// that call's inputs (`NAME.inputs.json`) and the outputs this
+        /// runtime computed (`NAME.outputs.json`), for real XLA to check.
+        #[arg(long, value_name = "DIR")]
+        emit_stablehlo: Option<PathBuf>,
     },
     /// List the TPU generations the device model knows, with their figures.
     Chips {
@@ -207,6 +213,7 @@ fn command(command: Command) -> ExitCode {
             nproc_per_node,
             trace,
             timeout,
+            emit_stablehlo,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
@@ -218,6 +225,7 @@ fn command(command: Command) -> ExitCode {
                         report: report.as_deref(),
                         cache_dir: cache_dir.as_deref(),
                         trace: trace.as_deref(),
+                        stablehlo: emit_stablehlo.as_deref(),
                     };
                     let device = Placement {
                         chip: &chip,
@@ -282,6 +290,7 @@ struct Outputs<'a> {
     report: Option<&'a std::path::Path>,
     cache_dir: Option<&'a std::path::Path>,
     trace: Option<&'a std::path::Path>,
+    stablehlo: Option<&'a std::path::Path>,
 }
 
 fn run(
@@ -361,6 +370,9 @@ fn run(
             cache.load_into(runtime);
         }
     }
+    if outputs.stablehlo.is_some() {
+        runtimes[0].set_export_graphs(true);
+    }
     let report = match placement.nproc {
         Some(_) => {
             let chips = (0..nproc).collect();
@@ -378,6 +390,12 @@ fn run(
     }
     for diagnostic in &report.diagnostics {
         eprintln!("{}", diagnostic.traceback);
+    }
+    if let Some(dir) = outputs.stablehlo
+        && let Err(e) = write_stablehlo(dir, runtimes[0].take_exported_graphs())
+    {
+        eprintln!("tpu: cannot write {}: {e}", dir.display());
+        return ExitCode::from(2);
     }
     if let (Some(path), Some(timeline)) = (outputs.trace, &report.timeline) {
         let trace = tpu_device::timeline::chrome_trace(timeline, chip_name);
@@ -399,6 +417,21 @@ fn run(
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `--emit-stablehlo DIR`: each graph as `NAME.mlir`, `NAME.inputs.json`
+/// and `NAME.outputs.json`.
+fn write_stablehlo(
+    dir: &std::path::Path,
+    graphs: Vec<tpu_runtime::compile::ExportedGraph>,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for g in graphs {
+        std::fs::write(dir.join(format!("{}.mlir", g.name)), &g.stablehlo)?;
+        std::fs::write(dir.join(format!("{}.inputs.json", g.name)), g.inputs_json())?;
+        std::fs::write(dir.join(format!("{}.outputs.json", g.name)), g.outputs_json())?;
+    }
+    Ok(())
 }
 
 /// `--timeout SECONDS`: a positive number of seconds, fractions allowed.

@@ -9,6 +9,7 @@
 mod autograd;
 mod backend;
 mod cache;
+pub mod compile;
 pub mod data;
 pub mod distributed;
 pub mod format;

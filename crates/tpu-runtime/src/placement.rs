@@ -211,6 +211,10 @@ impl Runtime {
             line: self.line,
             fallback,
         });
+        if self.compiled.capture.is_some() {
+            self.capture_op(op, inputs, ((home, done.buffer), &out_shape, out_dtype))
+                .await?;
+        }
         let out = Tensor::new(
             out_shape,
             out_dtype,
@@ -219,7 +223,7 @@ impl Runtime {
             done.buffer,
             self.release.clone(),
         );
-        if self.mode == EagerMode::Debug && device != Device::Cpu {
+        if self.mode == EagerMode::Debug && device != Device::Cpu && !self.is_capturing() {
             self.debug_check(&out).await?;
         }
         Ok(out)

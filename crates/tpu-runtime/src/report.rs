@@ -70,6 +70,10 @@ pub struct Report {
     /// each tagged with its rank.
     #[serde(default)]
     pub world: Option<crate::distributed::WorldReport>,
+    /// The functions and modules given to `torch.compile`: their compiles,
+    /// guards, recompiles, graph breaks, graphs and StableHLO.
+    #[serde(default)]
+    pub compiled: Vec<crate::compile::CompiledFunction>,
 }
 
 /// A collective the program simulated, where it happened in the run.

@@ -107,6 +107,8 @@ pub struct Runtime {
     /// For each leaf (by identity), the op count when backward last
     /// accumulated its gradient.
     pub(crate) grad_ready: std::collections::HashMap<usize, usize>,
+    /// `torch.compile`'s functions, and the capture in progress.
+    pub(crate) compiled: crate::compile::CompileState,
 }
 
 impl Runtime {
@@ -136,6 +138,7 @@ impl Runtime {
             comm_items: Vec::new(),
             sharding: Default::default(),
             grad_ready: Default::default(),
+            compiled: Default::default(),
         }
     }
 
@@ -176,6 +179,11 @@ impl Runtime {
         self.comm_items.clear();
         self.sharding = Default::default();
         self.grad_ready.clear();
+        let export = self.compiled.export;
+        self.compiled = crate::compile::CompileState {
+            export,
+            ..Default::default()
+        };
         self.tpu.cache.begin_run();
     }
 
@@ -210,6 +218,7 @@ impl Runtime {
         report.mode = self.mode;
         report.first_nonfinite = self.first_nonfinite.take();
         report.collectives = std::mem::take(&mut self.collectives);
+        report.compiled = self.take_compiled();
         self.simulate(report);
         Ok(())
     }

@@ -111,6 +111,12 @@ impl Interpreter<'_> {
             }
             return Box::pin(self.call_native(native, args)).await;
         }
+        if name == "torch_tpu.stablehlo" {
+            // Written in Python: torch._stablehlo (prelude/compile.py).
+            let torch = self.import("torch").await?;
+            let f = self.get_attribute(&torch, "_stablehlo").await?;
+            return Box::pin(self.call(f, args, kwargs)).await;
+        }
         if let Some(tpu_name) = name.strip_prefix("torch_tpu.") {
             return self.call_torch_tpu(tpu_name, &args, &kwargs);
         }

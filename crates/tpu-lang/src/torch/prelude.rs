@@ -24,6 +24,7 @@ const PRELUDE_MATHOPS: &str = include_str!("prelude/mathops.py");
 const PRELUDE_SHAPES: &str = include_str!("prelude/shapes.py");
 const PRELUDE_PRODUCTS: &str = include_str!("prelude/products.py");
 const PRELUDE_FORMS: &str = include_str!("prelude/forms.py");
+const PRELUDE_COMPILE: &str = include_str!("prelude/compile.py");
 
 /// The files run, in this order, as the `torch` module's body (one namespace):
 /// the `Tensor` class first, then the torch functions, then the families split
@@ -36,6 +37,7 @@ const PRELUDE_TORCH_FILES: &[(&str, &str)] = &[
     ("shapes.py", PRELUDE_SHAPES),
     ("products.py", PRELUDE_PRODUCTS),
     ("forms.py", PRELUDE_FORMS),
+    ("compile.py", PRELUDE_COMPILE),
 ];
 const PRELUDE_NN: &str = include_str!("prelude/nn.py");
 const PRELUDE_FUNCTIONAL: &str = include_str!("prelude/functional.py");
@@ -61,6 +63,8 @@ const PRELUDE_FSDP: &str = include_str!("prelude/fsdp.py");
 const PRELUDE_DTENSOR_DEBUG: &str = include_str!("prelude/dtensor_debug.py");
 const PRELUDE_OPTIMIZER: &str = include_str!("prelude/optimizer.py");
 const PRELUDE_FUNCTION: &str = include_str!("prelude/function.py");
+const PRELUDE_DYNAMO: &str = include_str!("prelude/dynamo.py");
+const PRELUDE_COMPILER: &str = include_str!("prelude/compiler.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -107,6 +111,8 @@ const SUBMODULES: &[Submodule] = &[
         &[("distributed.py", PRELUDE_DISTRIBUTED)],
     ),
     ("torch.nn.parallel", &[("parallel.py", PRELUDE_PARALLEL)]),
+    ("torch._dynamo", &[("dynamo.py", PRELUDE_DYNAMO)]),
+    ("torch.compiler", &[("compiler.py", PRELUDE_COMPILER)]),
 ];
 
 /// Submodules loaded only when a program imports them, as PyTorch loads
@@ -147,7 +153,6 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.amp",
     "torch.ao",
     "torch.backends",
-    "torch.compiler",
     "torch.cuda",
     "torch.distributed.checkpoint",
     "torch.distributed.elastic",
@@ -165,7 +170,6 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.sparse",
     "torch.special",
     "torch.testing",
-    "torch._dynamo",
 ];
 
 /// Whether `name` (`"torch.autograd"`) is a PyTorch submodule this project

@@ -17,6 +17,7 @@ pub const TORCH_TPU_FUNCTIONS: &[&str] = &[
     "torch_tpu.set_chip",
     "torch_tpu.get_chip",
     "torch_tpu.simulate_collective",
+    "torch_tpu.stablehlo",
 ];
 
 impl Interpreter<'_> {

@@ -49,6 +49,10 @@ pub enum RuntimeError {
     /// A `ValueError`.
     #[error("{0}")]
     Value(String),
+    /// A graph break under `torch.compile(fullgraph=True)`: a `RuntimeError`
+    /// the prelude raises again as `torch._dynamo.exc.Unsupported`.
+    #[error("{0}")]
+    GraphBreak(String),
     /// A `TypeError`.
     #[error("{0}")]
     Type(String),

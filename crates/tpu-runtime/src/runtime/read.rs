@@ -44,11 +44,12 @@ impl Runtime {
     pub(crate) async fn read_dense(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
         debug_assert!(t.is_dense());
         self.release_dropped();
+        let reason = self
+            .sync_reason
+            .take()
+            .unwrap_or("a value the host needs (an index, a mask, a host fallback)");
+        let graph_break = self.capture_read(t, reason)?;
         if t.home() == Home::Accelerator {
-            let reason = self
-                .sync_reason
-                .take()
-                .unwrap_or("a value the host needs (an index, a mask, a host fallback)");
             self.syncs.push(SyncRecord {
                 rank: 0,
                 reason: reason.to_string(),
@@ -65,6 +66,9 @@ impl Runtime {
         {
             // The read ran what was pending: the host waited for all of it.
             sync.after_kernels = self.tpu.kernels.len();
+        }
+        if let Some(export) = graph_break {
+            self.capture_after_break(t, export.then_some(&data));
         }
         Ok(data)
     }

@@ -8,6 +8,7 @@
 
 mod args;
 mod autograd;
+mod compile;
 mod creation;
 mod distributed;
 mod elementwise;
@@ -112,6 +113,16 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.dist_note_mesh",
     "torch._C.dist_note_dtensor",
     "torch._C.dist_note_memory",
+    // torch.compile (`compile.rs`).
+    "torch._C.compile_register",
+    "torch._C.capture_begin",
+    "torch._C.capture_end",
+    "torch._C.capture_abort",
+    "torch._C.compile_eager_call",
+    "torch._C.is_compiling",
+    "torch._C.compile_stablehlo",
+    "torch._C.param_names",
+    "torch._C.compile_info",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -184,6 +195,10 @@ impl Interpreter<'_> {
             | "dist_is_completed" => self.native_distributed(a).await,
             "user_line" | "dist_note_mesh" | "dist_note_dtensor" | "dist_note_memory" => {
                 self.native_sharding(a)
+            }
+            "compile_register" | "capture_begin" | "capture_end" | "capture_abort"
+            | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names" | "compile_info" => {
+                self.native_compile(a).await
             }
             other => Err(unknown(other)),
         }

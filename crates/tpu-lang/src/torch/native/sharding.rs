@@ -17,7 +17,7 @@ fn sizes(a: &Args<'_>, i: usize) -> PyResult<Vec<usize>> {
 }
 
 /// A list of tensors the prelude built (DTensors already unwrapped).
-fn tensors(value: &Value) -> PyResult<Vec<tpu_runtime::Tensor>> {
+pub(super) fn tensors(value: &Value) -> PyResult<Vec<tpu_runtime::Tensor>> {
     let Value::List(items) = value else {
         return Err(PyErr::type_error("expected a list of tensors"));
     };
@@ -34,7 +34,7 @@ fn tensors(value: &Value) -> PyResult<Vec<tpu_runtime::Tensor>> {
         .collect()
 }
 
-fn strings(value: &Value) -> PyResult<Vec<String>> {
+pub(super) fn strings(value: &Value) -> PyResult<Vec<String>> {
     let items = match value {
         Value::List(l) => l.borrow().clone(),
         Value::Tuple(t) => t.to_vec(),

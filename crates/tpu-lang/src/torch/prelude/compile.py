@@ -1,0 +1,23 @@
+# torch.compile and torch_tpu.stablehlo; what compiling does is in
+# torch._dynamo (dynamo.py).
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):
+    import torch
+
+    def wrap(m):
+        return torch._dynamo._compile(m, fullgraph, dynamic, backend, mode, options, disable)
+
+    if model is None:
+        return wrap
+    return wrap(model)
+
+
+def _stablehlo(fn, *example_inputs):
+    # torch_tpu.stablehlo: the StableHLO module of fn's graph for these inputs
+    # (one module per graph; graphs are separated by a blank line).
+    import torch
+    compiled = torch._dynamo._CompiledFunction(fn, getattr(fn, "__name__", "fn"), False, False)
+    compiled(*example_inputs)
+    return "\n".join(torch._C.compile_stablehlo(compiled._id))

@@ -1,0 +1,356 @@
+# torch._dynamo: what torch.compile does with a function or a module. Each
+# call is checked against the guards of the compiles made so far (the shapes,
+# dtypes, devices and requires_grad of its tensors, the values of its Python
+# numbers, grad mode, a module's training flag and parameters); a call that
+# matches none compiles again, with the first failed guard of the latest
+# compile as its reason. A call runs the function with its ops captured into
+# a graph (torch._C.capture_begin/_end): the runtime defers them, whatever the
+# eager mode, and plans the graph whole when the call returns. Reading a
+# tensor's value inside is a graph break, as in Dynamo (an error with
+# fullgraph=True). Sizes that change between calls become dynamic after the
+# first change (Dynamo's automatic dynamic shapes), or at once with
+# dynamic=True, so later sizes reuse the compile.
+#
+# Unlike Dynamo, the Python function runs on every call (the graph is not
+# replayed without it); its ops are what is captured and planned.
+import torch
+
+
+class _Config:
+    def __init__(self):
+        self.cache_size_limit = 8
+        self.recompile_limit = 8
+        self.accumulated_cache_size_limit = 256
+        self.automatic_dynamic_shapes = True
+        self.assume_static_by_default = True
+        self.suppress_errors = False
+        self.verbose = False
+        self.capture_scalar_outputs = False
+
+
+config = _Config()
+
+
+class TorchDynamoException(RuntimeError):
+    pass
+
+
+class Unsupported(TorchDynamoException):
+    pass
+
+
+class _Exc:
+    TorchDynamoException = TorchDynamoException
+    Unsupported = Unsupported
+
+
+exc = _Exc()
+
+_GRAPH_BREAK = "graph break: "
+_BACKENDS = ("inductor", "eager", "aot_eager", "cudagraphs", "openxla", "tpu")
+_MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+_live = []
+
+
+def _limit():
+    return min(config.cache_size_limit, config.recompile_limit)
+
+
+def _dtype_name(dtype):
+    return {"torch.float32": "Float", "torch.float64": "Double", "torch.bfloat16": "BFloat16",
+            "torch.int32": "Int", "torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))
+
+
+class _Guard:
+    # One checked property of one input: `key` is compared, `text` is shown.
+    def __init__(self, name, kind, value, text):
+        self.name = name
+        self.kind = kind
+        self.value = value
+        self.text = text
+
+
+def _tensor_guards(name, t, dynamic_dims, all_dynamic):
+    sizes = []
+    dyn = []
+    for d, s in enumerate(t.shape):
+        if (all_dynamic or (name, d) in dynamic_dims) and s > 1:
+            sizes.append(None)
+            dyn.append(name + ".size(" + str(d) + ")")
+        else:
+            sizes.append(s)
+    shown = "[" + ", ".join("s" + str(i) if s is None else str(s) for i, s in enumerate(sizes)) + "]"
+    text = ("check_tensor(" + name + ", " + str(t.dtype) + ", device=" + str(t.device)
+            + ", requires_grad=" + str(t.requires_grad) + ", size=" + shown + ")")
+    return [_Guard(name, "tensor", (tuple(sizes), str(t.dtype), str(t.device), t.requires_grad), text)], dyn
+
+
+def _guards_of(name, value, dynamic_dims, all_dynamic, out, dyn):
+    if isinstance(value, torch.Tensor):
+        g, d = _tensor_guards(name, value, dynamic_dims, all_dynamic)
+        out.extend(g)
+        dyn.extend(d)
+    elif isinstance(value, bool) or value is None or isinstance(value, str):
+        out.append(_Guard(name, "value", value, name + " == " + repr(value)))
+    elif isinstance(value, int):
+        if all_dynamic or (name, None) in dynamic_dims:
+            dyn.append(name)
+            out.append(_Guard(name, "int", None, name + " is an int (dynamic)"))
+        else:
+            out.append(_Guard(name, "value", value, name + " == " + repr(value)))
+    elif isinstance(value, float):
+        out.append(_Guard(name, "value", value, name + " == " + repr(value)))
+    elif isinstance(value, (list, tuple)):
+        out.append(_Guard(name, "len", len(value), "len(" + name + ") == " + str(len(value))))
+        for i, item in enumerate(value):
+            _guards_of(name + "[" + str(i) + "]", item, dynamic_dims, all_dynamic, out, dyn)
+    elif isinstance(value, dict):
+        for k in value:
+            _guards_of(name + "[" + repr(k) + "]", value[k], dynamic_dims, all_dynamic, out, dyn)
+    elif isinstance(value, torch.nn.Module):
+        out.append(_Guard(name, "training", value.training, name + ".training == " + str(value.training)))
+        for pname, p in value.named_parameters():
+            _guards_of(name + "." + pname, p, dynamic_dims, False, out, dyn)
+        for bname, b in value.named_buffers():
+            _guards_of(name + "." + bname, b, dynamic_dims, False, out, dyn)
+
+
+def _tensors_in(value, out):
+    if isinstance(value, torch.Tensor):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _tensors_in(v, out)
+    elif isinstance(value, dict):
+        for k in value:
+            _tensors_in(value[k], out)
+    return out
+
+
+def _reason(old, new):
+    # Dynamo's words for the first guard of `old` that the call failed.
+    by_name = {}
+    for g in new:
+        by_name[g.name + "/" + g.kind] = g
+    for g in old:
+        n = by_name.get(g.name + "/" + g.kind)
+        if n is None:
+            if g.kind == "tensor":
+                return g.name + " is not a Tensor"
+            continue
+        if n.value == g.value:
+            continue
+        if g.kind == "tensor":
+            (sizes, dtype, device, rg) = g.value
+            (nsizes, ndtype, ndevice, nrg) = n.value
+            if dtype != ndtype:
+                return ("tensor '" + g.name + "' dtype mismatch. expected " + _dtype_name(dtype)
+                        + ", actual " + _dtype_name(ndtype))
+            if device != ndevice:
+                return "tensor '" + g.name + "' device mismatch. expected " + device + ", actual " + ndevice
+            if rg != nrg:
+                return ("tensor '" + g.name + "' requires_grad mismatch. expected requires_grad="
+                        + str(int(rg)))
+            if len(sizes) != len(nsizes):
+                return ("tensor '" + g.name + "' rank mismatch. expected " + str(len(sizes))
+                        + ", actual " + str(len(nsizes)))
+            for i in range(len(sizes)):
+                if sizes[i] != nsizes[i]:
+                    expected = "a dynamic size" if sizes[i] is None else str(sizes[i])
+                    actual = "a dynamic size" if nsizes[i] is None else str(nsizes[i])
+                    return ("tensor '" + g.name + "' size mismatch at index " + str(i)
+                            + ". expected " + expected + ", actual " + actual)
+        return g.text
+    return "the guards changed"
+
+
+def _size_changes(old, new):
+    # The (name, dim) pairs whose size differs between two compiles' guards
+    # that otherwise agree on a tensor: automatic dynamic's candidates.
+    changed = []
+    by_name = {}
+    for g in new:
+        by_name[g.name + "/" + g.kind] = g
+    for g in old:
+        n = by_name.get(g.name + "/" + g.kind)
+        if n is None:
+            continue
+        if g.kind == "tensor" and n.value != g.value:
+            (sizes, dtype, device, rg) = g.value
+            (nsizes, ndtype, ndevice, nrg) = n.value
+            if (dtype, device, rg) == (ndtype, ndevice, nrg) and len(sizes) == len(nsizes):
+                for i in range(len(sizes)):
+                    if sizes[i] is not None and nsizes[i] is not None and sizes[i] != nsizes[i]:
+                        changed.append((g.name, i))
+        elif g.kind == "value" and isinstance(g.value, int) and not isinstance(g.value, bool) \
+                and isinstance(n.value, int) and not isinstance(n.value, bool) and n.value != g.value:
+            changed.append((g.name, None))
+    return changed
+
+
+class _CompiledFunction:
+    def __init__(self, fn, name, fullgraph, dynamic, module=None):
+        self._fn = fn
+        self._name = name
+        self._fullgraph = fullgraph
+        self._dynamic = dynamic
+        self._module = module
+        self._compiles = []
+        self._dynamic_dims = []
+        self._id = torch._C.compile_register(name, fullgraph, dynamic)
+        self._params = torch._C.param_names(fn)
+        self._torchdynamo_orig_callable = fn
+        self.__name__ = name
+        _live.append(self)
+
+    def _reset(self):
+        self._compiles = []
+        self._dynamic_dims = []
+        self._id = torch._C.compile_register(self._name, self._fullgraph, self._dynamic)
+
+    def _guards(self, args, kwargs):
+        guards = []
+        dyn = []
+        all_dynamic = self._dynamic is True
+        if self._module is not None:
+            _guards_of("L['self']", self._module, self._dynamic_dims, False, guards, dyn)
+        for i, a in enumerate(args):
+            name = self._params[i] if i < len(self._params) else "args[" + str(i) + "]"
+            _guards_of("L['" + name + "']", a, self._dynamic_dims, all_dynamic, guards, dyn)
+        for k in kwargs:
+            _guards_of("L['" + k + "']", kwargs[k], self._dynamic_dims, all_dynamic, guards, dyn)
+        mode = torch.is_grad_enabled()
+        guards.append(_Guard("GLOBAL_STATE", "grad_mode", mode, "GLOBAL_STATE: grad_mode=" + str(mode)))
+        return guards, dyn
+
+    def _find(self, guards):
+        key = [(g.name, g.kind, g.value) for g in guards]
+        for i, c in enumerate(self._compiles):
+            if c[0] == key:
+                return i
+        return None
+
+    def __call__(self, *args, **kwargs):
+        if torch._C.is_compiling():
+            # A compiled function called from a compiled function is part
+            # of the caller's graph.
+            return self._fn(*args, **kwargs)
+        guards, dyn = self._guards(args, kwargs)
+        index = self._find(guards)
+        reason = None
+        if index is None and self._compiles:
+            latest = self._compiles[-1][1]
+            reason = _reason(latest, guards)
+            if self._dynamic is None and config.automatic_dynamic_shapes:
+                changes = [c for c in _size_changes(latest, guards) if c not in self._dynamic_dims]
+                if changes:
+                    self._dynamic_dims.extend(changes)
+                    guards, dyn = self._guards(args, kwargs)
+                    index = self._find(guards)
+        if index is None:
+            if len(self._compiles) >= _limit():
+                torch._C.compile_eager_call(
+                    self._id,
+                    "torch._dynamo hit config.recompile_limit (" + str(_limit()) + "): "
+                    + "later calls that need a new compile run eagerly; last reason: " + str(reason))
+                return self._fn(*args, **kwargs)
+            index = len(self._compiles)
+            self._compiles.append(([(g.name, g.kind, g.value) for g in guards], guards))
+        torch._C.capture_begin(self._id, index, [g.text for g in guards], reason, dyn)
+        try:
+            out = self._fn(*args, **kwargs)
+        except RuntimeError as e:
+            torch._C.capture_abort()
+            text = str(e)
+            if text.startswith(_GRAPH_BREAK):
+                raise Unsupported(text[len(_GRAPH_BREAK):]) from None
+            raise
+        except BaseException:
+            torch._C.capture_abort()
+            raise
+        torch._C.capture_end(_tensors_in(out, []))
+        return out
+
+
+class OptimizedModule(torch.nn.Module):
+    def __init__(self, mod, fullgraph, dynamic):
+        super().__init__()
+        self._orig_mod = mod
+        object.__setattr__(self, "_compiled_call",
+                           _CompiledFunction(mod, type(mod).__name__, fullgraph, dynamic, mod))
+
+    def __call__(self, *args, **kwargs):
+        return self._compiled_call(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        return self._compiled_call(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(vars(self)["_orig_mod"], name)
+
+
+def _compile(model, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
+             disable=False):
+    if isinstance(backend, str) and backend not in _BACKENDS:
+        raise RuntimeError("invalid backend string: " + repr(backend))
+    if mode not in _MODES:
+        raise RuntimeError("Unrecognized mode=" + str(mode) + ", should be one of: default, "
+                           + "reduce-overhead, max-autotune, max-autotune-no-cudagraphs")
+    if disable:
+        return model
+    if isinstance(model, torch.nn.Module):
+        return OptimizedModule(model, fullgraph, dynamic)
+    return _CompiledFunction(model, getattr(model, "__name__", "fn"), fullgraph, dynamic)
+
+
+def reset():
+    for c in _live:
+        c._reset()
+
+
+def disable(fn=None, recursive=True, reason=None):
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+class _BreakReason:
+    def __init__(self, reason, line):
+        self.reason = reason
+        self.line = line
+
+    def __repr__(self):
+        return "GraphBreakReason(reason=" + repr(self.reason) + ")"
+
+
+class ExplainOutput:
+    def __init__(self, graphs, breaks, ops):
+        self.graph_count = graphs
+        self.graph_break_count = len(breaks)
+        self.break_reasons = [_BreakReason(r, l) for (r, l) in breaks]
+        self.op_count = ops
+        self.graphs = []
+        self.out_guards = []
+        self.compile_times = ""
+
+    def __str__(self):
+        lines = ["Graph Count: " + str(self.graph_count),
+                 "Graph Break Count: " + str(self.graph_break_count),
+                 "Op Count: " + str(self.op_count),
+                 "Break Reasons:"]
+        for i, b in enumerate(self.break_reasons):
+            lines.append("  Break Reason " + str(i + 1) + ":")
+            lines.append("    Reason: " + b.reason)
+        return "\n".join(lines) + "\n"
+
+
+def explain(f, *extra_args, **extra_kwargs):
+    def inner(*args, **kwargs):
+        compiled = _CompiledFunction(f, getattr(f, "__name__", "fn"), False, None)
+        compiled(*args, **kwargs)
+        (graphs, breaks, ops) = torch._C.compile_info(compiled._id)
+        return ExplainOutput(graphs, breaks, ops)
+
+    if extra_args or extra_kwargs:
+        return inner(*extra_args, **extra_kwargs)
+    return inner

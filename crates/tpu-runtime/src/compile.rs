@@ -1,0 +1,723 @@
+//! `torch.compile`'s side in the runtime: capturing a compiled function's ops
+//! into a graph, running the graph as a whole, and the records the Report keeps
+//! of every compiled function (its guards, compiles, recompiles, graph breaks,
+//! kernels and StableHLO).
+//!
+//! The prelude's `torch.compile` decides, from the call's guards, whether a
+//! call needs a (re)compile, and brackets each call with `capture_begin` and
+//! `capture_end`. Between the two every op is deferred whatever the eager mode,
+//! so that a graph is planned whole when it ends (the eager Fused planner sees
+//! only what is pending at a read); each op is also recorded as a node of the
+//! graph. A read of a tensor's value the program asked for (`.item()`,
+//! `print`, `if tensor:`) is a graph break, as in Dynamo: the graph so far runs,
+//! the read happens, and capture goes on in a new graph. With `fullgraph=True`
+//! a break is an error instead. Reads the runtime makes for itself (a host
+//! fallback's operands, an index) are host steps inside the graph.
+//!
+//! At the end of a compile's first call each graph is lowered to StableHLO
+//! (`stablehlo.rs`): the module the graph is, checked by real XLA in the tests.
+
+use crate::backend::BufferId;
+use crate::data::HostData;
+use crate::tensor::{Device, Home, Tensor};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use tpu_ir::{DType, Op, Shape};
+
+pub mod stablehlo;
+
+/// A value of a captured graph: the buffer that holds it.
+pub(crate) type Key = (Home, BufferId);
+
+/// One op of a captured graph.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub op: Op,
+    /// The operands as the op read them: the value, and its shape and dtype at
+    /// this use (a reshaped view reads a value under another shape).
+    pub inputs: Vec<(u64, Shape, DType)>,
+    pub out: u64,
+    pub out_shape: Shape,
+    pub out_dtype: DType,
+    /// The op's index in the Report's op stream.
+    pub op_index: usize,
+}
+
+/// A graph as the StableHLO lowering takes it: its parameters (values made
+/// before it), its nodes in program order, and the values it returns.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    pub inputs: Vec<(u64, Shape, DType)>,
+    pub nodes: Vec<Node>,
+    pub outputs: Vec<(u64, Shape, DType)>,
+}
+
+/// The type of a graph's parameter or result, as the Report shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct TensorType {
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+}
+
+/// Where Dynamo would have broken the graph, and why.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct GraphBreak {
+    /// Dynamo's reason (`Tensor.item`, `print`, `data-dependent branching`).
+    pub reason: String,
+    pub line: Option<u32>,
+}
+
+/// One captured graph of a compile (a compile with `k` breaks has `k + 1`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct GraphRecord {
+    /// Indices into the Report's `ops` of this graph's ops (first call).
+    pub ops: Vec<usize>,
+    /// Kernels launched to run it on its first call.
+    pub kernels: usize,
+    /// Reads the runtime made inside the graph (a host fallback's operands,
+    /// an index), which a TPU compiler would have kept on the device.
+    pub host_steps: usize,
+    pub inputs: Vec<TensorType>,
+    pub outputs: Vec<TensorType>,
+    /// The graph as a StableHLO module (MLIR text), when it lowers.
+    pub stablehlo: Option<String>,
+    /// Why it does not lower, when it does not.
+    pub lowering_error: Option<String>,
+}
+
+/// One compile of a function: the guards its graphs are valid under.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CompileRecord {
+    /// What a call must match to reuse this compile, one guard per line.
+    pub guards: Vec<String>,
+    /// Why it was compiled again (none for the first compile): the first
+    /// guard of the previous compile that the call failed, in Dynamo's words.
+    pub reason: Option<String>,
+    /// Dimensions compiled as dynamic (`x.size(0)`), by automatic dynamic
+    /// shapes or `dynamic=True`.
+    pub dynamic_dims: Vec<String>,
+    pub line: Option<u32>,
+    /// Calls this compile served.
+    pub calls: usize,
+    pub graphs: Vec<GraphRecord>,
+    pub breaks: Vec<GraphBreak>,
+}
+
+/// A function or module given to `torch.compile`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CompiledFunction {
+    pub name: String,
+    /// Where `torch.compile` was called.
+    pub line: Option<u32>,
+    pub fullgraph: bool,
+    /// `dynamic=` as given (`None`: automatic dynamic shapes).
+    pub dynamic: Option<bool>,
+    pub calls: usize,
+    /// Calls run eagerly, past `torch._dynamo.config.cache_size_limit`.
+    pub eager_calls: usize,
+    pub compiles: Vec<CompileRecord>,
+    /// What else happened to it (the cache size limit reached).
+    pub notes: Vec<String>,
+}
+
+/// A graph break's reason in Dynamo's words, for a read whose sync reason is
+/// one the program asked for; `None` for the runtime's own reads.
+pub(crate) fn break_reason(sync_reason: &str) -> Option<&'static str> {
+    match sync_reason {
+        ".item()" => Some("Tensor.item"),
+        "print / repr" => Some("print"),
+        "a Python condition reads a tensor" => Some("data-dependent branching"),
+        ".tolist()" => Some("Tensor.tolist"),
+        r if r.starts_with("nonzero") => Some("dynamic shape operator: aten.nonzero"),
+        _ => None,
+    }
+}
+
+enum Event {
+    Op(Node),
+    Break {
+        reason: &'static str,
+        line: Option<u32>,
+        value: (u64, Shape, DType),
+    },
+}
+
+/// The capture in progress.
+pub(crate) struct Capture {
+    function: usize,
+    compile: usize,
+    /// The first call of a compile: its graphs are recorded and lowered.
+    recording: bool,
+    fullgraph: bool,
+    /// Compiled functions called from a compiled function are inlined.
+    pub(crate) depth: usize,
+    events: Vec<Event>,
+    /// Values made by the graph's ops so far.
+    made: HashSet<u64>,
+    /// Kernels launched and host steps since the current graph began.
+    first_kernel: usize,
+    kernels: Vec<usize>,
+    host_steps: Vec<usize>,
+    /// Values read back for export (`export_graphs`): the parameters and
+    /// results of each graph, by value.
+    values: HashMap<u64, HostData>,
+    /// Values of keys: buffers are numbered per backend, so the host's and
+    /// the accelerator's get distinct numbers here.
+    ids: HashMap<Key, u64>,
+}
+
+/// A graph with the values of one call, for `--emit-stablehlo`.
+#[derive(Clone, Debug)]
+pub struct ExportedGraph {
+    pub name: String,
+    pub stablehlo: String,
+    pub inputs: Vec<HostData>,
+    pub input_shapes: Vec<Vec<usize>>,
+    pub outputs: Vec<HostData>,
+    pub output_shapes: Vec<Vec<usize>>,
+}
+
+impl ExportedGraph {
+    /// The parameters' values in the JSON form `tools/xla_check.py` (and
+    /// `run_stablehlo.py`) read: a list of `{"dtype", "shape", "data"}`.
+    pub fn inputs_json(&self) -> String {
+        values_json(&self.inputs, &self.input_shapes)
+    }
+
+    /// The results as this runtime computed them, in the same form.
+    pub fn outputs_json(&self) -> String {
+        values_json(&self.outputs, &self.output_shapes)
+    }
+}
+
+fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
+    use std::fmt::Write;
+    let number = |v: f64| {
+        if v.is_nan() {
+            "NaN".to_string()
+        } else if v.is_infinite() {
+            (if v > 0.0 { "Infinity" } else { "-Infinity" }).to_string()
+        } else {
+            format!("{v:?}")
+        }
+    };
+    let mut out = String::from("[");
+    for (i, (data, shape)) in values.iter().zip(shapes).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let dtype = match data.dtype() {
+            DType::Float32 => "f32",
+            DType::Float64 => "f64",
+            DType::BFloat16 => "bf16",
+            DType::Int32 => "i32",
+            DType::Int64 => "i64",
+            DType::Bool => "i1",
+        };
+        let items: Vec<String> = match data {
+            HostData::I64(v) => v.iter().map(|x| x.to_string()).collect(),
+            HostData::I32(v) => v.iter().map(|x| x.to_string()).collect(),
+            HostData::Bool(v) => v.iter().map(|&x| if x { "1" } else { "0" }.into()).collect(),
+            other => other.to_f64().into_iter().map(number).collect(),
+        };
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let _ = write!(
+            out,
+            "{{\"dtype\": \"{dtype}\", \"shape\": [{}], \"data\": [{}]}}",
+            dims.join(", "),
+            items.join(", ")
+        );
+    }
+    out.push(']');
+    out
+}
+
+#[derive(Default)]
+pub(crate) struct CompileState {
+    pub(crate) functions: Vec<CompiledFunction>,
+    pub(crate) capture: Option<Capture>,
+    /// Read the values of each recorded graph's parameters and results, so
+    /// that the graph can be exported with them.
+    pub(crate) export: bool,
+    pub(crate) exported: Vec<ExportedGraph>,
+}
+
+impl Capture {
+    fn id(&mut self, key: Key) -> u64 {
+        let next = self.ids.len() as u64;
+        *self.ids.entry(key).or_insert(next)
+    }
+
+    /// Whether the value `key` names is one the current graph did not make
+    /// and has not read before (so its values are wanted for export).
+    fn first_outside_use(&mut self, key: Key) -> Option<u64> {
+        let id = self.id(key);
+        (!self.made.contains(&id) && !self.values.contains_key(&id)).then_some(id)
+    }
+}
+
+impl crate::Runtime {
+    /// `torch.compile(fn)`: a new compiled function's record; returns its id.
+    pub fn compile_register(
+        &mut self,
+        name: String,
+        fullgraph: bool,
+        dynamic: Option<bool>,
+    ) -> usize {
+        self.compiled.functions.push(CompiledFunction {
+            name,
+            line: self.line,
+            fullgraph,
+            dynamic,
+            calls: 0,
+            eager_calls: 0,
+            compiles: Vec::new(),
+            notes: Vec::new(),
+        });
+        self.compiled.functions.len() - 1
+    }
+
+    /// A call of compiled function `function` that runs eagerly (past the
+    /// cache size limit); `note` is said once.
+    pub fn compile_eager_call(&mut self, function: usize, note: Option<String>) {
+        if let Some(f) = self.compiled.functions.get_mut(function) {
+            f.calls += 1;
+            f.eager_calls += 1;
+            if let Some(note) = note
+                && !f.notes.contains(&note)
+            {
+                f.notes.push(note);
+            }
+        }
+    }
+
+    /// Whether a capture is running (`torch.compiler.is_compiling()`).
+    pub fn is_capturing(&self) -> bool {
+        self.compiled.capture.is_some()
+    }
+
+    /// Starts a call of compiled function `function` under its compile
+    /// `compile`; a `compile` one past the last is a new compile, with the
+    /// guards it holds under and why it was needed. Inside another capture the
+    /// call is inlined into that graph.
+    pub async fn capture_begin(
+        &mut self,
+        function: usize,
+        compile: usize,
+        guards: Vec<String>,
+        reason: Option<String>,
+        dynamic_dims: Vec<String>,
+    ) -> Result<(), crate::RuntimeError> {
+        let line = self.line;
+        let Some(f) = self.compiled.functions.get_mut(function) else {
+            return Err(crate::RuntimeError::Message(
+                "internal: unknown compiled function".into(),
+            ));
+        };
+        f.calls += 1;
+        let recording = compile == f.compiles.len();
+        if recording {
+            f.compiles.push(CompileRecord {
+                guards,
+                reason,
+                dynamic_dims,
+                line,
+                calls: 0,
+                graphs: Vec::new(),
+                breaks: Vec::new(),
+            });
+        }
+        let fullgraph = f.fullgraph;
+        if let Some(c) = f.compiles.get_mut(compile) {
+            c.calls += 1;
+        }
+        if let Some(capture) = self.compiled.capture.as_mut() {
+            capture.depth += 1;
+            return Ok(());
+        }
+        // The graph starts from nothing pending, and everything it makes
+        // waits until it ends, whatever the eager mode.
+        self.tpu.flush()?;
+        self.tpu.set_deferring(true)?;
+        self.compiled.capture = Some(Capture {
+            function,
+            compile,
+            recording,
+            fullgraph,
+            depth: 0,
+            events: Vec::new(),
+            made: HashSet::new(),
+            first_kernel: self.tpu.kernels.len(),
+            kernels: Vec::new(),
+            host_steps: vec![0],
+            values: HashMap::new(),
+            ids: HashMap::new(),
+        });
+        Ok(())
+    }
+
+    /// Ends the call `capture_begin` started; `outputs` are the tensors it
+    /// returned. The graph runs now, as one plan.
+    pub async fn capture_end(&mut self, outputs: &[Tensor]) -> Result<(), crate::RuntimeError> {
+        match self.compiled.capture.as_mut() {
+            None => return Ok(()),
+            Some(c) if c.depth > 0 => {
+                c.depth -= 1;
+                return Ok(());
+            }
+            Some(_) => {}
+        }
+        let mut dense = Vec::with_capacity(outputs.len());
+        for t in outputs {
+            dense.push(self.dense(t).await?);
+        }
+        let result = self.tpu.flush();
+        let Some(mut capture) = self.compiled.capture.take() else {
+            return Ok(());
+        };
+        self.tpu.set_deferring(self.mode == crate::EagerMode::Fused)?;
+        result?;
+        capture.kernels.push(self.tpu.kernels.len() - capture.first_kernel);
+        let mut results = Vec::with_capacity(dense.len());
+        for t in &dense {
+            let id = capture.id((t.home(), t.buffer()));
+            if self.compiled.export && capture.recording && !capture.values.contains_key(&id) {
+                let data = self.read_dense_quiet(t).await?;
+                capture.values.insert(id, data);
+            }
+            results.push((id, t.shape(), t.dtype()));
+        }
+        if capture.recording {
+            self.record_graphs(capture, results);
+        }
+        Ok(())
+    }
+
+    /// Abandons the capture after the compiled function raised.
+    pub fn capture_abort(&mut self) {
+        if let Some(c) = self.compiled.capture.as_mut()
+            && c.depth > 0
+        {
+            c.depth -= 1;
+            return;
+        }
+        if self.compiled.capture.take().is_some() {
+            let _ = self.tpu.set_deferring(self.mode == crate::EagerMode::Fused);
+        }
+    }
+
+    /// Records `op`, just dispatched, as a node of the graph being captured.
+    pub(crate) async fn capture_op(
+        &mut self,
+        op: &Op,
+        inputs: &[&Tensor],
+        out: (Key, &Shape, DType),
+    ) -> Result<(), crate::RuntimeError> {
+        let export = self.compiled.export;
+        let Some(capture) = self.compiled.capture.as_mut() else {
+            return Ok(());
+        };
+        let out_id = capture.id(out.0);
+        if matches!(op, Op::Random { .. } | Op::Nonzero) {
+            // Drawn or computed on the host: a parameter of the graph.
+            return Ok(());
+        }
+        let mut wanted = Vec::new();
+        let mut node_inputs = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            let key = (t.home(), t.buffer());
+            if capture.recording
+                && export
+                && let Some(id) = capture.first_outside_use(key)
+            {
+                wanted.push((id, (*t).clone()));
+            }
+            node_inputs.push((capture.id(key), t.shape(), t.dtype()));
+        }
+        capture.made.insert(out_id);
+        capture.events.push(Event::Op(Node {
+            op: op.clone(),
+            inputs: node_inputs,
+            out: out_id,
+            out_shape: out.1.clone(),
+            out_dtype: out.2,
+            op_index: self.ops.len(),
+        }));
+        for (id, t) in wanted {
+            let data = self.read_dense_quiet(&t).await?;
+            if let Some(c) = self.compiled.capture.as_mut() {
+                c.values.insert(id, data);
+            }
+        }
+        Ok(())
+    }
+
+    /// A read during a capture: a graph break when the program asked for the
+    /// value (an error under `fullgraph=True`), a host step otherwise. For a
+    /// break, whether the value read is wanted for export.
+    pub(crate) fn capture_read(
+        &mut self,
+        t: &Tensor,
+        sync_reason: &str,
+    ) -> Result<Option<bool>, crate::RuntimeError> {
+        let line = self.line;
+        let Some(capture) = self.compiled.capture.as_mut() else {
+            return Ok(None);
+        };
+        if t.device() == Device::Cpu {
+            return Ok(None);
+        }
+        let Some(reason) = break_reason(sync_reason) else {
+            if let Some(n) = capture.host_steps.last_mut() {
+                *n += 1;
+            }
+            return Ok(None);
+        };
+        if capture.fullgraph {
+            let place = line.map_or(String::new(), |l| format!(" (line {l})"));
+            return Err(crate::RuntimeError::GraphBreak(format!(
+                "graph break: {reason}{place}: a graph break, and torch.compile(fullgraph=True) allows none"
+            )));
+        }
+        let id = capture.id((t.home(), t.buffer()));
+        capture.events.push(Event::Break {
+            reason,
+            line,
+            value: (id, t.shape(), t.dtype()),
+        });
+        capture.host_steps.push(0);
+        Ok(Some(capture.recording && self.compiled.export))
+    }
+
+    /// After a break's read (which ran the graph before it): that graph's
+    /// kernels, and the value read when graphs are exported.
+    pub(crate) fn capture_after_break(&mut self, t: &Tensor, data: Option<&HostData>) {
+        let kernels_now = self.tpu.kernels.len();
+        if let Some(capture) = self.compiled.capture.as_mut() {
+            capture.kernels.push(kernels_now - capture.first_kernel);
+            capture.first_kernel = kernels_now;
+            if let Some(data) = data {
+                let id = capture.id((t.home(), t.buffer()));
+                capture.values.insert(id, data.clone());
+            }
+        }
+    }
+
+    /// Cuts the capture's events into graphs at its breaks, lowers each, and
+    /// records them under their compile.
+    fn record_graphs(&mut self, capture: Capture, results: Vec<(u64, Shape, DType)>) {
+        let mut graphs: Vec<(Vec<Node>, Vec<(u64, Shape, DType)>)> = vec![(Vec::new(), Vec::new())];
+        let mut breaks = Vec::new();
+        for event in capture.events {
+            match event {
+                Event::Op(node) => graphs.last_mut().unwrap().0.push(node),
+                Event::Break {
+                    reason,
+                    line,
+                    value,
+                } => {
+                    graphs.last_mut().unwrap().1.push(value);
+                    breaks.push(GraphBreak {
+                        reason: reason.to_string(),
+                        line,
+                    });
+                    graphs.push((Vec::new(), Vec::new()));
+                }
+            }
+        }
+        graphs.last_mut().unwrap().1.extend(results);
+        // A value a later graph reads is a result of the graph that made it.
+        let made_by: HashMap<u64, usize> = graphs
+            .iter()
+            .enumerate()
+            .flat_map(|(g, (nodes, _))| nodes.iter().map(move |n| (n.out, g)))
+            .collect();
+        let mut later_reads: Vec<Vec<(u64, Shape, DType)>> = vec![Vec::new(); graphs.len()];
+        for (g, (nodes, _)) in graphs.iter().enumerate() {
+            for n in nodes {
+                for input in &n.inputs {
+                    if let Some(&m) = made_by.get(&input.0)
+                        && m < g
+                        && !later_reads[m].iter().any(|r| r.0 == input.0)
+                    {
+                        later_reads[m].push(input.clone());
+                    }
+                }
+            }
+        }
+        let f = &self.compiled.functions[capture.function];
+        let name = format!(
+            "{}_{}_{}",
+            sanitize(&f.name),
+            capture.function,
+            capture.compile
+        );
+        let count = graphs.len();
+        let mut records = Vec::with_capacity(count);
+        for (g, ((nodes, mut outputs), extra)) in graphs.into_iter().zip(later_reads).enumerate() {
+            for r in extra {
+                if !outputs.iter().any(|o| o.0 == r.0) {
+                    outputs.push(r);
+                }
+            }
+            let graph = graph_of(nodes, outputs);
+            let lowered = stablehlo::lower(&graph);
+            let ops = graph.nodes.iter().map(|n| n.op_index).collect();
+            let types = |vs: &[(u64, Shape, DType)]| {
+                vs.iter()
+                    .map(|(_, s, d)| TensorType {
+                        shape: s.dims().to_vec(),
+                        dtype: *d,
+                    })
+                    .collect()
+            };
+            if self.compiled.export
+                && let Ok(text) = &lowered
+            {
+                let values = |vs: &[(u64, Shape, DType)]| -> Option<Vec<HostData>> {
+                    vs.iter()
+                        .map(|(id, _, _)| capture.values.get(id).cloned())
+                        .collect()
+                };
+                if let (Some(inputs), Some(outputs)) =
+                    (values(&graph.inputs), values(&graph.outputs))
+                {
+                    let graph_name = if count == 1 {
+                        name.clone()
+                    } else {
+                        format!("{name}_graph{g}")
+                    };
+                    self.compiled.exported.push(ExportedGraph {
+                        name: graph_name,
+                        stablehlo: text.clone(),
+                        inputs,
+                        input_shapes: graph.inputs.iter().map(|i| i.1.dims().to_vec()).collect(),
+                        outputs,
+                        output_shapes: graph.outputs.iter().map(|o| o.1.dims().to_vec()).collect(),
+                    });
+                }
+            }
+            records.push(GraphRecord {
+                ops,
+                kernels: capture.kernels.get(g).copied().unwrap_or(0),
+                host_steps: capture.host_steps.get(g).copied().unwrap_or(0),
+                inputs: types(&graph.inputs),
+                outputs: types(&graph.outputs),
+                lowering_error: lowered.as_ref().err().cloned(),
+                stablehlo: lowered.ok(),
+            });
+        }
+        if let Some(c) = self.compiled.functions[capture.function]
+            .compiles
+            .get_mut(capture.compile)
+        {
+            c.graphs = records;
+            c.breaks = breaks;
+        }
+    }
+
+    /// The StableHLO of compiled function `function`'s latest compile, one
+    /// module per graph (for a graph that does not lower, why).
+    pub fn compiled_stablehlo(&self, function: usize) -> Vec<String> {
+        let Some(c) = self
+            .compiled
+            .functions
+            .get(function)
+            .and_then(|f| f.compiles.last())
+        else {
+            return Vec::new();
+        };
+        c.graphs
+            .iter()
+            .map(|g| match (&g.stablehlo, &g.lowering_error) {
+                (Some(text), _) => text.clone(),
+                (None, e) => format!(
+                    "// this graph does not lower to StableHLO: {}",
+                    e.as_deref().unwrap_or("unknown")
+                ),
+            })
+            .collect()
+    }
+
+    /// Of compiled function `function`'s latest compile: its graphs, its
+    /// breaks (reason, line) and its ops (`torch._dynamo.explain`).
+    pub fn compile_info(&self, function: usize) -> (usize, Vec<(String, Option<u32>)>, usize) {
+        let Some(c) = self
+            .compiled
+            .functions
+            .get(function)
+            .and_then(|f| f.compiles.last())
+        else {
+            return (0, Vec::new(), 0);
+        };
+        (
+            c.graphs.len(),
+            c.breaks.iter().map(|b| (b.reason.clone(), b.line)).collect(),
+            c.graphs.iter().map(|g| g.ops.len()).sum(),
+        )
+    }
+
+    /// The compiled functions of this run, for the Report.
+    pub fn take_compiled(&mut self) -> Vec<CompiledFunction> {
+        std::mem::take(&mut self.compiled.functions)
+    }
+
+    /// Keeps the values of every recorded graph's parameters and results,
+    /// for `take_exported_graphs` (`tpu run --emit-stablehlo`).
+    pub fn set_export_graphs(&mut self, on: bool) {
+        self.compiled.export = on;
+    }
+
+    /// The graphs recorded since the last call, with their values.
+    pub fn take_exported_graphs(&mut self) -> Vec<ExportedGraph> {
+        std::mem::take(&mut self.compiled.exported)
+    }
+}
+
+/// The graph of `nodes` returning `outputs`: the nodes the outputs depend on,
+/// and as parameters the values they read that none of them makes.
+fn graph_of(nodes: Vec<Node>, outputs: Vec<(u64, Shape, DType)>) -> Graph {
+    let mut needed: HashSet<u64> = outputs.iter().map(|o| o.0).collect();
+    let mut live = vec![false; nodes.len()];
+    for (i, n) in nodes.iter().enumerate().rev() {
+        if needed.contains(&n.out) {
+            live[i] = true;
+            needed.extend(n.inputs.iter().map(|x| x.0));
+        }
+    }
+    let nodes: Vec<Node> = nodes
+        .into_iter()
+        .zip(live)
+        .filter_map(|(n, l)| l.then_some(n))
+        .collect();
+    let made: HashSet<u64> = nodes.iter().map(|n| n.out).collect();
+    let mut inputs: Vec<(u64, Shape, DType)> = Vec::new();
+    let mut consider = |v: &(u64, Shape, DType)| {
+        if !made.contains(&v.0) && !inputs.iter().any(|i| i.0 == v.0) {
+            inputs.push(v.clone());
+        }
+    };
+    for n in &nodes {
+        n.inputs.iter().for_each(&mut consider);
+    }
+    outputs.iter().for_each(&mut consider);
+    Graph {
+        inputs,
+        nodes,
+        outputs,
+    }
+}
+
+/// A name usable as a file name and an MLIR symbol.
+fn sanitize(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if s.is_empty() { "graph".into() } else { s }
+}
