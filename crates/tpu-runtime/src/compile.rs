@@ -125,15 +125,32 @@ pub struct CompiledFunction {
     pub notes: Vec<String>,
 }
 
-/// A graph break's reason in Dynamo's words, for a read whose sync reason is
-/// one the program asked for; `None` for the runtime's own reads.
-pub(crate) fn break_reason(sync_reason: &str) -> Option<&'static str> {
+const ITEM: &str = "Unsupported Tensor.item() call with capture_scalar_outputs=False\n  Explanation: Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.\n  Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` or `export TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph.";
+const PRINT: &str = "Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['Tensor'] (has_kwargs False)\n  Hint: Avoid calling builtin `print` with argument types ['Tensor']. Consider using an equivalent alternative function/method to `print`.";
+const BRANCH: &str = "generic_jump TensorVariable()";
+const BRANCH_FULLGRAPH: &str = "Data-dependent branching\n  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.";
+const TOLIST_FLOAT: &str = "Tensor.tolist() with non-integer tensor\n  Explanation: Dynamo currently does not support tracing `tolist()` on non-integer tensors.\n  Hint: Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, int64).";
+const DATA_DEPENDENT: &str = "Data dependent operator\n  Explanation: Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value is dependent on the data of Tensor inputs.\n  Hint: Enable tracing of data-dependent output operators with `torch._dynamo.config.capture_scalar_outputs = True`";
+const DYNAMIC_SHAPE: &str = "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on input Tensor data.\n  Hint: Enable tracing of dynamic shape operators with `torch._dynamo.config.capture_dynamic_output_shape_ops = True`";
+
+/// A graph break for a read whose sync reason is one the program asked
+/// for, in Dynamo 2.15's words: the reason `explain` gives, and the error
+/// `fullgraph=True` raises (none where fullgraph captures the value instead:
+/// `.item()` and data-dependent shapes, as Dynamo's fullgraph mode does).
+/// `None` for the runtime's own reads, which are host steps.
+pub(crate) fn break_reason(
+    sync_reason: &str,
+    dtype: DType,
+) -> Option<(&'static str, Option<&'static str>)> {
     match sync_reason {
-        ".item()" => Some("Tensor.item"),
-        "print / repr" => Some("print"),
-        "a Python condition reads a tensor" => Some("data-dependent branching"),
-        ".tolist()" => Some("Tensor.tolist"),
-        r if r.starts_with("nonzero") => Some("dynamic shape operator: aten.nonzero"),
+        ".item()" => Some((ITEM, None)),
+        "print / repr" => Some((PRINT, Some(PRINT))),
+        "a Python condition reads a tensor" => Some((BRANCH, Some(BRANCH_FULLGRAPH))),
+        ".tolist()" if dtype.is_floating() => Some((TOLIST_FLOAT, Some(TOLIST_FLOAT))),
+        ".tolist()" => Some((DATA_DEPENDENT, None)),
+        r if r.starts_with("nonzero") || r.starts_with("a boolean mask") => {
+            Some((DYNAMIC_SHAPE, None))
+        }
         _ => None,
     }
 }
@@ -141,9 +158,10 @@ pub(crate) fn break_reason(sync_reason: &str) -> Option<&'static str> {
 enum Event {
     Op(Node),
     Break {
-        reason: &'static str,
+        reason: String,
         line: Option<u32>,
-        value: (u64, Shape, DType),
+        /// The value the break read, a result of the graph before it.
+        value: Option<(u64, Shape, DType)>,
     },
 }
 
@@ -157,8 +175,9 @@ pub(crate) struct Capture {
     /// Compiled functions called from a compiled function are inlined.
     pub(crate) depth: usize,
     events: Vec<Event>,
-    /// Values made by the graph's ops so far.
+    /// Values made by the graph's ops so far, and by the current graph's.
     made: HashSet<u64>,
+    segment_made: HashSet<u64>,
     /// Kernels launched and host steps since the current graph began.
     first_kernel: usize,
     kernels: Vec<usize>,
@@ -169,6 +188,9 @@ pub(crate) struct Capture {
     /// Values of keys: buffers are numbered per backend, so the host's and
     /// the accelerator's get distinct numbers here.
     ids: HashMap<Key, u64>,
+    /// Each value the graphs read that they did not make, as a tensor (for
+    /// a custom backend's example inputs and each call's graph inputs).
+    tensors: HashMap<u64, Tensor>,
 }
 
 /// A graph with the values of one call, for `--emit-stablehlo`.
@@ -245,9 +267,25 @@ pub(crate) struct CompileState {
     /// that the graph can be exported with them.
     pub(crate) export: bool,
     pub(crate) exported: Vec<ExportedGraph>,
+    /// The graphs of each compile's latest call, by (function, compile,
+    /// graph), for `graph_replay` (a custom backend's `gm.forward`).
+    pub(crate) latest: HashMap<(usize, usize, usize), Graph>,
+    /// The input tensors of each graph of the call that ended last.
+    pub(crate) last_inputs: Vec<Vec<Tensor>>,
+    /// Captures paused by `capture_pause`, innermost last.
+    pub(crate) paused: Vec<Capture>,
 }
 
 impl Capture {
+    /// Whether the graph being captured has an op yet.
+    fn segment_has_ops(&self) -> bool {
+        self.events
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::Break { .. }))
+            .any(|e| matches!(e, Event::Op(_)))
+    }
+
     fn id(&mut self, key: Key) -> u64 {
         let next = self.ids.len() as u64;
         *self.ids.entry(key).or_insert(next)
@@ -352,11 +390,13 @@ impl crate::Runtime {
             depth: 0,
             events: Vec::new(),
             made: HashSet::new(),
+            segment_made: HashSet::new(),
             first_kernel: self.tpu.kernels.len(),
             kernels: Vec::new(),
             host_steps: vec![0],
             values: HashMap::new(),
             ids: HashMap::new(),
+            tensors: HashMap::new(),
         });
         Ok(())
     }
@@ -392,10 +432,80 @@ impl crate::Runtime {
             }
             results.push((id, t.shape(), t.dtype()));
         }
-        if capture.recording {
-            self.record_graphs(capture, results);
-        }
+        self.record_graphs(capture, results);
         Ok(())
+    }
+
+    /// The input tensors of each graph of the compiled call that ended last
+    /// (what a custom backend's compiled callable is called with).
+    pub fn last_graph_inputs(&self) -> Vec<Vec<Tensor>> {
+        self.compiled.last_inputs.clone()
+    }
+
+    /// Runs graph `graph` of compile `compile` of `function` (as its latest
+    /// call captured it) on `inputs`, op by op: a custom backend's
+    /// `gm.forward`.
+    pub async fn graph_replay(
+        &mut self,
+        function: usize,
+        compile: usize,
+        graph: usize,
+        inputs: &[Tensor],
+    ) -> Result<Vec<Tensor>, crate::RuntimeError> {
+        let Some(g) = self.compiled.latest.get(&(function, compile, graph)).cloned() else {
+            return Err(crate::RuntimeError::Message(
+                "this GraphModule's graph is no longer held (torch.compiler.reset())".into(),
+            ));
+        };
+        if inputs.len() != g.inputs.len() {
+            return Err(crate::RuntimeError::Type(format!(
+                "forward() takes {} tensors ({} given)",
+                g.inputs.len(),
+                inputs.len()
+            )));
+        }
+        let device = inputs.first().map_or(Device::Tpu(0), |t| t.device());
+        let mut values: HashMap<u64, Tensor> = HashMap::new();
+        for ((id, shape, dtype), t) in g.inputs.iter().zip(inputs) {
+            if t.shape() != *shape || t.dtype() != *dtype {
+                return Err(crate::RuntimeError::Message(format!(
+                    "the graph was captured for a {} tensor of shape {:?}, not {} of shape {:?}",
+                    dtype.torch_name(),
+                    shape.dims(),
+                    t.dtype().torch_name(),
+                    t.dims()
+                )));
+            }
+            values.insert(*id, self.dense(t).await?);
+        }
+        for node in &g.nodes {
+            let mut args = Vec::with_capacity(node.inputs.len());
+            for (id, shape, _) in &node.inputs {
+                let t = values.get(id).ok_or_else(|| {
+                    crate::RuntimeError::Message("internal: a replayed graph lost a value".into())
+                })?;
+                args.push(as_shape(t, shape));
+            }
+            let refs: Vec<&Tensor> = args.iter().collect();
+            let out = self
+                .dispatch_dense(
+                    node.op.clone(),
+                    &refs,
+                    node.out_shape.clone(),
+                    node.out_dtype,
+                    device,
+                )
+                .await?;
+            values.insert(node.out, out);
+        }
+        g.outputs
+            .iter()
+            .map(|(id, shape, _)| {
+                values.get(id).map(|t| as_shape(t, shape)).ok_or_else(|| {
+                    crate::RuntimeError::Message("internal: a replayed graph lost a result".into())
+                })
+            })
+            .collect()
     }
 
     /// Abandons the capture after the compiled function raised.
@@ -431,15 +541,24 @@ impl crate::Runtime {
         let mut node_inputs = Vec::with_capacity(inputs.len());
         for t in inputs {
             let key = (t.home(), t.buffer());
+            let id = capture.id(key);
+            if !capture.segment_made.contains(&id) && !capture.tensors.contains_key(&id) {
+                // A handle of its own: an in-place update of the program's
+                // tensor later does not change what the graph read.
+                capture
+                    .tensors
+                    .insert(id, Tensor::from_layout((*t).layout()));
+            }
             if capture.recording
                 && export
                 && let Some(id) = capture.first_outside_use(key)
             {
                 wanted.push((id, (*t).clone()));
             }
-            node_inputs.push((capture.id(key), t.shape(), t.dtype()));
+            node_inputs.push((id, t.shape(), t.dtype()));
         }
         capture.made.insert(out_id);
+        capture.segment_made.insert(out_id);
         capture.events.push(Event::Op(Node {
             op: op.clone(),
             inputs: node_inputs,
@@ -472,26 +591,94 @@ impl crate::Runtime {
         if t.device() == Device::Cpu {
             return Ok(None);
         }
-        let Some(reason) = break_reason(sync_reason) else {
-            if let Some(n) = capture.host_steps.last_mut() {
-                *n += 1;
+        let segment_has_ops = capture.segment_has_ops();
+        let kind = break_reason(sync_reason, t.dtype());
+        let reason = match kind {
+            Some((_, Some(error))) if capture.fullgraph => {
+                let place = line.map_or(String::new(), |l| format!("\n   line {l}"));
+                return Err(crate::RuntimeError::GraphBreak(format!(
+                    "graph break: {error}\n\nfrom user code:{place}"
+                )));
             }
-            return Ok(None);
+            Some((reason, _)) if !capture.fullgraph && segment_has_ops => reason,
+            Some(_) if !capture.fullgraph => return Ok(None),
+            _ => {
+                if let Some(n) = capture.host_steps.last_mut() {
+                    *n += 1;
+                }
+                return Ok(None);
+            }
+        };
+        let id = capture.id((t.home(), t.buffer()));
+        capture.events.push(Event::Break {
+            reason: reason.to_string(),
+            line,
+            value: Some((id, t.shape(), t.dtype())),
+        });
+        capture.host_steps.push(0);
+        capture.segment_made.clear();
+        Ok(Some(capture.recording && self.compiled.export))
+    }
+
+    /// A graph break that reads no tensor (a `print`, a call of a function
+    /// `torch.compiler.disable` keeps out of graphs): the graph so far runs
+    /// now. Under `fullgraph=True` an error, when `fullgraph_error`.
+    pub async fn capture_break(
+        &mut self,
+        reason: String,
+        fullgraph_error: bool,
+    ) -> Result<(), crate::RuntimeError> {
+        let line = self.line;
+        let Some(capture) = self.compiled.capture.as_mut() else {
+            return Ok(());
         };
         if capture.fullgraph {
-            let place = line.map_or(String::new(), |l| format!(" (line {l})"));
+            if !fullgraph_error {
+                return Ok(());
+            }
+            let place = line.map_or(String::new(), |l| format!("\n   line {l}"));
             return Err(crate::RuntimeError::GraphBreak(format!(
-                "graph break: {reason}{place}: a graph break, and torch.compile(fullgraph=True) allows none"
+                "graph break: {reason}\n\nfrom user code:{place}"
             )));
         }
-        let id = capture.id((t.home(), t.buffer()));
+        if !capture.segment_has_ops() {
+            return Ok(());
+        }
         capture.events.push(Event::Break {
             reason,
             line,
-            value: (id, t.shape(), t.dtype()),
+            value: None,
         });
         capture.host_steps.push(0);
-        Ok(Some(capture.recording && self.compiled.export))
+        capture.segment_made.clear();
+        self.tpu.flush()?;
+        let kernels_now = self.tpu.kernels.len();
+        if let Some(capture) = self.compiled.capture.as_mut() {
+            capture.kernels.push(kernels_now - capture.first_kernel);
+            capture.first_kernel = kernels_now;
+        }
+        Ok(())
+    }
+
+    /// Stops capturing for a while (a `torch.compiler.disable`d function
+    /// runs eagerly, in the eager mode), until `capture_resume`.
+    pub fn capture_pause(&mut self) -> Result<(), crate::RuntimeError> {
+        if let Some(c) = self.compiled.capture.take() {
+            self.tpu.flush()?;
+            self.tpu.set_deferring(self.mode == crate::EagerMode::Fused)?;
+            self.compiled.paused.push(c);
+        }
+        Ok(())
+    }
+
+    pub fn capture_resume(&mut self) -> Result<(), crate::RuntimeError> {
+        if let Some(mut c) = self.compiled.paused.pop() {
+            self.tpu.flush()?;
+            self.tpu.set_deferring(true)?;
+            c.first_kernel = self.tpu.kernels.len();
+            self.compiled.capture = Some(c);
+        }
+        Ok(())
     }
 
     /// After a break's read (which ran the graph before it): that graph's
@@ -508,8 +695,10 @@ impl crate::Runtime {
         }
     }
 
-    /// Cuts the capture's events into graphs at its breaks, lowers each, and
-    /// records them under their compile.
+    /// Cuts the capture's events into graphs at its breaks (a break with no
+    /// op before it makes no graph, as in Dynamo), keeps each graph for
+    /// replay and its inputs for the caller, and on a compile's first call
+    /// lowers each and records them under the compile.
     fn record_graphs(&mut self, capture: Capture, results: Vec<(u64, Shape, DType)>) {
         let mut graphs: Vec<(Vec<Node>, Vec<(u64, Shape, DType)>)> = vec![(Vec::new(), Vec::new())];
         let mut breaks = Vec::new();
@@ -521,11 +710,12 @@ impl crate::Runtime {
                     line,
                     value,
                 } => {
-                    graphs.last_mut().unwrap().1.push(value);
-                    breaks.push(GraphBreak {
-                        reason: reason.to_string(),
-                        line,
-                    });
+                    let last = graphs.last_mut().unwrap();
+                    if last.0.is_empty() {
+                        continue;
+                    }
+                    last.1.extend(value);
+                    breaks.push(GraphBreak { reason, line });
                     graphs.push((Vec::new(), Vec::new()));
                 }
             }
@@ -550,24 +740,42 @@ impl crate::Runtime {
                 }
             }
         }
-        let f = &self.compiled.functions[capture.function];
-        let name = format!(
-            "{}_{}_{}",
-            sanitize(&f.name),
-            capture.function,
-            capture.compile
-        );
-        let count = graphs.len();
-        let mut records = Vec::with_capacity(count);
-        for (g, ((nodes, mut outputs), extra)) in graphs.into_iter().zip(later_reads).enumerate() {
-            for r in extra {
-                if !outputs.iter().any(|o| o.0 == r.0) {
-                    outputs.push(r);
+        let built: Vec<Graph> = graphs
+            .into_iter()
+            .zip(later_reads)
+            .filter(|((nodes, _), _)| !nodes.is_empty())
+            .map(|((nodes, mut outputs), extra)| {
+                for r in extra {
+                    if !outputs.iter().any(|o| o.0 == r.0) {
+                        outputs.push(r);
+                    }
                 }
-            }
-            let graph = graph_of(nodes, outputs);
-            let lowered = stablehlo::lower(&graph);
-            let ops = graph.nodes.iter().map(|n| n.op_index).collect();
+                graph_of(nodes, outputs)
+            })
+            .collect();
+        let (function, compile) = (capture.function, capture.compile);
+        self.compiled.last_inputs = built
+            .iter()
+            .map(|g| {
+                g.inputs
+                    .iter()
+                    .filter_map(|(id, _, _)| capture.tensors.get(id).cloned())
+                    .collect()
+            })
+            .collect();
+        self.compiled.latest.retain(|k, _| (k.0, k.1) != (function, compile));
+        for (i, g) in built.iter().enumerate() {
+            self.compiled.latest.insert((function, compile, i), g.clone());
+        }
+        if !capture.recording {
+            return;
+        }
+        let f = &self.compiled.functions[function];
+        let name = format!("{}_{function}_{compile}", sanitize(&f.name));
+        let count = built.len();
+        let mut records = Vec::with_capacity(count);
+        for (g, graph) in built.iter().enumerate() {
+            let lowered = stablehlo::lower(graph);
             let types = |vs: &[(u64, Shape, DType)]| {
                 vs.iter()
                     .map(|(_, s, d)| TensorType {
@@ -603,7 +811,7 @@ impl crate::Runtime {
                 }
             }
             records.push(GraphRecord {
-                ops,
+                ops: graph.nodes.iter().map(|n| n.op_index).collect(),
                 kernels: capture.kernels.get(g).copied().unwrap_or(0),
                 host_steps: capture.host_steps.get(g).copied().unwrap_or(0),
                 inputs: types(&graph.inputs),
@@ -612,10 +820,7 @@ impl crate::Runtime {
                 stablehlo: lowered.ok(),
             });
         }
-        if let Some(c) = self.compiled.functions[capture.function]
-            .compiles
-            .get_mut(capture.compile)
-        {
+        if let Some(c) = self.compiled.functions[function].compiles.get_mut(compile) {
             c.graphs = records;
             c.breaks = breaks;
         }
@@ -711,6 +916,19 @@ fn graph_of(nodes: Vec<Node>, outputs: Vec<(u64, Shape, DType)>) -> Graph {
         nodes,
         outputs,
     }
+}
+
+/// `t` (dense) read as `shape`, which has as many elements.
+fn as_shape(t: &Tensor, shape: &Shape) -> Tensor {
+    if t.shape() == *shape {
+        return t.clone();
+    }
+    let layout = t.layout();
+    Tensor::from_layout(crate::tensor::Layout {
+        strides: shape.strides(),
+        shape: shape.clone(),
+        ..layout
+    })
 }
 
 /// A name usable as a file name and an MLIR symbol.

@@ -148,6 +148,21 @@ impl Interpreter<'_> {
                 let end = kw.string("end")?.unwrap_or_else(|| "\n".into());
                 kw.take("flush");
                 kw.finish(name)?;
+                if self.runtime.is_capturing() {
+                    // Dynamo cannot trace print: a graph break.
+                    let types: Vec<String> = args
+                        .iter()
+                        .map(|v| match v {
+                            Value::Tensor(_) => "'Tensor'".to_string(),
+                            other => format!("'{}'", other.type_name()),
+                        })
+                        .collect();
+                    let types = types.join(", ");
+                    let reason = format!(
+                        "Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types [{types}] (has_kwargs False)\n  Hint: Avoid calling builtin `print` with argument types [{types}]. Consider using an equivalent alternative function/method to `print`."
+                    );
+                    self.runtime.capture_break(reason, true).await?;
+                }
                 let mut parts = Vec::with_capacity(args.len());
                 for value in &args {
                     parts.push(self.str_of(value).await?);

@@ -65,6 +65,7 @@ const PRELUDE_OPTIMIZER: &str = include_str!("prelude/optimizer.py");
 const PRELUDE_FUNCTION: &str = include_str!("prelude/function.py");
 const PRELUDE_DYNAMO: &str = include_str!("prelude/dynamo.py");
 const PRELUDE_COMPILER: &str = include_str!("prelude/compiler.py");
+const PRELUDE_DYNAMO_UTILS: &str = include_str!("prelude/dynamo_utils.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -112,6 +113,10 @@ const SUBMODULES: &[Submodule] = &[
     ),
     ("torch.nn.parallel", &[("parallel.py", PRELUDE_PARALLEL)]),
     ("torch._dynamo", &[("dynamo.py", PRELUDE_DYNAMO)]),
+    (
+        "torch._dynamo.utils",
+        &[("dynamo_utils.py", PRELUDE_DYNAMO_UTILS)],
+    ),
     ("torch.compiler", &[("compiler.py", PRELUDE_COMPILER)]),
 ];
 

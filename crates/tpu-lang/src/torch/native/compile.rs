@@ -67,6 +67,20 @@ impl Interpreter<'_> {
                     .compile_eager_call(a.int(0)?.max(0) as usize, optional_str(&a, 1)?);
                 Ok(Value::None)
             }
+            // (reason, fullgraph error?) a break that reads no tensor
+            "capture_break" => {
+                let fullgraph = a.bool(1)?;
+                self.runtime.capture_break(a.str(0)?, fullgraph).await?;
+                Ok(Value::None)
+            }
+            "capture_pause" => {
+                self.runtime.capture_pause()?;
+                Ok(Value::None)
+            }
+            "capture_resume" => {
+                self.runtime.capture_resume()?;
+                Ok(Value::None)
+            }
             "is_compiling" => Ok(Value::Bool(self.runtime.is_capturing())),
             // The StableHLO of the latest compile of function `id`, its
             // graphs in order (and why one does not lower).
@@ -74,6 +88,28 @@ impl Interpreter<'_> {
                 let id = a.int(0)?.max(0) as usize;
                 let texts = self.runtime.compiled_stablehlo(id);
                 Ok(Value::list(texts.iter().map(|t| Value::str(t)).collect()))
+            }
+            // () -> the input tensors of each graph of the call that ended last
+            "capture_graphs" => Ok(Value::list(
+                self.runtime
+                    .last_graph_inputs()
+                    .into_iter()
+                    .map(|ts| Value::list(ts.into_iter().map(Value::Tensor).collect()))
+                    .collect(),
+            )),
+            // (id, compile, graph, inputs) -> the graph's outputs, replayed
+            "graph_replay" => {
+                let inputs = tensors(a.get(3)?)?;
+                let outputs = self
+                    .runtime
+                    .graph_replay(
+                        a.int(0)?.max(0) as usize,
+                        a.int(1)?.max(0) as usize,
+                        a.int(2)?.max(0) as usize,
+                        &inputs,
+                    )
+                    .await?;
+                Ok(Value::list(outputs.into_iter().map(Value::Tensor).collect()))
             }
             // (id) -> (graphs, [(reason, line)], ops) of its latest compile
             "compile_info" => {

@@ -123,6 +123,11 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.compile_stablehlo",
     "torch._C.param_names",
     "torch._C.compile_info",
+    "torch._C.capture_graphs",
+    "torch._C.graph_replay",
+    "torch._C.capture_break",
+    "torch._C.capture_pause",
+    "torch._C.capture_resume",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -197,7 +202,8 @@ impl Interpreter<'_> {
                 self.native_sharding(a)
             }
             "compile_register" | "capture_begin" | "capture_end" | "capture_abort"
-            | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names" | "compile_info" => {
+            | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names" | "compile_info" | "capture_graphs"
+            | "graph_replay" | "capture_break" | "capture_pause" | "capture_resume" => {
                 self.native_compile(a).await
             }
             other => Err(unknown(other)),

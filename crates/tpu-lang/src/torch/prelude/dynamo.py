@@ -17,6 +17,14 @@ import torch
 
 
 class _Config:
+    def __setattr__(self, name, value):
+        # cache_size_limit and recompile_limit are one setting under two names.
+        if name in ("cache_size_limit", "recompile_limit"):
+            object.__setattr__(self, "cache_size_limit", value)
+            object.__setattr__(self, "recompile_limit", value)
+        else:
+            object.__setattr__(self, name, value)
+
     def __init__(self):
         self.cache_size_limit = 8
         self.recompile_limit = 8
@@ -39,21 +47,41 @@ class Unsupported(TorchDynamoException):
     pass
 
 
+class InvalidBackend(TorchDynamoException):
+    pass
+
+
 class _Exc:
     TorchDynamoException = TorchDynamoException
     Unsupported = Unsupported
+    InvalidBackend = InvalidBackend
+
+
+# torch._dynamo.utils.counters: how many graphs were compiled, frames run,
+# and graph breaks by reason (plain dicts here; PyTorch's are Counters).
+counters = {"stats": {}, "frames": {}, "graph_break": {}}
+
+
+def _count(group, key, n=1):
+    d = counters.setdefault(group, {})
+    d[key] = d.get(key, 0) + n
 
 
 exc = _Exc()
 
 _GRAPH_BREAK = "graph break: "
-_BACKENDS = ("inductor", "eager", "aot_eager", "cudagraphs", "openxla", "tpu")
-_MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+_BACKENDS = ("cudagraphs", "inductor", "openxla", "tvm", "eager", "aot_eager", "aot_eager_decomp_partition",
+             "aot_eager_default_partitioner", "aot_ts", "aot_ts_nvfuser", "tpu")
+_MODES = (None, "default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+def list_backends(exclude_tags=("debug", "experimental")):
+    return sorted(["cudagraphs", "inductor", "openxla", "tvm"])
 _live = []
 
 
 def _limit():
-    return min(config.cache_size_limit, config.recompile_limit)
+    return config.recompile_limit
 
 
 def _dtype_name(dtype):
@@ -99,7 +127,11 @@ def _guards_of(name, value, dynamic_dims, all_dynamic, out, dyn):
         else:
             out.append(_Guard(name, "value", value, name + " == " + repr(value)))
     elif isinstance(value, float):
-        out.append(_Guard(name, "value", value, name + " == " + repr(value)))
+        if all_dynamic or (name, None) in dynamic_dims:
+            dyn.append(name)
+            out.append(_Guard(name, "float", None, name + " is a float (dynamic)"))
+        else:
+            out.append(_Guard(name, "value", value, name + " == " + repr(value)))
     elif isinstance(value, (list, tuple)):
         out.append(_Guard(name, "len", len(value), "len(" + name + ") == " + str(len(value))))
         for i, item in enumerate(value):
@@ -164,6 +196,10 @@ def _reason(old, new):
     return "the guards changed"
 
 
+def _number(v):
+    return (isinstance(v, int) or isinstance(v, float)) and not isinstance(v, bool)
+
+
 def _size_changes(old, new):
     # The (name, dim) pairs whose size differs between two compiles' guards
     # that otherwise agree on a tensor: automatic dynamic's candidates.
@@ -182,15 +218,16 @@ def _size_changes(old, new):
                 for i in range(len(sizes)):
                     if sizes[i] is not None and nsizes[i] is not None and sizes[i] != nsizes[i]:
                         changed.append((g.name, i))
-        elif g.kind == "value" and isinstance(g.value, int) and not isinstance(g.value, bool) \
-                and isinstance(n.value, int) and not isinstance(n.value, bool) and n.value != g.value:
+        elif g.kind == "value" and _number(g.value) and _number(n.value) \
+                and type(g.value) == type(n.value) and n.value != g.value:
             changed.append((g.name, None))
     return changed
 
 
 class _CompiledFunction:
-    def __init__(self, fn, name, fullgraph, dynamic, module=None):
+    def __init__(self, fn, name, fullgraph, dynamic, module=None, backend=None):
         self._fn = fn
+        self._backend = backend if callable(backend) else None
         self._name = name
         self._fullgraph = fullgraph
         self._dynamic = dynamic
@@ -198,7 +235,7 @@ class _CompiledFunction:
         self._compiles = []
         self._dynamic_dims = []
         self._id = torch._C.compile_register(name, fullgraph, dynamic)
-        self._params = torch._C.param_names(fn)
+        self._params = torch._C.param_names(fn.forward if module is not None else fn)
         self._torchdynamo_orig_callable = fn
         self.__name__ = name
         _live.append(self)
@@ -213,14 +250,14 @@ class _CompiledFunction:
         dyn = []
         all_dynamic = self._dynamic is True
         if self._module is not None:
-            _guards_of("L['self']", self._module, self._dynamic_dims, False, guards, dyn)
+            _guards_of("self", self._module, self._dynamic_dims, False, guards, dyn)
         for i, a in enumerate(args):
             name = self._params[i] if i < len(self._params) else "args[" + str(i) + "]"
-            _guards_of("L['" + name + "']", a, self._dynamic_dims, all_dynamic, guards, dyn)
+            _guards_of(name, a, self._dynamic_dims, all_dynamic, guards, dyn)
         for k in kwargs:
-            _guards_of("L['" + k + "']", kwargs[k], self._dynamic_dims, all_dynamic, guards, dyn)
+            _guards_of(k, kwargs[k], self._dynamic_dims, all_dynamic, guards, dyn)
         mode = torch.is_grad_enabled()
-        guards.append(_Guard("GLOBAL_STATE", "grad_mode", mode, "GLOBAL_STATE: grad_mode=" + str(mode)))
+        guards.append(_Guard("GLOBAL_STATE", "grad_mode", mode, "GLOBAL_STATE changed: grad_mode "))
         return guards, dyn
 
     def _find(self, guards):
@@ -255,7 +292,7 @@ class _CompiledFunction:
                     + "later calls that need a new compile run eagerly; last reason: " + str(reason))
                 return self._fn(*args, **kwargs)
             index = len(self._compiles)
-            self._compiles.append(([(g.name, g.kind, g.value) for g in guards], guards))
+            self._compiles.append([[(g.name, g.kind, g.value) for g in guards], guards])
         torch._C.capture_begin(self._id, index, [g.text for g in guards], reason, dyn)
         try:
             out = self._fn(*args, **kwargs)
@@ -269,15 +306,64 @@ class _CompiledFunction:
             torch._C.capture_abort()
             raise
         torch._C.capture_end(_tensors_in(out, []))
+        _count("frames", "total")
+        _count("frames", "ok")
+        entry = self._compiles[index]
+        graphs = torch._C.capture_graphs()
+        if len(entry) == 2:
+            # The compile's first call: its graphs go to the backend.
+            (count, breaks, ops) = torch._C.compile_info(self._id)
+            _count("stats", "calls_captured", ops)
+            _count("stats", "unique_graphs", count)
+            for (r, _) in breaks:
+                _count("graph_break", r.split("\n")[0])
+            runners = []
+            if self._backend is not None:
+                for g, inputs in enumerate(graphs):
+                    runners.append(self._backend(GraphModule(self._id, index, g), list(inputs)))
+            entry.append(runners)
+        for g, run in enumerate(entry[2]):
+            # A custom backend's compiled callable runs on each call with
+            # the graph's inputs, for its effects; the values the function
+            # returns are the captured run's.
+            if g < len(graphs):
+                run(*graphs[g])
         return out
 
 
+class _Graph:
+    def __init__(self, gm):
+        self.owning_module = gm
+
+    def __repr__(self):
+        return "<torch.fx.graph.Graph>"
+
+
+class GraphModule:
+    # What a custom backend receives: forward runs the captured graph again,
+    # op by op, on the tensors given (the graph's inputs, in order).
+    def __init__(self, fn_id, compile_index, graph_index):
+        self._key = (fn_id, compile_index, graph_index)
+        self.graph = _Graph(self)
+        self.training = True
+
+    def forward(self, *args):
+        (f, c, g) = self._key
+        return tuple(torch._C.graph_replay(f, c, g, list(args)))
+
+    def __call__(self, *args):
+        return self.forward(*args)
+
+    def __repr__(self):
+        return "GraphModule()"
+
+
 class OptimizedModule(torch.nn.Module):
-    def __init__(self, mod, fullgraph, dynamic):
+    def __init__(self, mod, fullgraph, dynamic, backend=None):
         super().__init__()
         self._orig_mod = mod
         object.__setattr__(self, "_compiled_call",
-                           _CompiledFunction(mod, type(mod).__name__, fullgraph, dynamic, mod))
+                           _CompiledFunction(mod, type(mod).__name__, fullgraph, dynamic, mod, backend))
 
     def __call__(self, *args, **kwargs):
         return self._compiled_call(*args, **kwargs)
@@ -292,15 +378,16 @@ class OptimizedModule(torch.nn.Module):
 def _compile(model, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
              disable=False):
     if isinstance(backend, str) and backend not in _BACKENDS:
-        raise RuntimeError("invalid backend string: " + repr(backend))
+        raise InvalidBackend("Invalid backend: " + repr(backend)
+                             + ". See `torch._dynamo.list_backends()` for available backends.")
     if mode not in _MODES:
-        raise RuntimeError("Unrecognized mode=" + str(mode) + ", should be one of: default, "
-                           + "reduce-overhead, max-autotune, max-autotune-no-cudagraphs")
+        raise RuntimeError("Unrecognized mode=" + str(mode) + ", should be one of: default, lite, "
+                           + "reduce-overhead, max-autotune-no-cudagraphs, max-autotune")
     if disable:
         return model
     if isinstance(model, torch.nn.Module):
-        return OptimizedModule(model, fullgraph, dynamic)
-    return _CompiledFunction(model, getattr(model, "__name__", "fn"), fullgraph, dynamic)
+        return OptimizedModule(model, fullgraph, dynamic, backend)
+    return _CompiledFunction(model, getattr(model, "__name__", "fn"), fullgraph, dynamic, None, backend)
 
 
 def reset():
@@ -309,9 +396,25 @@ def reset():
 
 
 def disable(fn=None, recursive=True, reason=None):
+    # The function runs eagerly, outside any graph; a compiled caller's
+    # graph breaks around the call.
     if fn is None:
-        return lambda f: f
-    return fn
+        return lambda f: disable(f, recursive, reason)
+
+    def disabled(*args, **kwargs):
+        if not torch._C.is_compiling():
+            return fn(*args, **kwargs)
+        torch._C.capture_break(
+            "Skip calling `torch.compiler.disable()`d function\n  Explanation: Skip calling function `"
+            + repr(fn) + "` since it was wrapped with `torch.compiler.disable` (reason: "
+            + str(reason) + ")\n  Hint: Remove the `torch.compiler.disable` call", True)
+        torch._C.capture_pause()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            torch._C.capture_resume()
+
+    return disabled
 
 
 class _BreakReason:

@@ -95,6 +95,17 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __call__(self, *args, **kwargs):
+        compiled = vars(self).get("_compiled_call_impl")
+        if compiled is not None:
+            return compiled(*args, **kwargs)
+        return self._call_impl(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        # In place, as PyTorch's Module.compile: calls go through a compiled
+        # _call_impl; the class and the state_dict keys stay.
+        object.__setattr__(self, "_compiled_call_impl", torch.compile(self._call_impl, *args, **kwargs))
+
+    def _call_impl(self, *args, **kwargs):
         # Forward hooks as PyTorch runs them: pre-hooks may replace the
         # arguments (a non-tuple result is the one argument), hooks the output.
         pre = vars(self).get("_forward_pre_hooks")
