@@ -189,14 +189,24 @@ fn test() -> Result {
             &[],
         )
     })?;
-    step("native tests (wgpu on a real adapter)", &mut || {
-        run(
-            &root,
-            "cargo",
-            &["test", "--workspace"],
-            &[("TPU_REQUIRE_GPU", "1".into()), xdg.clone()],
-        )
-    })?;
+    step(
+        "native tests (wgpu on a real adapter, StableHLO on real XLA)",
+        &mut || {
+            run(
+                &root,
+                "cargo",
+                &["test", "--workspace"],
+                &[
+                    ("TPU_REQUIRE_GPU", "1".into()),
+                    (
+                        "TPU_XLA_PYTHON",
+                        setup::xla_python(&root).display().to_string(),
+                    ),
+                    xdg.clone(),
+                ],
+            )
+        },
+    )?;
     step("wasm-pack test --release --headless --chrome", &mut || {
         wasm_browser_tests(&root)
     })?;

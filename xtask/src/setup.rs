@@ -21,7 +21,48 @@ pub fn for_serve(root: &Path) -> Result {
 pub fn all(root: &Path) -> Result {
     rust_components(root)?;
     apt(root)?;
+    xla_venv(root)?;
     for_serve(root)
+}
+
+/// The jax and jaxlib the tests check StableHLO modules with (real XLA, on
+/// the CPU), in a virtualenv of the project's: pinned, since
+/// `tools/xla_check.py` uses jaxlib's private entry points.
+pub const JAX_VERSION: &str = "0.10.2";
+
+/// Where that virtualenv lives.
+pub fn xla_python(root: &Path) -> std::path::PathBuf {
+    root.join("target/xla-venv/bin/python")
+}
+
+fn xla_venv(root: &Path) -> Result {
+    let python = xla_python(root);
+    let check = format!(
+        "import jax, jaxlib; assert jax.__version__ == jaxlib.__version__ == '{JAX_VERSION}'"
+    );
+    let have = python.exists()
+        && std::process::Command::new(&python)
+            .args(["-c", &check])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if have {
+        return Ok(());
+    }
+    let venv = root.join("target/xla-venv");
+    run(
+        root,
+        "python3",
+        &["-m", "venv", &venv.display().to_string()],
+        &[],
+    )?;
+    let pin_jax = format!("jax=={JAX_VERSION}");
+    let pin_jaxlib = format!("jaxlib=={JAX_VERSION}");
+    run(
+        root,
+        &python.display().to_string(),
+        &["-m", "pip", "install", "--quiet", &pin_jax, &pin_jaxlib],
+        &[],
+    )
 }
 
 fn wasm_target(root: &Path) -> Result {

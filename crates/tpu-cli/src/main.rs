@@ -429,7 +429,10 @@ fn write_stablehlo(
     for g in graphs {
         std::fs::write(dir.join(format!("{}.mlir", g.name)), &g.stablehlo)?;
         std::fs::write(dir.join(format!("{}.inputs.json", g.name)), g.inputs_json())?;
-        std::fs::write(dir.join(format!("{}.outputs.json", g.name)), g.outputs_json())?;
+        std::fs::write(
+            dir.join(format!("{}.outputs.json", g.name)),
+            g.outputs_json(),
+        )?;
     }
     Ok(())
 }

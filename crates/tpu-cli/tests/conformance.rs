@@ -4,6 +4,7 @@
 //! Every program must agree; the browser runs the same corpus through the wasm
 //! package (`crates/tpu-wasm/tests/browser.rs`).
 
+mod compile;
 mod distributed;
 mod support;
 

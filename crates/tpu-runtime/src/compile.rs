@@ -244,7 +244,10 @@ fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
         let items: Vec<String> = match data {
             HostData::I64(v) => v.iter().map(|x| x.to_string()).collect(),
             HostData::I32(v) => v.iter().map(|x| x.to_string()).collect(),
-            HostData::Bool(v) => v.iter().map(|&x| if x { "1" } else { "0" }.into()).collect(),
+            HostData::Bool(v) => v
+                .iter()
+                .map(|&x| if x { "1" } else { "0" }.into())
+                .collect(),
             other => other.to_f64().into_iter().map(number).collect(),
         };
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
@@ -420,9 +423,12 @@ impl crate::Runtime {
         let Some(mut capture) = self.compiled.capture.take() else {
             return Ok(());
         };
-        self.tpu.set_deferring(self.mode == crate::EagerMode::Fused)?;
+        self.tpu
+            .set_deferring(self.mode == crate::EagerMode::Fused)?;
         result?;
-        capture.kernels.push(self.tpu.kernels.len() - capture.first_kernel);
+        capture
+            .kernels
+            .push(self.tpu.kernels.len() - capture.first_kernel);
         let mut results = Vec::with_capacity(dense.len());
         for t in &dense {
             let id = capture.id((t.home(), t.buffer()));
@@ -452,7 +458,12 @@ impl crate::Runtime {
         graph: usize,
         inputs: &[Tensor],
     ) -> Result<Vec<Tensor>, crate::RuntimeError> {
-        let Some(g) = self.compiled.latest.get(&(function, compile, graph)).cloned() else {
+        let Some(g) = self
+            .compiled
+            .latest
+            .get(&(function, compile, graph))
+            .cloned()
+        else {
             return Err(crate::RuntimeError::Message(
                 "this GraphModule's graph is no longer held (torch.compiler.reset())".into(),
             ));
@@ -665,7 +676,8 @@ impl crate::Runtime {
     pub fn capture_pause(&mut self) -> Result<(), crate::RuntimeError> {
         if let Some(c) = self.compiled.capture.take() {
             self.tpu.flush()?;
-            self.tpu.set_deferring(self.mode == crate::EagerMode::Fused)?;
+            self.tpu
+                .set_deferring(self.mode == crate::EagerMode::Fused)?;
             self.compiled.paused.push(c);
         }
         Ok(())
@@ -763,9 +775,13 @@ impl crate::Runtime {
                     .collect()
             })
             .collect();
-        self.compiled.latest.retain(|k, _| (k.0, k.1) != (function, compile));
+        self.compiled
+            .latest
+            .retain(|k, _| (k.0, k.1) != (function, compile));
         for (i, g) in built.iter().enumerate() {
-            self.compiled.latest.insert((function, compile, i), g.clone());
+            self.compiled
+                .latest
+                .insert((function, compile, i), g.clone());
         }
         if !capture.recording {
             return;
@@ -862,7 +878,10 @@ impl crate::Runtime {
         };
         (
             c.graphs.len(),
-            c.breaks.iter().map(|b| (b.reason.clone(), b.line)).collect(),
+            c.breaks
+                .iter()
+                .map(|b| (b.reason.clone(), b.line))
+                .collect(),
             c.graphs.iter().map(|g| g.ops.len()).sum(),
         )
     }

@@ -46,6 +46,9 @@ fn ty(dims: &[usize], dtype: DType) -> String {
 }
 
 fn i64s(values: &[usize]) -> String {
+    if values.is_empty() {
+        return "array<i64>".into();
+    }
     let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("array<i64: {}>", items.join(", "))
 }
@@ -253,10 +256,9 @@ pub fn lower(graph: &Graph) -> Result<String, String> {
     for node in &graph.nodes {
         let mut args = Vec::with_capacity(node.inputs.len());
         for (id, shape, _) in &node.inputs {
-            let v = values
-                .get(id)
-                .cloned()
-                .ok_or_else(|| format!("{}: an operand made outside the graph", node.op.aten_name()))?;
+            let v = values.get(id).cloned().ok_or_else(|| {
+                format!("{}: an operand made outside the graph", node.op.aten_name())
+            })?;
             args.push(w.reshape(&v, shape.dims())?);
         }
         let out = lower_node(&mut w, node, &args)
@@ -829,11 +831,7 @@ fn permutation(
     order.sort_by(|&a, &b| strides[b].cmp(&strides[a]));
     let base: Vec<usize> = order.iter().map(|&d| out[d]).collect();
     let expected = Shape::new(base.clone()).strides();
-    if order
-        .iter()
-        .zip(&expected)
-        .any(|(&d, &e)| strides[d] != e)
-    {
+    if order.iter().zip(&expected).any(|(&d, &e)| strides[d] != e) {
         return None;
     }
     let mut perm = vec![0; out.len()];
@@ -853,7 +851,11 @@ fn scatter(w: &mut Writer, args: &[V], accumulate: bool, out: &[usize]) -> Lower
     let rank = index.dims.len();
     let scalar = ty(&[], base.dtype);
     let body = if accumulate {
-        let combine = if base.dtype == DType::Bool { "or" } else { "add" };
+        let combine = if base.dtype == DType::Bool {
+            "or"
+        } else {
+            "add"
+        };
         format!(
             "      %r = \"stablehlo.{combine}\"(%a, %b) : ({scalar}, {scalar}) -> {scalar}\n      \"stablehlo.return\"(%r) : ({scalar}) -> ()\n"
         )

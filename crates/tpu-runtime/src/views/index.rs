@@ -188,9 +188,7 @@ impl Runtime {
                             )));
                         }
                     }
-                    self.set_sync_reason(
-                        "a boolean mask: the output's size depends on the values",
-                    );
+                    self.set_sync_reason("a boolean mask: the output's size depends on the values");
                     let HostData::Bool(mask) = self.read(x).await? else {
                         unreachable!("a bool tensor reads as bools")
                     };

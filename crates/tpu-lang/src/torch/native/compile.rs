@@ -109,7 +109,9 @@ impl Interpreter<'_> {
                         &inputs,
                     )
                     .await?;
-                Ok(Value::list(outputs.into_iter().map(Value::Tensor).collect()))
+                Ok(Value::list(
+                    outputs.into_iter().map(Value::Tensor).collect(),
+                ))
             }
             // (id) -> (graphs, [(reason, line)], ops) of its latest compile
             "compile_info" => {

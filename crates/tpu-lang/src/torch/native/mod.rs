@@ -202,10 +202,9 @@ impl Interpreter<'_> {
                 self.native_sharding(a)
             }
             "compile_register" | "capture_begin" | "capture_end" | "capture_abort"
-            | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names" | "compile_info" | "capture_graphs"
-            | "graph_replay" | "capture_break" | "capture_pause" | "capture_resume" => {
-                self.native_compile(a).await
-            }
+            | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names"
+            | "compile_info" | "capture_graphs" | "graph_replay" | "capture_break"
+            | "capture_pause" | "capture_resume" => self.native_compile(a).await,
             other => Err(unknown(other)),
         }
     }

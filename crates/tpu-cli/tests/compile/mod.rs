@@ -1,0 +1,284 @@
+//! `torch.compile` through `tpu run`: the shared compile corpus and the
+//! project's own compile programs (`tests/compile/`, what PyTorch 2.15's
+//! `torch.compile` printed) on each backend and in each eager mode; the
+//! Report's record of compiles, recompile reasons and graph breaks; and every
+//! graph's StableHLO checked by real XLA (`tools/xla_check.py`), with
+//! mutants that XLA must refuse or disagree with. (A module of the
+//! conformance test binary, so that it costs no link of its own.)
+
+use super::support;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn check(dir: &str, backend: &str, at_least: usize, modes: &[&str]) {
+    let mut problems = Vec::new();
+    for &mode in modes {
+        let outcomes = support::run_corpus(&support::corpus_dir(dir), backend, mode);
+        assert!(outcomes.len() >= at_least, "{dir} went missing");
+        problems.extend(outcomes.into_iter().filter_map(|o| {
+            o.verdict
+                .err()
+                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
+        }));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn shared_compile_corpus_on_the_reference_backend() {
+    check("tests/conformance/compile", "cpu", 1, &support::MODES);
+}
+
+#[test]
+fn shared_compile_corpus_on_the_wgpu_backend() {
+    if support::wgpu_available() {
+        check("tests/conformance/compile", "wgpu", 1, &support::MODES);
+    }
+}
+
+#[test]
+fn own_compile_programs_on_the_reference_backend() {
+    check("tests/compile", "cpu", 18, &support::MODES);
+}
+
+/// On wgpu in Fused only (the shared corpus covers wgpu in all three modes;
+/// the test command's time is budgeted).
+#[test]
+fn own_compile_programs_on_the_wgpu_backend() {
+    if support::wgpu_available() {
+        check("tests/compile", "wgpu", 18, &["fused"]);
+    }
+}
+
+/// Runs `source` as a program with `tpu run --report`, returning the
+/// Report's `compiled` list and the exit status.
+fn compiled(source: &str, mode: &str) -> (serde_json::Value, bool) {
+    let dir = std::env::temp_dir().join(format!(
+        "tpu-compile-test-{}-{}",
+        std::process::id(),
+        source.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join(format!("p_{mode}.py"));
+    let report = dir.join(format!("p_{mode}.json"));
+    std::fs::write(&program, source).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(["run", "--backend", "cpu", "--mode", mode, "--report"])
+        .arg(&report)
+        .arg(&program)
+        .output()
+        .unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (json["compiled"].clone(), out.status.success())
+}
+
+#[test]
+fn recompiles_are_recorded_with_dynamos_reasons() {
+    let source = r#"import torch
+device = "tpu"
+
+@torch.compile
+def f(x, scale):
+    return (x * scale).sum(-1)
+
+for batch in [3, 5, 8, 13]:
+    f(torch.ones(batch, 4, device=device), 2)
+f(torch.ones(13, 4, device=device).requires_grad_(), 2)
+with torch.no_grad():
+    f(torch.ones(13, 4, device=device).requires_grad_(), 2)
+    f(torch.ones(13, 4, device=device, dtype=torch.float64).requires_grad_(), 2)
+"#;
+    for mode in support::MODES {
+        let (compiled, ok) = compiled(source, mode);
+        assert!(ok, "{mode}");
+        let f = &compiled[0];
+        assert_eq!(f["name"], "f");
+        assert_eq!(f["calls"], 7);
+        let compiles = f["compiles"].as_array().unwrap();
+        let reasons: Vec<&str> = compiles
+            .iter()
+            .map(|c| c["reason"].as_str().unwrap_or("-"))
+            .collect();
+        // Sizes 3, 5, 8, 13 compile twice: the second size makes dim 0
+        // dynamic (automatic dynamic shapes), and 8 and 13 reuse it. Each
+        // reason is the first guard of the latest compile the call failed
+        // (the first line of Dynamo's recompile log).
+        assert_eq!(
+            reasons,
+            [
+                "-",
+                "tensor 'x' size mismatch at index 0. expected 3, actual 5",
+                "tensor 'x' requires_grad mismatch. expected requires_grad=0",
+                "GLOBAL_STATE changed: grad_mode ",
+                "tensor 'x' dtype mismatch. expected Float, actual Double",
+            ],
+            "{mode}"
+        );
+        assert_eq!(compiles[1]["dynamic_dims"][0], "x.size(0)");
+        assert_eq!(
+            compiles[1]["calls"], 3,
+            "{mode}: 5, 8 and 13 share one compile"
+        );
+        for c in compiles {
+            let graphs = c["graphs"].as_array().unwrap();
+            assert_eq!(graphs.len(), 1);
+            let text = graphs[0]["stablehlo"].as_str().unwrap();
+            assert!(text.contains("func.func public @main"), "{text}");
+            assert!(text.contains("stablehlo.reduce"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn graph_breaks_split_graphs_and_name_their_line() {
+    let source = r#"import torch
+device = "tpu"
+
+def g(x):
+    y = x * 2
+    s = y.sum().item()
+    z = y / s
+    print("inside")
+    return z + 1
+
+out = torch.compile(g)(torch.ones(2, 3, device=device))
+print(out.cpu())
+try:
+    torch.compile(g, fullgraph=True)(torch.ones(2, 3, device=device))
+except torch._dynamo.exc.Unsupported as e:
+    print("fullgraph:", str(e).splitlines()[0])
+"#;
+    for mode in support::MODES {
+        let (compiled, ok) = compiled(source, mode);
+        assert!(ok, "{mode}");
+        let c = &compiled[0]["compiles"][0];
+        let breaks = c["breaks"].as_array().unwrap();
+        assert_eq!(breaks.len(), 2, "{mode}: {c}");
+        assert!(
+            breaks[0]["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("Unsupported Tensor.item() call with capture_scalar_outputs=False")
+        );
+        assert_eq!(breaks[0]["line"], 6);
+        assert!(
+            breaks[1]["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("Failed to trace builtin operator")
+        );
+        assert_eq!(breaks[1]["line"], 8);
+        assert_eq!(c["graphs"].as_array().unwrap().len(), 3, "{mode}");
+        // fullgraph: `.item()` is captured; the print is the error.
+        let full = &compiled[1];
+        assert!(full["fullgraph"].as_bool().unwrap());
+    }
+}
+
+/// A compiled function's graph is planned whole: in Strict mode (one
+/// kernel per op when eager) the compiled call launches fewer kernels.
+#[test]
+fn a_compiled_graph_runs_as_fewer_kernels_than_strict_eager() {
+    let source = r#"import torch
+import torch.nn.functional as F
+device = "tpu"
+torch.manual_seed(0)
+w = torch.randn(16, 16, device=device)
+b = torch.randn(16, device=device)
+def block(x):
+    h = F.gelu(x @ w + b)
+    return F.layer_norm(h * 0.5 + x, (16,))
+x = torch.randn(8, 16, device=device)
+torch.compile(block)(x)
+"#;
+    let (compiled, ok) = compiled(source, "strict");
+    assert!(ok);
+    let graph = &compiled[0]["compiles"][0]["graphs"][0];
+    let ops = graph["ops"].as_array().unwrap().len();
+    let kernels = graph["kernels"].as_u64().unwrap() as usize;
+    assert!(ops >= 10, "{graph}");
+    assert!(
+        kernels * 2 <= ops,
+        "a compiled graph of {ops} ops launched {kernels} kernels"
+    );
+}
+
+/// The Python that checks modules with real XLA: `TPU_XLA_PYTHON` (set by
+/// `cargo xtask test`, which installs it: the check is then required), else
+/// the project's virtualenv if it exists.
+fn xla_python() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("TPU_XLA_PYTHON") {
+        return Some(PathBuf::from(p));
+    }
+    let venv = support::corpus_dir("target/xla-venv/bin/python");
+    if venv.exists() {
+        return Some(venv);
+    }
+    eprintln!("skipped: no XLA (run `cargo xtask setup`, or set TPU_XLA_PYTHON)");
+    None
+}
+
+/// Every graph of the compile corpora, emitted with `--emit-stablehlo`, is
+/// parsed, verified, compiled and run by XLA, and agrees with the runtime;
+/// every mutant (one broadcast or contracting dimension changed) is refused
+/// or disagrees, so the check can fail.
+#[test]
+fn every_emitted_module_is_checked_by_real_xla() {
+    let Some(python) = xla_python() else {
+        return;
+    };
+    let out_dir = std::env::temp_dir().join(format!("tpu-stablehlo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let mut dirs = Vec::new();
+    for corpus in ["tests/conformance/compile", "tests/compile"] {
+        let mut programs: Vec<PathBuf> = std::fs::read_dir(support::corpus_dir(corpus))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .collect();
+        programs.sort();
+        for program in programs {
+            let name = program.file_stem().unwrap().to_string_lossy().into_owned();
+            let dir = out_dir.join(&name);
+            let status = Command::new(env!("CARGO_BIN_EXE_tpu"))
+                .args(["run", "--backend", "cpu", "--emit-stablehlo"])
+                .arg(&dir)
+                .arg(&program)
+                .output()
+                .unwrap()
+                .status;
+            assert!(status.success(), "{name} failed");
+            if dir.exists() {
+                dirs.push(dir);
+            }
+        }
+    }
+    assert!(dirs.len() >= 15, "too few programs emitted graphs");
+    let tool = support::corpus_dir("tools/xla_check.py");
+    let check = Command::new(&python)
+        .arg(&tool)
+        .args(&dirs)
+        .output()
+        .expect("the XLA virtualenv's python runs");
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let modules = report.lines().filter(|l| l.starts_with("ok ")).count();
+    assert!(modules >= 60, "only {modules} modules checked:\n{report}");
+    let mutants = Command::new(&python)
+        .arg(&tool)
+        .arg("--mutations")
+        .args(&dirs)
+        .output()
+        .unwrap();
+    assert!(
+        mutants.status.success(),
+        "{}",
+        String::from_utf8_lossy(&mutants.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
