@@ -29,13 +29,16 @@ pub mod stablehlo;
 /// A value of a captured graph: the buffer that holds it.
 pub(crate) type Key = (Home, BufferId);
 
+/// A value of a graph with the shape and dtype it is read (or made) with.
+pub type Typed = (u64, Shape, DType);
+
 /// One op of a captured graph.
 #[derive(Clone, Debug)]
 pub struct Node {
     pub op: Op,
     /// The operands as the op read them: the value, and its shape and dtype at
     /// this use (a reshaped view reads a value under another shape).
-    pub inputs: Vec<(u64, Shape, DType)>,
+    pub inputs: Vec<Typed>,
     pub out: u64,
     pub out_shape: Shape,
     pub out_dtype: DType,
@@ -47,9 +50,9 @@ pub struct Node {
 /// before it), its nodes in program order, and the values it returns.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    pub inputs: Vec<(u64, Shape, DType)>,
+    pub inputs: Vec<Typed>,
     pub nodes: Vec<Node>,
-    pub outputs: Vec<(u64, Shape, DType)>,
+    pub outputs: Vec<Typed>,
 }
 
 /// The type of a graph's parameter or result, as the Report shows it.
@@ -161,7 +164,7 @@ enum Event {
         reason: String,
         line: Option<u32>,
         /// The value the break read, a result of the graph before it.
-        value: Option<(u64, Shape, DType)>,
+        value: Option<Typed>,
     },
 }
 
@@ -711,8 +714,8 @@ impl crate::Runtime {
     /// op before it makes no graph, as in Dynamo), keeps each graph for
     /// replay and its inputs for the caller, and on a compile's first call
     /// lowers each and records them under the compile.
-    fn record_graphs(&mut self, capture: Capture, results: Vec<(u64, Shape, DType)>) {
-        let mut graphs: Vec<(Vec<Node>, Vec<(u64, Shape, DType)>)> = vec![(Vec::new(), Vec::new())];
+    fn record_graphs(&mut self, capture: Capture, results: Vec<Typed>) {
+        let mut graphs: Vec<(Vec<Node>, Vec<Typed>)> = vec![(Vec::new(), Vec::new())];
         let mut breaks = Vec::new();
         for event in capture.events {
             match event {
@@ -739,7 +742,7 @@ impl crate::Runtime {
             .enumerate()
             .flat_map(|(g, (nodes, _))| nodes.iter().map(move |n| (n.out, g)))
             .collect();
-        let mut later_reads: Vec<Vec<(u64, Shape, DType)>> = vec![Vec::new(); graphs.len()];
+        let mut later_reads: Vec<Vec<Typed>> = vec![Vec::new(); graphs.len()];
         for (g, (nodes, _)) in graphs.iter().enumerate() {
             for n in nodes {
                 for input in &n.inputs {
@@ -792,7 +795,7 @@ impl crate::Runtime {
         let mut records = Vec::with_capacity(count);
         for (g, graph) in built.iter().enumerate() {
             let lowered = stablehlo::lower(graph);
-            let types = |vs: &[(u64, Shape, DType)]| {
+            let types = |vs: &[Typed]| {
                 vs.iter()
                     .map(|(_, s, d)| TensorType {
                         shape: s.dims().to_vec(),
@@ -803,7 +806,7 @@ impl crate::Runtime {
             if self.compiled.export
                 && let Ok(text) = &lowered
             {
-                let values = |vs: &[(u64, Shape, DType)]| -> Option<Vec<HostData>> {
+                let values = |vs: &[Typed]| -> Option<Vec<HostData>> {
                     vs.iter()
                         .map(|(id, _, _)| capture.values.get(id).cloned())
                         .collect()
@@ -905,7 +908,7 @@ impl crate::Runtime {
 
 /// The graph of `nodes` returning `outputs`: the nodes the outputs depend on,
 /// and as parameters the values they read that none of them makes.
-fn graph_of(nodes: Vec<Node>, outputs: Vec<(u64, Shape, DType)>) -> Graph {
+fn graph_of(nodes: Vec<Node>, outputs: Vec<Typed>) -> Graph {
     let mut needed: HashSet<u64> = outputs.iter().map(|o| o.0).collect();
     let mut live = vec![false; nodes.len()];
     for (i, n) in nodes.iter().enumerate().rev() {
@@ -920,8 +923,8 @@ fn graph_of(nodes: Vec<Node>, outputs: Vec<(u64, Shape, DType)>) -> Graph {
         .filter_map(|(n, l)| l.then_some(n))
         .collect();
     let made: HashSet<u64> = nodes.iter().map(|n| n.out).collect();
-    let mut inputs: Vec<(u64, Shape, DType)> = Vec::new();
-    let mut consider = |v: &(u64, Shape, DType)| {
+    let mut inputs: Vec<Typed> = Vec::new();
+    let mut consider = |v: &Typed| {
         if !made.contains(&v.0) && !inputs.iter().any(|i| i.0 == v.0) {
             inputs.push(v.clone());
         }

@@ -168,6 +168,144 @@ async fn the_conformance_corpus_agrees_with_pytorch_fused_on_webgpu() {
     corpus_agrees_on("wgpu", Some("fused")).await;
 }
 
+/// The shared compile corpus (first) and the project's own compile programs
+/// (`tests/compile/`), what PyTorch 2.15's torch.compile printed.
+const COMPILE: &[(&str, &str, &str)] = &[
+    (
+        "compile_mlp",
+        include_str!("../../../tests/conformance/compile/compile_mlp.py"),
+        include_str!("../../../tests/conformance/compile/compile_mlp.expected"),
+    ),
+    (
+        "compile_attention_embedding",
+        include_str!("../../../tests/compile/compile_attention_embedding.py"),
+        include_str!("../../../tests/compile/compile_attention_embedding.expected"),
+    ),
+    (
+        "compile_cache_limit",
+        include_str!("../../../tests/compile/compile_cache_limit.py"),
+        include_str!("../../../tests/compile/compile_cache_limit.expected"),
+    ),
+    (
+        "compile_custom_backend",
+        include_str!("../../../tests/compile/compile_custom_backend.py"),
+        include_str!("../../../tests/compile/compile_custom_backend.expected"),
+    ),
+    (
+        "compile_dynamic_batch",
+        include_str!("../../../tests/compile/compile_dynamic_batch.py"),
+        include_str!("../../../tests/compile/compile_dynamic_batch.expected"),
+    ),
+    (
+        "compile_dynamic_seq",
+        include_str!("../../../tests/compile/compile_dynamic_seq.py"),
+        include_str!("../../../tests/compile/compile_dynamic_seq.expected"),
+    ),
+    (
+        "compile_fullgraph_errors",
+        include_str!("../../../tests/compile/compile_fullgraph_errors.py"),
+        include_str!("../../../tests/compile/compile_fullgraph_errors.expected"),
+    ),
+    (
+        "compile_function_basics",
+        include_str!("../../../tests/compile/compile_function_basics.py"),
+        include_str!("../../../tests/compile/compile_function_basics.expected"),
+    ),
+    (
+        "compile_graph_break_item",
+        include_str!("../../../tests/compile/compile_graph_break_item.py"),
+        include_str!("../../../tests/compile/compile_graph_break_item.expected"),
+    ),
+    (
+        "compile_graph_break_print",
+        include_str!("../../../tests/compile/compile_graph_break_print.py"),
+        include_str!("../../../tests/compile/compile_graph_break_print.expected"),
+    ),
+    (
+        "compile_loss_functions",
+        include_str!("../../../tests/compile/compile_loss_functions.py"),
+        include_str!("../../../tests/compile/compile_loss_functions.expected"),
+    ),
+    (
+        "compile_module_inplace",
+        include_str!("../../../tests/compile/compile_module_inplace.py"),
+        include_str!("../../../tests/compile/compile_module_inplace.expected"),
+    ),
+    (
+        "compile_module_mlp",
+        include_str!("../../../tests/compile/compile_module_mlp.py"),
+        include_str!("../../../tests/compile/compile_module_mlp.expected"),
+    ),
+    (
+        "compile_recompile_guards",
+        include_str!("../../../tests/compile/compile_recompile_guards.py"),
+        include_str!("../../../tests/compile/compile_recompile_guards.expected"),
+    ),
+    (
+        "compile_recompile_scalars",
+        include_str!("../../../tests/compile/compile_recompile_scalars.py"),
+        include_str!("../../../tests/compile/compile_recompile_scalars.expected"),
+    ),
+    (
+        "compile_reset_disable",
+        include_str!("../../../tests/compile/compile_reset_disable.py"),
+        include_str!("../../../tests/compile/compile_reset_disable.expected"),
+    ),
+    (
+        "compile_rng_outside",
+        include_str!("../../../tests/compile/compile_rng_outside.py"),
+        include_str!("../../../tests/compile/compile_rng_outside.expected"),
+    ),
+    (
+        "compile_structured_io",
+        include_str!("../../../tests/compile/compile_structured_io.py"),
+        include_str!("../../../tests/compile/compile_structured_io.expected"),
+    ),
+    (
+        "compile_training_adamw",
+        include_str!("../../../tests/compile/compile_training_adamw.py"),
+        include_str!("../../../tests/compile/compile_training_adamw.expected"),
+    ),
+];
+
+/// Runs `programs` on `backend` in each of `modes` and checks each with the
+/// corpus rule.
+async fn programs_agree(backend: &str, modes: &[&str], programs: &[(&str, &str, &str)]) {
+    let playground = Playground::create(Some(backend.into()))
+        .await
+        .expect("the backend starts");
+    let mut failures = Vec::new();
+    for &mode in modes {
+        for (name, source, expected) in programs {
+            let report = run_in(&playground, source, Some(mode)).await;
+            if !report.ok() {
+                failures.push(format!("{name} in {mode}: {:?}", report.diagnostics));
+            } else if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
+                failures.push(format!("{name} in {mode}: {why}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "on {backend}:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// torch.compile in the browser: compiled graphs, recompiles, graph breaks
+/// and custom backends, in every eager mode on the wasm reference backend.
+#[wasm_bindgen_test]
+async fn the_compile_programs_agree_with_pytorch_in_every_mode_on_the_reference_backend() {
+    programs_agree("cpu", &["debug", "strict", "fused"], COMPILE).await;
+}
+
+/// The shared compile corpus in every mode on WebGPU, the own programs Fused.
+#[wasm_bindgen_test]
+async fn the_compile_programs_agree_with_pytorch_on_webgpu() {
+    programs_agree("wgpu", &["debug", "strict", "fused"], &COMPILE[..1]).await;
+    programs_agree("wgpu", &["fused"], &COMPILE[1..]).await;
+}
+
 /// What the page keeps in IndexedDB: entries taken after a run and loaded
 /// into a fresh playground make every kernel a persisted hit; a record that
 /// is not an entry is counted as corrupt and does no harm.

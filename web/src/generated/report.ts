@@ -79,7 +79,12 @@ summary: RunSummary | null,
  * ended in one. `ops`, `kernels` and `syncs` then hold every rank's,
  * each tagged with its rank.
  */
-world: WorldReport | null, };
+world: WorldReport | null, 
+/**
+ * The functions and modules given to `torch.compile`: their compiles,
+ * guards, recompiles, graph breaks, graphs and StableHLO.
+ */
+compiled: Array<CompiledFunction>, };
 
 export type ChipPreset = { 
 /**
@@ -233,6 +238,50 @@ arrival_us: number | null, wait_us: number, };
  * Elementwise comparisons; their result is a bool tensor.
  */
 export type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+
+/**
+ * One compile of a function: the guards its graphs are valid under.
+ */
+export type CompileRecord = { 
+/**
+ * What a call must match to reuse this compile, one guard per line.
+ */
+guards: Array<string>, 
+/**
+ * Why it was compiled again (none for the first compile): the first
+ * guard of the previous compile that the call failed, in Dynamo's words.
+ */
+reason: string | null, 
+/**
+ * Dimensions compiled as dynamic (`x.size(0)`), by automatic dynamic
+ * shapes or `dynamic=True`.
+ */
+dynamic_dims: Array<string>, line: number | null, 
+/**
+ * Calls this compile served.
+ */
+calls: number, graphs: Array<GraphRecord>, breaks: Array<GraphBreak>, };
+
+/**
+ * A function or module given to `torch.compile`.
+ */
+export type CompiledFunction = { name: string, 
+/**
+ * Where `torch.compile` was called.
+ */
+line: number | null, fullgraph: boolean, 
+/**
+ * `dynamic=` as given (`None`: automatic dynamic shapes).
+ */
+dynamic: boolean | null, calls: number, 
+/**
+ * Calls run eagerly, past `torch._dynamo.config.cache_size_limit`.
+ */
+eager_calls: number, compiles: Array<CompileRecord>, 
+/**
+ * What else happened to it (the cache size limit reached).
+ */
+notes: Array<string>, };
 
 /**
  * A kernel's simulated cost.
@@ -401,6 +450,41 @@ export type Figure = { value: number, source: string,
  * Sources disagree, or only third parties report it.
  */
 uncertain: boolean, };
+
+/**
+ * Where Dynamo would have broken the graph, and why.
+ */
+export type GraphBreak = { 
+/**
+ * Dynamo's reason (`Tensor.item`, `print`, `data-dependent branching`).
+ */
+reason: string, line: number | null, };
+
+/**
+ * One captured graph of a compile (a compile with `k` breaks has `k + 1`).
+ */
+export type GraphRecord = { 
+/**
+ * Indices into the Report's `ops` of this graph's ops (first call).
+ */
+ops: Array<number>, 
+/**
+ * Kernels launched to run it on its first call.
+ */
+kernels: number, 
+/**
+ * Reads the runtime made inside the graph (a host fallback's operands,
+ * an index), which a TPU compiler would have kept on the device.
+ */
+host_steps: number, inputs: Array<TensorType>, outputs: Array<TensorType>, 
+/**
+ * The graph as a StableHLO module (MLIR text), when it lowers.
+ */
+stablehlo: string | null, 
+/**
+ * Why it does not lower, when it does not.
+ */
+lowering_error: string | null, };
 
 /**
  * An alignment hint and how many kernels it was given for.
@@ -798,6 +882,11 @@ after_kernels: number,
  * Bytes the host read.
  */
 bytes: number, };
+
+/**
+ * The type of a graph's parameter or result, as the Report shows it.
+ */
+export type TensorType = { shape: Array<number>, dtype: DType, };
 
 /**
  * Simulated time, lane by lane.

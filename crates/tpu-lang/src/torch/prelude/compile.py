@@ -2,12 +2,17 @@
 # torch._dynamo (dynamo.py).
 
 
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False):
+def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None, options=None,
+            name=None, disable=False, recompile_limit=None, isolate_recompiles=False,
+            dynamic_shapes=None):
     import torch
 
+    if dynamic_shapes is not None:
+        raise NotImplementedError("torch.compile(dynamic_shapes=...) is not supported yet")
+
     def wrap(m):
-        return torch._dynamo._compile(m, fullgraph, dynamic, backend, mode, options, disable)
+        return torch._dynamo._compile(m, fullgraph, dynamic, "inductor" if backend is None else backend,
+                                      mode, options, disable, name, recompile_limit)
 
     if model is None:
         return wrap

@@ -228,6 +228,7 @@ class _CompiledFunction:
     def __init__(self, fn, name, fullgraph, dynamic, module=None, backend=None):
         self._fn = fn
         self._backend = backend if callable(backend) else None
+        self._recompile_limit = None
         self._name = name
         self._fullgraph = fullgraph
         self._dynamic = dynamic
@@ -285,10 +286,11 @@ class _CompiledFunction:
                     guards, dyn = self._guards(args, kwargs)
                     index = self._find(guards)
         if index is None:
-            if len(self._compiles) >= _limit():
+            limit = _limit() if self._recompile_limit is None else self._recompile_limit
+            if len(self._compiles) >= limit:
                 torch._C.compile_eager_call(
                     self._id,
-                    "torch._dynamo hit config.recompile_limit (" + str(_limit()) + "): "
+                    "torch._dynamo hit config.recompile_limit (" + str(limit) + "): "
                     + "later calls that need a new compile run eagerly; last reason: " + str(reason))
                 return self._fn(*args, **kwargs)
             index = len(self._compiles)
@@ -376,7 +378,7 @@ class OptimizedModule(torch.nn.Module):
 
 
 def _compile(model, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
-             disable=False):
+             disable=False, name=None, recompile_limit=None):
     if isinstance(backend, str) and backend not in _BACKENDS:
         raise InvalidBackend("Invalid backend: " + repr(backend)
                              + ". See `torch._dynamo.list_backends()` for available backends.")
@@ -386,8 +388,13 @@ def _compile(model, fullgraph=False, dynamic=None, backend="inductor", mode=None
     if disable:
         return model
     if isinstance(model, torch.nn.Module):
-        return OptimizedModule(model, fullgraph, dynamic, backend)
-    return _CompiledFunction(model, getattr(model, "__name__", "fn"), fullgraph, dynamic, None, backend)
+        compiled = OptimizedModule(model, fullgraph, dynamic, backend)
+        compiled._compiled_call._recompile_limit = recompile_limit
+        return compiled
+    compiled = _CompiledFunction(model, name or getattr(model, "__name__", "fn"), fullgraph, dynamic, None,
+                                 backend)
+    compiled._recompile_limit = recompile_limit
+    return compiled
 
 
 def reset():
