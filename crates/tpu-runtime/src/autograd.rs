@@ -58,6 +58,9 @@ pub struct Node {
     /// Its place in the order nodes were made (PyTorch's `sequence_nr`):
     /// of the nodes ready to run, the walk runs the latest made first.
     seq: u64,
+    /// The compiled function and compile whose graph made it: a backward
+    /// through it is captured as that compile's backward graph.
+    compiled: Option<(usize, usize)>,
 }
 
 thread_local! {
@@ -106,6 +109,7 @@ impl Runtime {
                 n.set(seq + 1);
                 seq
             }),
+            compiled: self.compiled_origin(),
         };
         let mut state = out.grad_state();
         state.requires_grad = true;
@@ -247,8 +251,18 @@ impl Runtime {
         let root_node = root.grad_state().grad_fn.clone();
         match root_node {
             Some(root_node) => {
-                walk.order = topological_order(&root_node).into_iter();
+                let order = topological_order(&root_node);
+                // A backward through a compiled forward is a compiled
+                // backward: its ops are captured and planned as one graph.
+                let compiled = order.iter().find_map(|n| n.compiled);
+                walk.order = order.into_iter();
                 walk.pending.insert(Rc::as_ptr(&root_node) as usize, seed);
+                if let (Some((function, compile)), None) = (compiled, &walk.capture)
+                    && let Err(e) = self.backward_capture_begin(function, compile)
+                {
+                    self.walk_finish(walk);
+                    return Err(e);
+                }
             }
             None if walk.capture.is_none() => {
                 if let Err(e) = self.accumulate_leaf(root, seed).await {
@@ -305,6 +319,7 @@ impl Runtime {
             }
             self.send_grads(walk, &node, grads).await?;
         }
+        self.backward_capture_end().await?;
         Ok(WalkStep::Done)
     }
 
@@ -335,6 +350,8 @@ impl Runtime {
     /// Ends a walk: gradient mode as it was, and the captured gradients in
     /// the order `capture` named them.
     pub fn walk_finish(&mut self, mut walk: Walk) -> Vec<Option<Tensor>> {
+        // A walk that ended early (an error) leaves no backward capture.
+        self.backward_capture_abort();
         self.set_grad_enabled(walk.grad_mode);
         walk.capture
             .take()
@@ -416,6 +433,7 @@ impl Runtime {
             None if g.shares_storage_with_any() => self.clone_tensor(&g).await?,
             None => g,
         };
+        self.capture_gradient(leaf, &total);
         leaf.set_grad(Some(total));
         // When this gradient became ready, in this rank's op stream: where
         // DDP's bucket all-reduce for it can start (`dist_collective`).

@@ -108,6 +108,14 @@ pub struct CompileRecord {
     pub calls: usize,
     pub graphs: Vec<GraphRecord>,
     pub breaks: Vec<GraphBreak>,
+    /// The compiled backward: the first backward through this compile's
+    /// graphs, captured and planned as one graph (AOTAutograd's
+    /// `CompiledFunctionBackward`).
+    #[serde(default)]
+    pub backward: Vec<GraphRecord>,
+    /// Backward passes through this compile's graphs.
+    #[serde(default)]
+    pub backward_calls: usize,
 }
 
 /// A function or module given to `torch.compile`.
@@ -194,6 +202,9 @@ pub(crate) struct Capture {
     /// Each value the graphs read that they did not make, as a tensor (for
     /// a custom backend's example inputs and each call's graph inputs).
     tensors: HashMap<u64, Tensor>,
+    /// A backward's capture: its results are the gradients it accumulated,
+    /// by leaf.
+    backward: Option<Vec<(usize, Tensor)>>,
 }
 
 /// A graph with the values of one call, for `--emit-stablehlo`.
@@ -340,6 +351,90 @@ impl crate::Runtime {
         }
     }
 
+    /// The compiled function and compile whose forward is being captured:
+    /// the autograd nodes made now belong to its graph.
+    pub(crate) fn compiled_origin(&self) -> Option<(usize, usize)> {
+        self.compiled
+            .capture
+            .as_ref()
+            .filter(|c| c.backward.is_none())
+            .map(|c| (c.function, c.compile))
+    }
+
+    /// Starts capturing a backward through compile `compile` of `function`
+    /// (none if a capture is already running).
+    pub(crate) fn backward_capture_begin(
+        &mut self,
+        function: usize,
+        compile: usize,
+    ) -> Result<(), crate::RuntimeError> {
+        if self.compiled.capture.is_some() {
+            return Ok(());
+        }
+        let Some(record) = self
+            .compiled
+            .functions
+            .get_mut(function)
+            .and_then(|f| f.compiles.get_mut(compile))
+        else {
+            return Ok(());
+        };
+        record.backward_calls += 1;
+        let recording = record.backward.is_empty();
+        self.tpu.flush()?;
+        self.tpu.set_deferring(true)?;
+        self.compiled.capture = Some(Capture {
+            function,
+            compile,
+            recording,
+            fullgraph: false,
+            depth: 0,
+            events: Vec::new(),
+            made: HashSet::new(),
+            segment_made: HashSet::new(),
+            first_kernel: self.tpu.kernels.len(),
+            kernels: Vec::new(),
+            host_steps: vec![0],
+            values: HashMap::new(),
+            ids: HashMap::new(),
+            tensors: HashMap::new(),
+            backward: Some(Vec::new()),
+        });
+        Ok(())
+    }
+
+    /// A leaf's gradient, accumulated during a captured backward: a result
+    /// of the backward graph.
+    pub(crate) fn capture_gradient(&mut self, leaf: &Tensor, grad: &Tensor) {
+        if let Some(Some(grads)) = self.compiled.capture.as_mut().map(|c| c.backward.as_mut()) {
+            let id = leaf.identity();
+            grads.retain(|(l, _)| *l != id);
+            grads.push((id, grad.clone()));
+        }
+    }
+
+    /// Ends a backward's capture: the graph runs, and on the compile's first
+    /// backward it is recorded (and lowered) as its backward graph.
+    pub(crate) async fn backward_capture_end(&mut self) -> Result<(), crate::RuntimeError> {
+        let grads = match self.compiled.capture.as_ref().map(|c| &c.backward) {
+            Some(Some(grads)) => grads.iter().map(|(_, g)| g.clone()).collect::<Vec<_>>(),
+            _ => return Ok(()),
+        };
+        self.capture_end(&grads).await
+    }
+
+    /// Abandons a backward's capture (the walk ended in an error).
+    pub(crate) fn backward_capture_abort(&mut self) {
+        if self
+            .compiled
+            .capture
+            .as_ref()
+            .is_some_and(|c| c.backward.is_some())
+        {
+            self.capture_abort();
+        }
+    }
+
     /// Whether a capture is running (`torch.compiler.is_compiling()`).
     pub fn is_capturing(&self) -> bool {
         self.compiled.capture.is_some()
@@ -374,6 +469,8 @@ impl crate::Runtime {
                 calls: 0,
                 graphs: Vec::new(),
                 breaks: Vec::new(),
+                backward: Vec::new(),
+                backward_calls: 0,
             });
         }
         let fullgraph = f.fullgraph;
@@ -403,6 +500,7 @@ impl crate::Runtime {
             values: HashMap::new(),
             ids: HashMap::new(),
             tensors: HashMap::new(),
+            backward: None,
         });
         Ok(())
     }
@@ -714,10 +812,10 @@ impl crate::Runtime {
     /// op before it makes no graph, as in Dynamo), keeps each graph for
     /// replay and its inputs for the caller, and on a compile's first call
     /// lowers each and records them under the compile.
-    fn record_graphs(&mut self, capture: Capture, results: Vec<Typed>) {
+    fn record_graphs(&mut self, mut capture: Capture, results: Vec<Typed>) {
         let mut graphs: Vec<(Vec<Node>, Vec<Typed>)> = vec![(Vec::new(), Vec::new())];
         let mut breaks = Vec::new();
-        for event in capture.events {
+        for event in std::mem::take(&mut capture.events) {
             match event {
                 Event::Op(node) => graphs.last_mut().unwrap().0.push(node),
                 Event::Break {
@@ -769,6 +867,16 @@ impl crate::Runtime {
             })
             .collect();
         let (function, compile) = (capture.function, capture.compile);
+        let backward = capture.backward.is_some();
+        if backward {
+            if capture.recording {
+                let records = self.graph_records(&capture, &built, "backward");
+                if let Some(c) = self.compiled.functions[function].compiles.get_mut(compile) {
+                    c.backward = records;
+                }
+            }
+            return;
+        }
         self.compiled.last_inputs = built
             .iter()
             .map(|g| {
@@ -789,8 +897,27 @@ impl crate::Runtime {
         if !capture.recording {
             return;
         }
+        let records = self.graph_records(&capture, &built, "");
+        if let Some(c) = self.compiled.functions[function].compiles.get_mut(compile) {
+            c.graphs = records;
+            c.breaks = breaks;
+        }
+    }
+
+    /// Each of `built`'s graphs lowered and recorded (and exported with its
+    /// values when graphs are exported; `suffix` names a backward's).
+    fn graph_records(
+        &mut self,
+        capture: &Capture,
+        built: &[Graph],
+        suffix: &str,
+    ) -> Vec<GraphRecord> {
+        let (function, compile) = (capture.function, capture.compile);
         let f = &self.compiled.functions[function];
-        let name = format!("{}_{function}_{compile}", sanitize(&f.name));
+        let mut name = format!("{}_{function}_{compile}", sanitize(&f.name));
+        if !suffix.is_empty() {
+            name = format!("{name}_{suffix}");
+        }
         let count = built.len();
         let mut records = Vec::with_capacity(count);
         for (g, graph) in built.iter().enumerate() {
@@ -839,10 +966,7 @@ impl crate::Runtime {
                 stablehlo: lowered.ok(),
             });
         }
-        if let Some(c) = self.compiled.functions[function].compiles.get_mut(compile) {
-            c.graphs = records;
-            c.breaks = breaks;
-        }
+        records
     }
 
     /// The StableHLO of compiled function `function`'s latest compile, one

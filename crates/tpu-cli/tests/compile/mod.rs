@@ -204,6 +204,39 @@ torch.compile(block)(x)
     );
 }
 
+/// A backward through a compiled forward is captured as one graph, planned
+/// whole and lowered to StableHLO, on the compile's first backward.
+#[test]
+fn a_compiled_forward_gets_a_compiled_backward() {
+    let source = r#"import torch
+import torch.nn as nn
+device = "tpu"
+torch.manual_seed(0)
+model = torch.compile(nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 4)).to(device))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(5, 8, device=device)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss.item())
+"#;
+    let (compiled, ok) = compiled(source, "strict");
+    assert!(ok);
+    let c = &compiled[0]["compiles"][0];
+    assert_eq!(c["backward_calls"], 3, "{c}");
+    let backward = c["backward"].as_array().unwrap();
+    assert_eq!(backward.len(), 1, "{c}");
+    let ops = backward[0]["ops"].as_array().unwrap().len();
+    let kernels = backward[0]["kernels"].as_u64().unwrap() as usize;
+    assert!(ops >= 10 && kernels < ops, "{ops} ops, {kernels} kernels");
+    // The gradients of the four parameters are its results.
+    assert_eq!(backward[0]["outputs"].as_array().unwrap().len(), 4);
+    let text = backward[0]["stablehlo"].as_str().unwrap();
+    assert!(text.contains("stablehlo.dot_general"), "{text}");
+}
+
 /// The Python that checks modules with real XLA: `TPU_XLA_PYTHON` (set by
 /// `cargo xtask test`, which installs it: the check is then required), else
 /// the project's virtualenv if it exists.
