@@ -260,7 +260,17 @@ dynamic_dims: Array<string>, line: number | null,
 /**
  * Calls this compile served.
  */
-calls: number, graphs: Array<GraphRecord>, breaks: Array<GraphBreak>, };
+calls: number, graphs: Array<GraphRecord>, breaks: Array<GraphBreak>, 
+/**
+ * The compiled backward: the first backward through this compile's
+ * graphs, captured and planned as one graph (AOTAutograd's
+ * `CompiledFunctionBackward`).
+ */
+backward: Array<GraphRecord>, 
+/**
+ * Backward passes through this compile's graphs.
+ */
+backward_calls: number, };
 
 /**
  * A function or module given to `torch.compile`.
