@@ -1,5 +1,6 @@
 //! `tpu bench`: Strict against Fused on the same backend, in one process,
-//! alternating. Each workload is a PyTorch program run twice per mode, with a
+//! alternating, and the same workload through `torch.compile` (in Fused
+//! mode: the compiled forward and backward graphs, the optimiser eager). Each workload is a PyTorch program run twice per mode, with a
 //! short and a longer step count; the difference divided by the extra steps is
 //! the per-step figure, so start-up, kernel compilation and the first steps'
 //! cache misses cancel out. Measured time is this machine's wall clock, not
@@ -43,12 +44,18 @@ pub struct BenchLine {
     pub speedup: f64,
     pub strict_kernels_per_step: f64,
     pub fused_kernels_per_step: f64,
+    /// The workload with its model through `torch.compile`, in Fused mode.
+    pub compiled_ms: f64,
+    pub compiled_kernels_per_step: f64,
+    /// `fused_ms / compiled_ms`.
+    pub compiled_vs_fused: f64,
     pub cache_hits: u64,
     pub cache_misses: u64,
 }
 
-fn program(w: &Workload, steps: usize, small: bool) -> String {
-    let mut text = format!("STEPS = {steps}\n");
+fn program(w: &Workload, steps: usize, small: bool, compiled: bool) -> String {
+    let compiled = if compiled { "True" } else { "False" };
+    let mut text = format!("STEPS = {steps}\nCOMPILED = {compiled}\n");
     for (k, v) in if small { w.small } else { w.full } {
         text.push_str(&format!("{k} = {v}\n"));
     }
@@ -79,23 +86,30 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
     let backend_name = runtime.tpu_backend_kind().name().to_string();
     let device = runtime.tpu_device_description();
     for w in WORKLOADS {
-        let short = program(w, 1, small);
-        let long = program(w, 1 + steps, small);
+        let short = program(w, 1, small, false);
+        let long = program(w, 1 + steps, small, false);
+        let short_compiled = program(w, 1, small, true);
+        let long_compiled = program(w, 1 + steps, small, true);
         let (s1, rs1) = timed(&mut runtime, &short, EagerMode::Strict)?;
         let (f1, rf1) = timed(&mut runtime, &short, EagerMode::Fused)?;
+        let (c1, rc1) = timed(&mut runtime, &short_compiled, EagerMode::Fused)?;
         let (s2, rs2) = timed(&mut runtime, &long, EagerMode::Strict)?;
         let (f2, rf2) = timed(&mut runtime, &long, EagerMode::Fused)?;
-        if rs2.stdout != rf2.stdout {
-            return Err(format!(
-                "{}: Strict printed {:?} and Fused {:?}",
-                w.name, rs2.stdout, rf2.stdout
-            ));
+        let (c2, rc2) = timed(&mut runtime, &long_compiled, EagerMode::Fused)?;
+        for (what, r) in [("Fused", &rf2), ("compiled", &rc2)] {
+            if rs2.stdout != r.stdout {
+                return Err(format!(
+                    "{}: Strict printed {:?} and {what} {:?}",
+                    w.name, rs2.stdout, r.stdout
+                ));
+            }
         }
         let per_step = |a: f64, b: f64| (b - a) / steps as f64;
         let kernels =
             |a: &Report, b: &Report| per_step(a.kernels.len() as f64, b.kernels.len() as f64);
         let strict_ms = per_step(s1, s2) * 1e3;
         let fused_ms = per_step(f1, f2) * 1e3;
+        let compiled_ms = per_step(c1, c2) * 1e3;
         let line = BenchLine {
             name: w.name.to_string(),
             backend: backend_name.clone(),
@@ -104,6 +118,9 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
             speedup: strict_ms / fused_ms,
             strict_kernels_per_step: kernels(&rs1, &rs2),
             fused_kernels_per_step: kernels(&rf1, &rf2),
+            compiled_ms,
+            compiled_kernels_per_step: kernels(&rc1, &rc2),
+            compiled_vs_fused: fused_ms / compiled_ms,
             cache_hits: rf2.cache.hits,
             cache_misses: rf2.cache.misses,
         };
@@ -111,14 +128,17 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
             println!("{}", serde_json::to_string(&line).expect("plain data"));
         } else {
             println!(
-                "{:<28} {:<9} strict {:>9.2} ms  fused {:>9.2} ms  speedup {:>5.2}x  kernels/step {:>7.1} -> {:>7.1}  ({device}; measured wall time)",
+                "{:<28} {:<9} strict {:>9.2} ms  fused {:>9.2} ms  speedup {:>5.2}x  kernels/step {:>7.1} -> {:>7.1}  compiled {:>9.2} ms ({:>5.2}x fused, {:>7.1} kernels/step)  ({device}; measured wall time)",
                 line.name,
                 line.backend,
                 line.strict_ms,
                 line.fused_ms,
                 line.speedup,
                 line.strict_kernels_per_step,
-                line.fused_kernels_per_step
+                line.fused_kernels_per_step,
+                line.compiled_ms,
+                line.compiled_vs_fused,
+                line.compiled_kernels_per_step
             );
         }
     }
@@ -193,8 +213,8 @@ pub fn ranks(backend: BackendChoice, steps: usize, small: bool, json: bool) -> R
     let mode = EagerMode::Strict;
     let mut one_rank_ms = None;
     for nproc in [1, 8] {
-        let (t1, r1) = timed_ranks(&shared, &program(&w, 1, small), nproc, mode)?;
-        let (t2, r2) = timed_ranks(&shared, &program(&w, 1 + steps, small), nproc, mode)?;
+        let (t1, r1) = timed_ranks(&shared, &program(&w, 1, small, false), nproc, mode)?;
+        let (t2, r2) = timed_ranks(&shared, &program(&w, 1 + steps, small, false), nproc, mode)?;
         let per_step = |a: f64, b: f64| (b - a) / steps as f64;
         let step_ms = per_step(t1, t2) * 1e3;
         let collectives = |r: &Report| r.world.as_ref().map_or(0, |w| w.collectives.len()) as f64;

@@ -1,5 +1,6 @@
 # Benchmark (b): a transformer block, forward and backward.
-# batch 8, 128 tokens, width 256, 4 heads (scaled down by `tpu bench --small`).
+# batch 8, 128 tokens, width 256, 4 heads (scaled down by `tpu bench --small`);
+# COMPILED runs the block through torch.compile (forward and backward graphs).
 import math
 import torch
 import torch.nn as nn
@@ -31,6 +32,8 @@ class Block(nn.Module):
 
 
 block = Block(WIDTH, HEADS).to(device)
+if COMPILED:
+    block = torch.compile(block)
 x = torch.randn(BATCH, TOKENS, WIDTH, device=device)
 for step in range(STEPS):
     out = block(x)
