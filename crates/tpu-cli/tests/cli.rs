@@ -179,6 +179,9 @@ fn bench_prints_one_json_object_per_workload() {
             "speedup",
             "strict_kernels_per_step",
             "fused_kernels_per_step",
+            "compiled_ms",
+            "compiled_kernels_per_step",
+            "compiled_vs_fused",
             "cache_hits",
             "cache_misses",
         ] {
@@ -189,6 +192,8 @@ fn bench_prints_one_json_object_per_workload() {
             l["fused_kernels_per_step"].as_f64().unwrap(),
         );
         assert!(f < s, "Fused should launch fewer kernels: {l}");
+        let c = l["compiled_kernels_per_step"].as_f64().unwrap();
+        assert!(c < s, "compiled graphs should launch fewer kernels than Strict: {l}");
         assert!(l["cache_hits"].as_u64().unwrap() > 0, "{l}");
     }
 }
