@@ -193,7 +193,10 @@ fn bench_prints_one_json_object_per_workload() {
         );
         assert!(f < s, "Fused should launch fewer kernels: {l}");
         let c = l["compiled_kernels_per_step"].as_f64().unwrap();
-        assert!(c < s, "compiled graphs should launch fewer kernels than Strict: {l}");
+        assert!(
+            c < s,
+            "compiled graphs should launch fewer kernels than Strict: {l}"
+        );
         assert!(l["cache_hits"].as_u64().unwrap() > 0, "{l}");
     }
 }

@@ -237,6 +237,11 @@ const COMPILE: &[(&str, &str, &str)] = &[
         include_str!("../../../tests/compile/compile_module_mlp.expected"),
     ),
     (
+        "compile_op_coverage",
+        include_str!("../../../tests/compile/compile_op_coverage.py"),
+        include_str!("../../../tests/compile/compile_op_coverage.expected"),
+    ),
+    (
         "compile_recompile_guards",
         include_str!("../../../tests/compile/compile_recompile_guards.py"),
         include_str!("../../../tests/compile/compile_recompile_guards.expected"),

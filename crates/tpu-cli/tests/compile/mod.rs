@@ -38,7 +38,7 @@ fn shared_compile_corpus_on_the_wgpu_backend() {
 
 #[test]
 fn own_compile_programs_on_the_reference_backend() {
-    check("tests/compile", "cpu", 18, &support::MODES);
+    check("tests/compile", "cpu", 19, &support::MODES);
 }
 
 /// On wgpu in Fused only (the shared corpus covers wgpu in all three modes;
@@ -46,7 +46,7 @@ fn own_compile_programs_on_the_reference_backend() {
 #[test]
 fn own_compile_programs_on_the_wgpu_backend() {
     if support::wgpu_available() {
-        check("tests/compile", "wgpu", 18, &["fused"]);
+        check("tests/compile", "wgpu", 19, &["fused"]);
     }
 }
 

@@ -109,8 +109,11 @@ impl Interpreter<'_> {
                 "Boolean value of Tensor with more than one value is ambiguous",
             ));
         }
-        self.runtime
-            .set_sync_reason("a Python condition reads a tensor");
+        if !self.file.is_library {
+            // The prelude's own reads are not the program's graph breaks.
+            self.runtime
+                .set_sync_reason("a Python condition reads a tensor");
+        }
         Ok(match self.runtime.item(t).await? {
             Scalar::Float(f) => f != 0.0,
             Scalar::Int(i) => i != 0,
@@ -119,7 +122,9 @@ impl Interpreter<'_> {
     }
 
     pub async fn tensor_item(&mut self, t: &Tensor) -> PyResult<Value> {
-        self.runtime.set_sync_reason(".item()");
+        if !self.file.is_library {
+            self.runtime.set_sync_reason(".item()");
+        }
         Ok(scalar_value(self.runtime.item(t).await?))
     }
 
@@ -318,7 +323,9 @@ impl Interpreter<'_> {
             "numel" => Ok(Value::Int(t.numel() as i64)),
             "tolist" => {
                 no_args(&args)?;
-                self.runtime.set_sync_reason(".tolist()");
+                if !self.file.is_library {
+                    self.runtime.set_sync_reason(".tolist()");
+                }
                 let values = self.runtime.read(t).await?;
                 Ok(nest(&values, 0, t.shape().dims()))
             }
