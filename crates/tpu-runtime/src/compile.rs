@@ -24,7 +24,14 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op, Shape};
 
+mod backward;
+mod breaks;
+mod export;
+mod replay;
 pub mod stablehlo;
+
+use breaks::break_reason;
+pub use export::ExportedGraph;
 
 /// A value of a captured graph: the buffer that holds it.
 pub(crate) type Key = (Home, BufferId);
@@ -136,36 +143,6 @@ pub struct CompiledFunction {
     pub notes: Vec<String>,
 }
 
-const ITEM: &str = "Unsupported Tensor.item() call with capture_scalar_outputs=False\n  Explanation: Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.\n  Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` or `export TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph.";
-const PRINT: &str = "Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['Tensor'] (has_kwargs False)\n  Hint: Avoid calling builtin `print` with argument types ['Tensor']. Consider using an equivalent alternative function/method to `print`.";
-const BRANCH: &str = "generic_jump TensorVariable()";
-const BRANCH_FULLGRAPH: &str = "Data-dependent branching\n  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.";
-const TOLIST_FLOAT: &str = "Tensor.tolist() with non-integer tensor\n  Explanation: Dynamo currently does not support tracing `tolist()` on non-integer tensors.\n  Hint: Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, int64).";
-const DATA_DEPENDENT: &str = "Data dependent operator\n  Explanation: Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value is dependent on the data of Tensor inputs.\n  Hint: Enable tracing of data-dependent output operators with `torch._dynamo.config.capture_scalar_outputs = True`";
-const DYNAMIC_SHAPE: &str = "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on input Tensor data.\n  Hint: Enable tracing of dynamic shape operators with `torch._dynamo.config.capture_dynamic_output_shape_ops = True`";
-
-/// A graph break for a read whose sync reason is one the program asked
-/// for, in Dynamo 2.15's words: the reason `explain` gives, and the error
-/// `fullgraph=True` raises (none where fullgraph captures the value instead:
-/// `.item()` and data-dependent shapes, as Dynamo's fullgraph mode does).
-/// `None` for the runtime's own reads, which are host steps.
-pub(crate) fn break_reason(
-    sync_reason: &str,
-    dtype: DType,
-) -> Option<(&'static str, Option<&'static str>)> {
-    match sync_reason {
-        ".item()" => Some((ITEM, None)),
-        "print / repr" => Some((PRINT, Some(PRINT))),
-        "a Python condition reads a tensor" => Some((BRANCH, Some(BRANCH_FULLGRAPH))),
-        ".tolist()" if dtype.is_floating() => Some((TOLIST_FLOAT, Some(TOLIST_FLOAT))),
-        ".tolist()" => Some((DATA_DEPENDENT, None)),
-        r if r.starts_with("nonzero") || r.starts_with("a boolean mask") => {
-            Some((DYNAMIC_SHAPE, None))
-        }
-        _ => None,
-    }
-}
-
 enum Event {
     Op(Node),
     Break {
@@ -205,75 +182,6 @@ pub(crate) struct Capture {
     /// A backward's capture: its results are the gradients it accumulated,
     /// by leaf.
     backward: Option<Vec<(usize, Tensor)>>,
-}
-
-/// A graph with the values of one call, for `--emit-stablehlo`.
-#[derive(Clone, Debug)]
-pub struct ExportedGraph {
-    pub name: String,
-    pub stablehlo: String,
-    pub inputs: Vec<HostData>,
-    pub input_shapes: Vec<Vec<usize>>,
-    pub outputs: Vec<HostData>,
-    pub output_shapes: Vec<Vec<usize>>,
-}
-
-impl ExportedGraph {
-    /// The parameters' values in the JSON form `tools/xla_check.py` (and
-    /// `run_stablehlo.py`) read: a list of `{"dtype", "shape", "data"}`.
-    pub fn inputs_json(&self) -> String {
-        values_json(&self.inputs, &self.input_shapes)
-    }
-
-    /// The results as this runtime computed them, in the same form.
-    pub fn outputs_json(&self) -> String {
-        values_json(&self.outputs, &self.output_shapes)
-    }
-}
-
-fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
-    use std::fmt::Write;
-    let number = |v: f64| {
-        if v.is_nan() {
-            "NaN".to_string()
-        } else if v.is_infinite() {
-            (if v > 0.0 { "Infinity" } else { "-Infinity" }).to_string()
-        } else {
-            format!("{v:?}")
-        }
-    };
-    let mut out = String::from("[");
-    for (i, (data, shape)) in values.iter().zip(shapes).enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        let dtype = match data.dtype() {
-            DType::Float32 => "f32",
-            DType::Float64 => "f64",
-            DType::BFloat16 => "bf16",
-            DType::Int32 => "i32",
-            DType::Int64 => "i64",
-            DType::Bool => "i1",
-        };
-        let items: Vec<String> = match data {
-            HostData::I64(v) => v.iter().map(|x| x.to_string()).collect(),
-            HostData::I32(v) => v.iter().map(|x| x.to_string()).collect(),
-            HostData::Bool(v) => v
-                .iter()
-                .map(|&x| if x { "1" } else { "0" }.into())
-                .collect(),
-            other => other.to_f64().into_iter().map(number).collect(),
-        };
-        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-        let _ = write!(
-            out,
-            "{{\"dtype\": \"{dtype}\", \"shape\": [{}], \"data\": [{}]}}",
-            dims.join(", "),
-            items.join(", ")
-        );
-    }
-    out.push(']');
-    out
 }
 
 #[derive(Default)]
@@ -359,80 +267,6 @@ impl crate::Runtime {
             .as_ref()
             .filter(|c| c.backward.is_none())
             .map(|c| (c.function, c.compile))
-    }
-
-    /// Starts capturing a backward through compile `compile` of `function`
-    /// (none if a capture is already running).
-    pub(crate) fn backward_capture_begin(
-        &mut self,
-        function: usize,
-        compile: usize,
-    ) -> Result<(), crate::RuntimeError> {
-        if self.compiled.capture.is_some() {
-            return Ok(());
-        }
-        let Some(record) = self
-            .compiled
-            .functions
-            .get_mut(function)
-            .and_then(|f| f.compiles.get_mut(compile))
-        else {
-            return Ok(());
-        };
-        record.backward_calls += 1;
-        let recording = record.backward.is_empty();
-        self.tpu.flush()?;
-        self.tpu.set_deferring(true)?;
-        self.compiled.capture = Some(Capture {
-            function,
-            compile,
-            recording,
-            fullgraph: false,
-            depth: 0,
-            events: Vec::new(),
-            made: HashSet::new(),
-            segment_made: HashSet::new(),
-            first_kernel: self.tpu.kernels.len(),
-            kernels: Vec::new(),
-            host_steps: vec![0],
-            values: HashMap::new(),
-            ids: HashMap::new(),
-            tensors: HashMap::new(),
-            backward: Some(Vec::new()),
-        });
-        Ok(())
-    }
-
-    /// A leaf's gradient, accumulated during a captured backward: a result
-    /// of the backward graph.
-    pub(crate) fn capture_gradient(&mut self, leaf: &Tensor, grad: &Tensor) {
-        if let Some(Some(grads)) = self.compiled.capture.as_mut().map(|c| c.backward.as_mut()) {
-            let id = leaf.identity();
-            grads.retain(|(l, _)| *l != id);
-            grads.push((id, grad.clone()));
-        }
-    }
-
-    /// Ends a backward's capture: the graph runs, and on the compile's first
-    /// backward it is recorded (and lowered) as its backward graph.
-    pub(crate) async fn backward_capture_end(&mut self) -> Result<(), crate::RuntimeError> {
-        let grads = match self.compiled.capture.as_ref().map(|c| &c.backward) {
-            Some(Some(grads)) => grads.iter().map(|(_, g)| g.clone()).collect::<Vec<_>>(),
-            _ => return Ok(()),
-        };
-        self.capture_end(&grads).await
-    }
-
-    /// Abandons a backward's capture (the walk ended in an error).
-    pub(crate) fn backward_capture_abort(&mut self) {
-        if self
-            .compiled
-            .capture
-            .as_ref()
-            .is_some_and(|c| c.backward.is_some())
-        {
-            self.capture_abort();
-        }
     }
 
     /// Whether a capture is running (`torch.compiler.is_compiling()`).
@@ -541,83 +375,6 @@ impl crate::Runtime {
         }
         self.record_graphs(capture, results);
         Ok(())
-    }
-
-    /// The input tensors of each graph of the compiled call that ended last
-    /// (what a custom backend's compiled callable is called with).
-    pub fn last_graph_inputs(&self) -> Vec<Vec<Tensor>> {
-        self.compiled.last_inputs.clone()
-    }
-
-    /// Runs graph `graph` of compile `compile` of `function` (as its latest
-    /// call captured it) on `inputs`, op by op: a custom backend's
-    /// `gm.forward`.
-    pub async fn graph_replay(
-        &mut self,
-        function: usize,
-        compile: usize,
-        graph: usize,
-        inputs: &[Tensor],
-    ) -> Result<Vec<Tensor>, crate::RuntimeError> {
-        let Some(g) = self
-            .compiled
-            .latest
-            .get(&(function, compile, graph))
-            .cloned()
-        else {
-            return Err(crate::RuntimeError::Message(
-                "this GraphModule's graph is no longer held (torch.compiler.reset())".into(),
-            ));
-        };
-        if inputs.len() != g.inputs.len() {
-            return Err(crate::RuntimeError::Type(format!(
-                "forward() takes {} tensors ({} given)",
-                g.inputs.len(),
-                inputs.len()
-            )));
-        }
-        let device = inputs.first().map_or(Device::Tpu(0), |t| t.device());
-        let mut values: HashMap<u64, Tensor> = HashMap::new();
-        for ((id, shape, dtype), t) in g.inputs.iter().zip(inputs) {
-            if t.shape() != *shape || t.dtype() != *dtype {
-                return Err(crate::RuntimeError::Message(format!(
-                    "the graph was captured for a {} tensor of shape {:?}, not {} of shape {:?}",
-                    dtype.torch_name(),
-                    shape.dims(),
-                    t.dtype().torch_name(),
-                    t.dims()
-                )));
-            }
-            values.insert(*id, self.dense(t).await?);
-        }
-        for node in &g.nodes {
-            let mut args = Vec::with_capacity(node.inputs.len());
-            for (id, shape, _) in &node.inputs {
-                let t = values.get(id).ok_or_else(|| {
-                    crate::RuntimeError::Message("internal: a replayed graph lost a value".into())
-                })?;
-                args.push(as_shape(t, shape));
-            }
-            let refs: Vec<&Tensor> = args.iter().collect();
-            let out = self
-                .dispatch_dense(
-                    node.op.clone(),
-                    &refs,
-                    node.out_shape.clone(),
-                    node.out_dtype,
-                    device,
-                )
-                .await?;
-            values.insert(node.out, out);
-        }
-        g.outputs
-            .iter()
-            .map(|(id, shape, _)| {
-                values.get(id).map(|t| as_shape(t, shape)).ok_or_else(|| {
-                    crate::RuntimeError::Message("internal: a replayed graph lost a result".into())
-                })
-            })
-            .collect()
     }
 
     /// Abandons the capture after the compiled function raised.
@@ -904,71 +661,6 @@ impl crate::Runtime {
         }
     }
 
-    /// Each of `built`'s graphs lowered and recorded (and exported with its
-    /// values when graphs are exported; `suffix` names a backward's).
-    fn graph_records(
-        &mut self,
-        capture: &Capture,
-        built: &[Graph],
-        suffix: &str,
-    ) -> Vec<GraphRecord> {
-        let (function, compile) = (capture.function, capture.compile);
-        let f = &self.compiled.functions[function];
-        let mut name = format!("{}_{function}_{compile}", sanitize(&f.name));
-        if !suffix.is_empty() {
-            name = format!("{name}_{suffix}");
-        }
-        let count = built.len();
-        let mut records = Vec::with_capacity(count);
-        for (g, graph) in built.iter().enumerate() {
-            let lowered = stablehlo::lower(graph);
-            let types = |vs: &[Typed]| {
-                vs.iter()
-                    .map(|(_, s, d)| TensorType {
-                        shape: s.dims().to_vec(),
-                        dtype: *d,
-                    })
-                    .collect()
-            };
-            if self.compiled.export
-                && let Ok(text) = &lowered
-            {
-                let values = |vs: &[Typed]| -> Option<Vec<HostData>> {
-                    vs.iter()
-                        .map(|(id, _, _)| capture.values.get(id).cloned())
-                        .collect()
-                };
-                if let (Some(inputs), Some(outputs)) =
-                    (values(&graph.inputs), values(&graph.outputs))
-                {
-                    let graph_name = if count == 1 {
-                        name.clone()
-                    } else {
-                        format!("{name}_graph{g}")
-                    };
-                    self.compiled.exported.push(ExportedGraph {
-                        name: graph_name,
-                        stablehlo: text.clone(),
-                        inputs,
-                        input_shapes: graph.inputs.iter().map(|i| i.1.dims().to_vec()).collect(),
-                        outputs,
-                        output_shapes: graph.outputs.iter().map(|o| o.1.dims().to_vec()).collect(),
-                    });
-                }
-            }
-            records.push(GraphRecord {
-                ops: graph.nodes.iter().map(|n| n.op_index).collect(),
-                kernels: capture.kernels.get(g).copied().unwrap_or(0),
-                host_steps: capture.host_steps.get(g).copied().unwrap_or(0),
-                inputs: types(&graph.inputs),
-                outputs: types(&graph.outputs),
-                lowering_error: lowered.as_ref().err().cloned(),
-                stablehlo: lowered.ok(),
-            });
-        }
-        records
-    }
-
     /// The StableHLO of compiled function `function`'s latest compile, one
     /// module per graph (for a graph that does not lower, why).
     pub fn compiled_stablehlo(&self, function: usize) -> Vec<String> {
@@ -1062,19 +754,6 @@ fn graph_of(nodes: Vec<Node>, outputs: Vec<Typed>) -> Graph {
         nodes,
         outputs,
     }
-}
-
-/// `t` (dense) read as `shape`, which has as many elements.
-fn as_shape(t: &Tensor, shape: &Shape) -> Tensor {
-    if t.shape() == *shape {
-        return t.clone();
-    }
-    let layout = t.layout();
-    Tensor::from_layout(crate::tensor::Layout {
-        strides: shape.strides(),
-        shape: shape.clone(),
-        ..layout
-    })
 }
 
 /// A name usable as a file name and an MLIR symbol.
