@@ -151,7 +151,7 @@ fn largest_wgsl(report: &Report) -> String {
 }
 
 fn program(prelude: &str, body: &str) -> String {
-    format!("STEPS = 2\n{prelude}{body}")
+    format!("STEPS = 2\nCOMPILED = False\n{prelude}{body}")
 }
 
 #[test]

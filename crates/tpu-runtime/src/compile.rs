@@ -87,6 +87,9 @@ pub struct GraphRecord {
     pub ops: Vec<usize>,
     /// Kernels launched to run it on its first call.
     pub kernels: usize,
+    /// Those kernels, as indices into the Report's `kernels`.
+    #[serde(default)]
+    pub kernel_indices: Vec<usize>,
     /// Reads the runtime made inside the graph (a host fallback's operands,
     /// an index), which a TPU compiler would have kept on the device.
     pub host_steps: usize,
@@ -168,7 +171,8 @@ pub(crate) struct Capture {
     segment_made: HashSet<u64>,
     /// Kernels launched and host steps since the current graph began.
     first_kernel: usize,
-    kernels: Vec<usize>,
+    /// Each finished graph's kernels, as a range of the run's kernels.
+    kernels: Vec<std::ops::Range<usize>>,
     host_steps: Vec<usize>,
     /// Values read back for export (`export_graphs`): the parameters and
     /// results of each graph, by value.
@@ -363,7 +367,7 @@ impl crate::Runtime {
         result?;
         capture
             .kernels
-            .push(self.tpu.kernels.len() - capture.first_kernel);
+            .push(capture.first_kernel..self.tpu.kernels.len());
         let mut results = Vec::with_capacity(dense.len());
         for t in &dense {
             let id = capture.id((t.home(), t.buffer()));
@@ -434,7 +438,8 @@ impl crate::Runtime {
             out: out_id,
             out_shape: out.1.clone(),
             out_dtype: out.2,
-            op_index: self.ops.len(),
+            // The op was logged just before it was captured.
+            op_index: self.ops.len() - 1,
         }));
         for (id, t) in wanted {
             let data = self.read_dense_quiet(&t).await?;
@@ -523,7 +528,7 @@ impl crate::Runtime {
         self.tpu.flush()?;
         let kernels_now = self.tpu.kernels.len();
         if let Some(capture) = self.compiled.capture.as_mut() {
-            capture.kernels.push(kernels_now - capture.first_kernel);
+            capture.kernels.push(capture.first_kernel..kernels_now);
             capture.first_kernel = kernels_now;
         }
         Ok(())
@@ -556,7 +561,7 @@ impl crate::Runtime {
     pub(crate) fn capture_after_break(&mut self, t: &Tensor, data: Option<&HostData>) {
         let kernels_now = self.tpu.kernels.len();
         if let Some(capture) = self.compiled.capture.as_mut() {
-            capture.kernels.push(kernels_now - capture.first_kernel);
+            capture.kernels.push(capture.first_kernel..kernels_now);
             capture.first_kernel = kernels_now;
             if let Some(data) = data {
                 let id = capture.id((t.home(), t.buffer()));

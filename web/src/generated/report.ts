@@ -483,6 +483,10 @@ ops: Array<number>,
  */
 kernels: number, 
 /**
+ * Those kernels, as indices into the Report's `kernels`.
+ */
+kernel_indices: Array<number>, 
+/**
  * Reads the runtime made inside the graph (a host fallback's operands,
  * an index), which a TPU compiler would have kept on the device.
  */

@@ -53,6 +53,13 @@ fn own_compile_programs_on_the_wgpu_backend() {
 /// Runs `source` as a program with `tpu run --report`, returning the
 /// Report's `compiled` list and the exit status.
 fn compiled(source: &str, mode: &str) -> (serde_json::Value, bool) {
+    let (report, ok) = report(source, mode);
+    (report["compiled"].clone(), ok)
+}
+
+/// Runs `source` as a program with `tpu run --report`, returning the Report
+/// and the exit status.
+fn report(source: &str, mode: &str) -> (serde_json::Value, bool) {
     let dir = std::env::temp_dir().join(format!(
         "tpu-compile-test-{}-{}",
         std::process::id(),
@@ -70,7 +77,7 @@ fn compiled(source: &str, mode: &str) -> (serde_json::Value, bool) {
         .unwrap();
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    (json["compiled"].clone(), out.status.success())
+    (json, out.status.success())
 }
 
 #[test]
@@ -192,16 +199,43 @@ def block(x):
 x = torch.randn(8, 16, device=device)
 torch.compile(block)(x)
 "#;
-    let (compiled, ok) = compiled(source, "strict");
+    let (report, ok) = report(source, "strict");
     assert!(ok);
-    let graph = &compiled[0]["compiles"][0]["graphs"][0];
-    let ops = graph["ops"].as_array().unwrap().len();
+    let graph = &report["compiled"][0]["compiles"][0]["graphs"][0];
+    let ops: Vec<usize> = graph["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_u64().unwrap() as usize)
+        .collect();
     let kernels = graph["kernels"].as_u64().unwrap() as usize;
-    assert!(ops >= 10, "{graph}");
+    assert!(ops.len() >= 10, "{graph}");
     assert!(
-        kernels * 2 <= ops,
-        "a compiled graph of {ops} ops launched {kernels} kernels"
+        kernels * 2 <= ops.len(),
+        "a compiled graph of {} ops launched {kernels} kernels",
+        ops.len()
     );
+    // Its ops are the function's own, from its product on: lines 8 and 9.
+    let op = |i: usize| &report["ops"][i];
+    assert_eq!(op(ops[0])["name"], "aten::mm");
+    for &i in &ops {
+        let line = op(i)["line"].as_u64().unwrap();
+        assert!((8..=9).contains(&line), "op {i} at line {line}: {}", op(i));
+    }
+    // Its kernels are the ones that computed them.
+    let indices = graph["kernel_indices"].as_array().unwrap();
+    assert_eq!(indices.len(), kernels);
+    for k in indices {
+        let computed = report["kernels"][k.as_u64().unwrap() as usize]["ops"]
+            .as_array()
+            .unwrap();
+        assert!(
+            computed
+                .iter()
+                .all(|o| ops.contains(&(o.as_u64().unwrap() as usize))),
+            "kernel {k} computed ops outside the graph"
+        );
+    }
 }
 
 /// A backward through a compiled forward is captured as one graph, planned

@@ -129,7 +129,13 @@ impl crate::Runtime {
             }
             records.push(GraphRecord {
                 ops: graph.nodes.iter().map(|n| n.op_index).collect(),
-                kernels: capture.kernels.get(g).copied().unwrap_or(0),
+                kernels: capture.kernels.get(g).map_or(0, |r| r.len()),
+                kernel_indices: capture
+                    .kernels
+                    .get(g)
+                    .cloned()
+                    .unwrap_or_default()
+                    .collect(),
                 host_steps: capture.host_steps.get(g).copied().unwrap_or(0),
                 inputs: types(&graph.inputs),
                 outputs: types(&graph.outputs),

@@ -172,6 +172,8 @@ def _reason(old, new):
             continue
         if n.value == g.value:
             continue
+        if g.kind == "grad_mode":
+            return "GLOBAL_STATE changed: grad_mode "
         if g.kind == "tensor":
             (sizes, dtype, device, rg) = g.value
             (nsizes, ndtype, ndevice, nrg) = n.value
@@ -258,7 +260,7 @@ class _CompiledFunction:
         for k in kwargs:
             _guards_of(k, kwargs[k], self._dynamic_dims, all_dynamic, guards, dyn)
         mode = torch.is_grad_enabled()
-        guards.append(_Guard("GLOBAL_STATE", "grad_mode", mode, "GLOBAL_STATE changed: grad_mode "))
+        guards.append(_Guard("GLOBAL_STATE", "grad_mode", mode, "___check_global_state() (grad_mode=" + str(mode) + ")"))
         return guards, dyn
 
     def _find(self, guards):
