@@ -150,6 +150,7 @@ const EXAMPLE_CHECKS = {
   attention: /torch\.Size\(\[2, 16, 64\]\)/,
   fusion: /same result: True/,
   mxu: /head_dim 128: scores \(8, 128, 128\)/,
+  compile: /batch 6: [\d.]+\nnormalized: 1\.0000/,
   collective: /v5e 4x4[\s\S]*all-reduce[\s\S]*latency-bound: True/,
   ddp: /\[rank3\]:replicas equal: True/,
   deadlock: /DistDeadlockError: no rank can proceed/,

@@ -256,6 +256,28 @@ async function renderShardingPanel(report: Report) {
   }
 }
 
+// The Compiled panel (www/src/compiled.ts) is a chunk of its own as well,
+// loaded the first time a run compiles something or the tab is opened.
+let compiledModule: Promise<typeof import("./compiled")> | null = null;
+/** The Report the Compiled panel shows, so a second request renders nothing. */
+let compiledShown: Report | null = null;
+const compiledLinks = { line: (line: number) => jumpTo(editor, line, 1) };
+async function renderCompiledPanel(report: Report) {
+  if (compiledShown === report) return;
+  compiledShown = report;
+  const view = $("#compiled-view");
+  try {
+    compiledModule ??= import("./compiled");
+    const { renderCompiled } = await compiledModule;
+    // A later run may have finished while the module loaded.
+    if (compiledShown === report) renderCompiled(view, report, compiledLinks);
+  } catch (e) {
+    compiledModule = null;
+    compiledShown = null;
+    view.textContent = `The Compiled panel could not be loaded: ${e}`;
+  }
+}
+
 function renderReport(report: Report) {
   shown = report;
   offerRanks(report);
@@ -304,6 +326,7 @@ function renderReport(report: Report) {
   // The Sharding panel's module is fetched the first time a run holds
   // DTensors or the tab is opened; after that it renders every run.
   if (shardingModule || (report.world?.dtensors.length ?? 0) > 0) void renderShardingPanel(report);
+  if (compiledModule || report.compiled.length > 0) void renderCompiledPanel(report);
   const c = report.cache;
   const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
   const measured = `${(report.measured_ms ?? 0).toFixed(0)} ms measured in this browser`;
@@ -541,11 +564,14 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("./sw.js").catch(() => {
     // Without it the page still works online.
   });
-  // The Sharding panel's chunk is fetched once the worker controls the page,
-  // in the background, so that it is kept for offline use even if the panel
-  // was never opened.
+  // The Sharding and Compiled panels' chunks are fetched once the worker
+  // controls the page, in the background, so that they are kept for offline
+  // use even if the panels were never opened.
   void navigator.serviceWorker.ready.then(() =>
-    setTimeout(() => void import("./sharding").catch(() => {}), 3000),
+    setTimeout(() => {
+      void import("./sharding").catch(() => {});
+      void import("./compiled").catch(() => {});
+    }, 3000),
   );
 }
 
@@ -557,6 +583,7 @@ function openPanel(name: string) {
     $(`#panel-${other.dataset.panel}`).hidden = !on;
   }
   if (name === "sharding" && shown) void renderShardingPanel(shown);
+  if (name === "compiled" && shown) void renderCompiledPanel(shown);
 }
 
 for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs [role=tab]")) {
