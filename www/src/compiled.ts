@@ -5,9 +5,9 @@
 // recompile with Dynamo's reason): its guards, dynamic dimensions, the calls
 // it served, its graph breaks with their lines, and its graphs, forward then
 // backward: ops, kernels and host steps, input and output types, the
-// StableHLO module, and the kernels its first call launched. The kernels are
-// the Report's own `kernels` whose ops are the graph's ops; everything else is
-// read off the record as it is. It is loaded on demand (main.ts imports it
+// StableHLO module, and the kernels its first call launched (the Report's
+// `kernels` at the graph's `kernel_indices`); everything is read off the
+// record as it is. It is loaded on demand (main.ts imports it
 // dynamically), so the page's main chunk does not carry it.
 import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, Report, TensorType } from "../../web/src/report";
 import { el } from "./panels";
@@ -48,19 +48,9 @@ function lineLink(line: number, links: CompiledLinks): HTMLElement {
   return a;
 }
 
-/** Each op's kernels, so a graph finds the kernels that computed its ops. */
-function kernelsByOp(report: Report): Map<number, number[]> {
-  const byOp = new Map<number, number[]>();
-  report.kernels.forEach((k, i) => {
-    for (const op of k.ops) byOp.set(op, [...(byOp.get(op) ?? []), i]);
-  });
-  return byOp;
-}
-
-/** The kernels that computed any of the graph's ops, in launch order. */
-function graphKernels(report: Report, byOp: Map<number, number[]>, graph: GraphRecord): KernelRecord[] {
-  const indices = new Set(graph.ops.flatMap((op) => byOp.get(op) ?? []));
-  return [...indices].sort((a, b) => a - b).map((i) => report.kernels[i]);
+/** The kernels the graph's first call launched, in launch order. */
+function graphKernels(report: Report, graph: GraphRecord): KernelRecord[] {
+  return graph.kernel_indices.map((i) => report.kernels[i]).filter((k) => k !== undefined);
 }
 
 /** A button that copies `text`, saying whether it could. */
@@ -78,8 +68,8 @@ function copyButton(text: string, what: string): HTMLElement {
   return button;
 }
 
-function renderGraph(report: Report, byOp: Map<number, number[]>, graph: GraphRecord, title: string): HTMLElement {
-  const kernels = graphKernels(report, byOp, graph);
+function renderGraph(report: Report, graph: GraphRecord, title: string): HTMLElement {
+  const kernels = graphKernels(report, graph);
   const types = (ts: TensorType[]) => (ts.length ? ts.map(typeText).join(", ") : "none");
   const names = kernels.slice(0, KERNELS_SHOWN).map((k) => el("code", {}, k.name));
   const more = kernels.length > KERNELS_SHOWN ? [` and ${kernels.length - KERNELS_SHOWN} more (the Kernels panel lists every launch)`] : [];
@@ -113,7 +103,7 @@ function renderGraph(report: Report, byOp: Map<number, number[]>, graph: GraphRe
 /** The first line of Dynamo's reason (the rest is its explanation and hint). */
 const firstLine = (text: string) => text.split("\n")[0];
 
-function renderCompile(report: Report, byOp: Map<number, number[]>, record: CompileRecord, index: number, links: CompiledLinks): HTMLElement {
+function renderCompile(report: Report, record: CompileRecord, index: number, links: CompiledLinks): HTMLElement {
   const head = el(
     "h4",
     {},
@@ -143,8 +133,8 @@ function renderCompile(report: Report, byOp: Map<number, number[]>, record: Comp
       )
     : el("p", { className: "hint" }, "no graph breaks");
   const graphs = [
-    ...record.graphs.map((g, i) => renderGraph(report, byOp, g, record.graphs.length > 1 ? `graph ${i + 1} of ${record.graphs.length}` : "graph")),
-    ...record.backward.map((g, i) => renderGraph(report, byOp, g, record.backward.length > 1 ? `backward graph ${i + 1}` : "backward graph")),
+    ...record.graphs.map((g, i) => renderGraph(report, g, record.graphs.length > 1 ? `graph ${i + 1} of ${record.graphs.length}` : "graph")),
+    ...record.backward.map((g, i) => renderGraph(report, g, record.backward.length > 1 ? `backward graph ${i + 1}` : "backward graph")),
   ];
   const section = el(
     "section",
@@ -161,7 +151,7 @@ function renderCompile(report: Report, byOp: Map<number, number[]>, record: Comp
   return section;
 }
 
-function renderFunction(report: Report, byOp: Map<number, number[]>, f: CompiledFunction, links: CompiledLinks): HTMLElement {
+function renderFunction(report: Report, f: CompiledFunction, links: CompiledLinks): HTMLElement {
   const settings = `fullgraph=${f.fullgraph ? "True" : "False"}, dynamic=${f.dynamic === null ? "None" : f.dynamic ? "True" : "False"}`;
   const section = el(
     "section",
@@ -178,7 +168,7 @@ function renderFunction(report: Report, byOp: Map<number, number[]>, f: Compiled
       `${plural(f.calls, "call")}, ${f.eager_calls} run eagerly · ${plural(f.compiles.length, "compile")} · ${settings}`,
     ),
     ...f.notes.map((n) => el("p", { className: "compiled-note" }, n)),
-    ...f.compiles.map((c, i) => renderCompile(report, byOp, c, i, links)),
+    ...f.compiles.map((c, i) => renderCompile(report, c, i, links)),
   );
   section.dataset.name = f.name;
   return section;
@@ -191,6 +181,5 @@ export function renderCompiled(target: HTMLElement, report: Report, links: Compi
     );
     return;
   }
-  const byOp = kernelsByOp(report);
-  target.replaceChildren(...report.compiled.map((f) => renderFunction(report, byOp, f, links)));
+  target.replaceChildren(...report.compiled.map((f) => renderFunction(report, f, links)));
 }
