@@ -197,6 +197,11 @@ impl Runtime {
         self.line = line;
     }
 
+    /// The source line ops are attributed to now.
+    pub fn line(&self) -> Option<u32> {
+        self.line
+    }
+
     /// The fuel the ops dispatched since the last call cost, by their size
     /// (`work::op_fuel`): the interpreter charges it to the run's budget.
     pub fn take_work_fuel(&mut self) -> u64 {

@@ -150,6 +150,7 @@ impl Interpreter<'_> {
             first.and_then(|p| scope.vars.borrow().get(p.parameter.name.as_str()).cloned());
         let outer_env = std::mem::replace(&mut self.env, scope);
         let outer_file = std::mem::replace(&mut self.file, f.file.clone());
+        let outer_line = (self.runtime.line(), self.watch.line);
         self.frames.push((f.clone(), self_arg));
         let result = match &f.code {
             FunctionCode::Def(def) => {
@@ -169,6 +170,10 @@ impl Interpreter<'_> {
         let scope = std::mem::replace(&mut self.env, outer_env);
         scope.release_closures();
         self.file = outer_file;
+        // What the caller's statement does after the call is its own line's
+        // work, not the callee's last line's.
+        self.runtime.set_line(outer_line.0);
+        self.watch.line = outer_line.1;
         self.leave();
         result.map_err(|e| e.leave_frame(&f.file, &f.name))
     }
