@@ -10,7 +10,7 @@
 // record as it is. It is loaded on demand (main.ts imports it
 // dynamically), so the page's main chunk does not carry it.
 import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, Report, TensorType } from "../../web/src/report";
-import { el } from "./panels";
+import { el, us } from "./panels";
 
 /** What the panel links to elsewhere on the page. */
 export interface CompiledLinks {
@@ -92,7 +92,8 @@ function renderGraph(report: Report, graph: GraphRecord, title: string): HTMLEle
       "p",
       { className: "graph-head" },
       el("b", {}, title),
-      ` · ${plural(graph.ops.length, "op")} · ${plural(graph.kernels, "kernel")} · ${plural(graph.host_steps, "host step")}`,
+      ` · ${plural(graph.ops.length, "op")} · ${plural(graph.kernels, "kernel")} · ${plural(graph.host_steps, "host step")}`
+        + (report.device ? ` · ${us(graph.simulated_us)} on a simulated ${report.device.chip_name}` : ""),
     ),
     el("p", { className: "graph-types" }, el("code", {}, `(${types(graph.inputs)}) -> (${types(graph.outputs)})`)),
     kernelList,

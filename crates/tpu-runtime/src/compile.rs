@@ -90,6 +90,9 @@ pub struct GraphRecord {
     /// Those kernels, as indices into the Report's `kernels`.
     #[serde(default)]
     pub kernel_indices: Vec<usize>,
+    /// What those kernels take on the chosen TPU (simulated, not measured).
+    #[serde(default)]
+    pub simulated_us: f64,
     /// Reads the runtime made inside the graph (a host fallback's operands,
     /// an index), which a TPU compiler would have kept on the device.
     pub host_steps: usize,
@@ -708,6 +711,24 @@ impl crate::Runtime {
                 .collect(),
             c.graphs.iter().map(|g| g.ops.len()).sum(),
         )
+    }
+
+    /// Each graph's simulated time on the chosen TPU, once the Report's
+    /// kernels are costed.
+    pub(crate) fn cost_graphs(report: &mut crate::Report) {
+        let kernels = &report.kernels;
+        for f in &mut report.compiled {
+            for c in &mut f.compiles {
+                for g in c.graphs.iter_mut().chain(c.backward.iter_mut()) {
+                    g.simulated_us = g
+                        .kernel_indices
+                        .iter()
+                        .filter_map(|&i| kernels.get(i).and_then(|k| k.cost.as_ref()))
+                        .map(|cost| cost.simulated_us)
+                        .sum();
+                }
+            }
+        }
     }
 
     /// The compiled functions of this run, for the Report.

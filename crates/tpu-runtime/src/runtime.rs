@@ -225,6 +225,7 @@ impl Runtime {
         report.collectives = std::mem::take(&mut self.collectives);
         report.compiled = self.take_compiled();
         self.simulate(report);
+        Self::cost_graphs(report);
         Ok(())
     }
 

@@ -487,6 +487,10 @@ kernels: number,
  */
 kernel_indices: Array<number>, 
 /**
+ * What those kernels take on the chosen TPU (simulated, not measured).
+ */
+simulated_us: number, 
+/**
  * Reads the runtime made inside the graph (a host fallback's operands,
  * an index), which a TPU compiler would have kept on the device.
  */

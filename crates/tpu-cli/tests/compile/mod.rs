@@ -222,9 +222,23 @@ torch.compile(block)(x)
         let line = op(i)["line"].as_u64().unwrap();
         assert!((8..=9).contains(&line), "op {i} at line {line}: {}", op(i));
     }
-    // Its kernels are the ones that computed them.
+    // Its kernels are the ones that computed them, and its simulated time
+    // is theirs on the chosen chip.
     let indices = graph["kernel_indices"].as_array().unwrap();
     assert_eq!(indices.len(), kernels);
+    let simulated: f64 = indices
+        .iter()
+        .map(|k| {
+            report["kernels"][k.as_u64().unwrap() as usize]["cost"]["simulated_us"]
+                .as_f64()
+                .unwrap()
+        })
+        .sum();
+    let recorded = graph["simulated_us"].as_f64().unwrap();
+    assert!(
+        simulated > 0.0 && (recorded - simulated).abs() < 1e-9,
+        "{recorded} vs {simulated}"
+    );
     for k in indices {
         let computed = report["kernels"][k.as_u64().unwrap() as usize]["ops"]
             .as_array()

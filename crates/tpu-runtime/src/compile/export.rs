@@ -136,6 +136,7 @@ impl crate::Runtime {
                     .cloned()
                     .unwrap_or_default()
                     .collect(),
+                simulated_us: 0.0,
                 host_steps: capture.host_steps.get(g).copied().unwrap_or(0),
                 inputs: types(&graph.inputs),
                 outputs: types(&graph.outputs),
