@@ -285,6 +285,54 @@ print(loss.item())
     assert!(text.contains("stablehlo.dot_general"), "{text}");
 }
 
+/// A program of several ranks (DDP around a compiled model) keeps rank 0's
+/// compile record, its graphs' kernels at their places in the merged Report.
+#[test]
+fn a_run_of_ranks_reports_rank_zeros_compiles() {
+    let source = r#"import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+device = "tpu"
+dist.init_process_group("gloo")
+torch.manual_seed(0)
+model = torch.compile(DDP(nn.Linear(4, 2).to(device)))
+x = torch.randn(3, 4, device=device)
+for _ in range(2):
+    model(x).pow(2).sum().backward()
+"#;
+    let dir = std::env::temp_dir().join(format!("tpu-compile-ranks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (program, report) = (dir.join("p.py"), dir.join("p.json"));
+    std::fs::write(&program, source).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args([
+            "run",
+            "--backend",
+            "cpu",
+            "--nproc-per-node",
+            "2",
+            "--report",
+        ])
+        .arg(&report)
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let c = &json["compiled"][0]["compiles"][0];
+    assert_eq!(json["compiled"][0]["calls"], 2, "{}", json["compiled"]);
+    for k in c["graphs"][0]["kernel_indices"].as_array().unwrap() {
+        let kernel = &json["kernels"][k.as_u64().unwrap() as usize];
+        assert_eq!(kernel["rank"], 0, "{kernel}");
+    }
+}
+
 /// The Python that checks modules with real XLA: `TPU_XLA_PYTHON` (set by
 /// `cargo xtask test`, which installs it: the check is then required), else
 /// the project's virtualenv if it exists.

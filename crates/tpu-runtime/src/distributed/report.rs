@@ -182,6 +182,11 @@ pub fn world_report(
         }));
         memory_dropped += run.sharding.memory_dropped;
         let mut r = run.report;
+        if rank == 0 {
+            // Rank 0's ops and kernels come first, so its compiled graphs'
+            // indices hold in the merged Report (every rank compiles alike).
+            merged.compiled = std::mem::take(&mut r.compiled);
+        }
         let op_offset = merged.ops.len();
         rank_reports.push(RankReport {
             rank,
