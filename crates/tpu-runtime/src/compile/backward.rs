@@ -3,7 +3,6 @@
 
 use super::Capture;
 use crate::tensor::Tensor;
-use std::collections::{HashMap, HashSet};
 
 impl crate::Runtime {
     /// Starts capturing a backward through compile `compile` of `function`
@@ -28,23 +27,13 @@ impl crate::Runtime {
         let recording = record.backward.is_empty();
         self.tpu.flush()?;
         self.tpu.set_deferring(true)?;
-        self.compiled.capture = Some(Capture {
-            function,
-            compile,
+        self.compiled.capture = Some(Capture::new(
+            (function, compile),
             recording,
-            fullgraph: false,
-            depth: 0,
-            events: Vec::new(),
-            made: HashSet::new(),
-            segment_made: HashSet::new(),
-            first_kernel: self.tpu.kernels.len(),
-            kernels: Vec::new(),
-            host_steps: vec![0],
-            values: HashMap::new(),
-            ids: HashMap::new(),
-            tensors: HashMap::new(),
-            backward: Some(Vec::new()),
-        });
+            false,
+            self.tpu.kernels.len(),
+            Some(Vec::new()),
+        ));
         Ok(())
     }
 
