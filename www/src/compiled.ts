@@ -9,7 +9,7 @@
 // `kernels` at the graph's `kernel_indices`); everything is read off the
 // record as it is. It is loaded on demand (main.ts imports it
 // dynamically), so the page's main chunk does not carry it.
-import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, Report, TensorType } from "../../web/src/report";
+import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, PaddingRecord, Report, TensorType } from "../../web/src/report";
 import { el, us } from "./panels";
 
 /** What the panel links to elsewhere on the page. */
@@ -104,6 +104,24 @@ function renderGraph(report: Report, graph: GraphRecord, title: string): HTMLEle
 /** The first line of Dynamo's reason (the rest is its explanation and hint). */
 const firstLine = (text: string) => text.split("\n")[0];
 
+/** How a dynamic compile's calls ran: padded to its bounds, or at their own sizes and why. */
+function renderPadding(padding: PaddingRecord): HTMLElement {
+  const waste = padding.padded_elements > 0 ? 1 - padding.exact_elements / padding.padded_elements : 0;
+  const bounds = padding.bounds.map(([name, bound]) => `${name} ≤ ${bound}`).join(", ");
+  const facts = [
+    padding.padded_calls
+      ? `${plural(padding.padded_calls, "call")} padded to ${bounds} (${plural(padding.plans, "padded plan")}, ${Math.round(waste * 100)}% of the padded elements are padding)`
+      : "no call padded",
+    ...(padding.exact_calls ? [`${plural(padding.exact_calls, "call")} at their own sizes`] : []),
+  ];
+  return el(
+    "div",
+    { className: "padding" },
+    el("p", { className: "padding-facts" }, "bounded dynamic shapes: ", facts.join(" · ")),
+    ...(padding.notes.length ? [el("ul", { className: "padding-notes" }, ...padding.notes.map((n) => el("li", {}, n)))] : []),
+  );
+}
+
 function renderCompile(report: Report, record: CompileRecord, index: number, links: CompiledLinks): HTMLElement {
   const head = el(
     "h4",
@@ -144,6 +162,7 @@ function renderCompile(report: Report, record: CompileRecord, index: number, lin
     ...(record.reason !== null ? [el("p", { className: "recompile-reason" }, "because ", el("code", {}, record.reason))] : []),
     el("p", { className: "compile-facts" }, facts.join(" · ")),
     guards,
+    ...(record.padding ? [renderPadding(record.padding)] : []),
     el("p", { className: "breaks-head" }, `${plural(record.breaks.length, "graph break")}${record.breaks.length ? ":" : ""}`),
     ...(record.breaks.length ? [breaks] : []),
     ...graphs,

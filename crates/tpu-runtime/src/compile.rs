@@ -26,13 +26,16 @@ use tpu_ir::{DType, Op, Shape};
 mod backward;
 mod breaks;
 mod export;
+mod padded;
 mod record;
 mod replay;
 pub mod stablehlo;
 
 use breaks::break_reason;
 pub use export::ExportedGraph;
-pub use record::{CompileRecord, CompiledFunction, GraphBreak, GraphRecord, TensorType};
+pub use record::{
+    CompileRecord, CompiledFunction, GraphBreak, GraphRecord, PaddingRecord, TensorType,
+};
 
 /// A value of a captured graph: the buffer that holds it.
 pub(crate) type Key = (Home, BufferId);
@@ -103,6 +106,10 @@ pub(crate) struct Capture {
     /// A backward's capture: its results are the gradients it accumulated,
     /// by leaf.
     backward: Option<Vec<(usize, Tensor)>>,
+    /// The call's argument sizes by name (`x.size(1)`), and which of them
+    /// the compile holds dynamic.
+    sizes: Vec<(String, i64)>,
+    dynamic: Vec<String>,
 }
 
 #[derive(Default)]
@@ -120,6 +127,11 @@ pub(crate) struct CompileState {
     pub(crate) last_inputs: Vec<Vec<Tensor>>,
     /// Captures paused by `capture_pause`, innermost last.
     pub(crate) paused: Vec<Capture>,
+    /// Bounded dynamic shapes: fits, bounds and constants.
+    pub(crate) padding: padded::PadState,
+    /// While a padded graph's ops are issued: the op of the program each
+    /// belongs to (they are not ops of the program themselves).
+    pub(crate) quiet_op: Option<usize>,
 }
 
 impl Capture {
@@ -148,6 +160,8 @@ impl Capture {
             ids: HashMap::new(),
             tensors: HashMap::new(),
             backward,
+            sizes: Vec::new(),
+            dynamic: Vec::new(),
         }
     }
 
@@ -226,14 +240,15 @@ impl crate::Runtime {
     /// Starts a call of compiled function `function` under its compile
     /// `compile`; a `compile` one past the last is a new compile, with the
     /// guards it holds under and why it was needed. Inside another capture the
-    /// call is inlined into that graph.
+    /// call is inlined into that graph. `sizes` are the sizes the call's
+    /// arguments carry, by name, for a dynamic compile's padding.
     pub async fn capture_begin(
         &mut self,
-        function: usize,
-        compile: usize,
+        (function, compile): (usize, usize),
         guards: Vec<String>,
         reason: Option<String>,
         dynamic_dims: Vec<String>,
+        sizes: Vec<(String, i64)>,
     ) -> Result<(), crate::RuntimeError> {
         let line = self.line;
         let Some(f) = self.compiled.functions.get_mut(function) else {
@@ -247,13 +262,14 @@ impl crate::Runtime {
             f.compiles.push(CompileRecord {
                 guards,
                 reason,
-                dynamic_dims,
+                dynamic_dims: dynamic_dims.clone(),
                 line,
                 calls: 0,
                 graphs: Vec::new(),
                 breaks: Vec::new(),
                 backward: Vec::new(),
                 backward_calls: 0,
+                padding: None,
             });
         }
         let fullgraph = f.fullgraph;
@@ -268,13 +284,16 @@ impl crate::Runtime {
         // waits until it ends, whatever the eager mode.
         self.tpu.flush()?;
         self.tpu.set_deferring(true)?;
-        self.compiled.capture = Some(Capture::new(
+        let mut capture = Capture::new(
             (function, compile),
             recording,
             fullgraph,
             self.tpu.kernels.len(),
             None,
-        ));
+        );
+        capture.sizes = sizes;
+        capture.dynamic = dynamic_dims;
+        self.compiled.capture = Some(capture);
         Ok(())
     }
 
@@ -293,7 +312,13 @@ impl crate::Runtime {
         for t in outputs {
             dense.push(self.dense(t).await?);
         }
-        let result = self.tpu.flush();
+        // A dynamic compile's graph may run padded in place of its ops.
+        let mut result = Ok(());
+        if let Some(capture) = self.compiled.capture.take() {
+            result = self.pad_capture(&capture).await;
+            self.compiled.capture = Some(capture);
+        }
+        let result = result.and(self.tpu.flush().map_err(Into::into));
         let Some(mut capture) = self.compiled.capture.take() else {
             return Ok(());
         };

@@ -1,8 +1,9 @@
 //! The eager modes' execution layer, between the dispatcher and the `tpu`
 //! backend. In Debug and Strict it passes each op straight through (one kernel
 //! per op). In Fused it defers ops: each returns a buffer id at once, and the op
-//! joins a pending graph; at a materialisation point (a read) the graph is cut
-//! into fusion groups, each group runs as one kernel, and only values still
+//! joins a pending graph; at a materialisation point (a read of a pending
+//! value) the ops nothing needs are dropped and the graph is cut into fusion
+//! groups, each group runs as one kernel, and only values still
 //! referenced afterwards get buffers. Every launch is logged as a
 //! `KernelRecord`; fused kernels are keyed by their fingerprint in a
 //! compilation cache shared by all modes.
@@ -102,6 +103,18 @@ struct Launch {
     work: tpu_device::cost::Work,
 }
 
+/// A pending op defined with a value that already exists: a compiled graph
+/// run padded makes each value of its exact-size ops that a tensor holds
+/// as a slice of the padded value (`FusingBackend::redefine`).
+pub(crate) struct Definition {
+    pub out: BufferId,
+    pub op: Op,
+    pub input: (BufferId, Shape, DType),
+    pub shape: Shape,
+    pub dtype: DType,
+    pub op_index: usize,
+}
+
 pub struct FusingBackend {
     inner: Box<dyn Backend>,
     deferring: bool,
@@ -144,6 +157,45 @@ impl FusingBackend {
         }
         self.deferring = on;
         Ok(())
+    }
+
+    /// Ops waiting to run.
+    pub(crate) fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Whether a tensor still holds `buffer`, a pending op's value.
+    pub(crate) fn holds(&self, buffer: BufferId) -> bool {
+        matches!(
+            self.slots.get(&buffer.0),
+            Some(Slot::Pending { freed: false })
+        )
+    }
+
+    /// Drops the `count` pending ops from `first` on, and makes each value
+    /// of theirs in `defs` by its definition instead (after every other
+    /// pending op). Their other values are gone: nothing may read them.
+    pub(crate) fn redefine(&mut self, first: usize, count: usize, defs: Vec<Definition>) {
+        let dropped: Vec<Pending> = self.pending.drain(first..first + count).collect();
+        for p in dropped {
+            if !defs.iter().any(|d| d.out.0 == p.out) {
+                self.slots.remove(&p.out);
+            }
+        }
+        for d in defs {
+            self.pending.push(Pending {
+                op: d.op,
+                inputs: vec![PendingInput {
+                    id: d.input.0.0,
+                    shape: d.input.1,
+                    dtype: d.input.2,
+                }],
+                out_shape: d.shape,
+                out_dtype: d.dtype,
+                out: d.out.0,
+                op_index: d.op_index,
+            });
+        }
     }
 
     fn fresh(&mut self, slot: Slot) -> BufferId {
@@ -236,7 +288,30 @@ impl FusingBackend {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
+        // Ops whose values nothing holds or reads are dead: never launched.
+        let mut wanted: HashSet<u64> = HashSet::new();
+        let mut live = vec![false; pending.len()];
+        for (i, p) in pending.iter().enumerate().rev() {
+            if wanted.contains(&p.out)
+                || matches!(self.slots.get(&p.out), Some(Slot::Pending { freed: false }))
+            {
+                live[i] = true;
+                wanted.extend(p.inputs.iter().map(|x| x.id));
+            }
+        }
+        let mut keep = live.iter();
+        pending.retain(|p| {
+            let alive = *keep.next().unwrap_or(&true);
+            if !alive {
+                self.slots.remove(&p.out);
+            }
+            alive
+        });
+        if pending.is_empty() {
+            self.doomed_release();
+            return Ok(());
+        }
         // Which pending values are read by which later pending ops.
         let mut consumers: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, p) in pending.iter().enumerate() {
@@ -393,6 +468,15 @@ impl FusingBackend {
         }
         Ok(())
     }
+
+    /// Frees the real buffers that waited for pending ops that never ran.
+    fn doomed_release(&mut self) {
+        for id in std::mem::take(&mut self.doomed) {
+            if let Some(Slot::Real(b)) = self.slots.remove(&id) {
+                self.inner.free(b);
+            }
+        }
+    }
 }
 
 impl Backend for FusingBackend {
@@ -472,7 +556,12 @@ impl Backend for FusingBackend {
     }
 
     fn read(&mut self, buffer: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
-        let real = self.flush().and_then(|()| self.real(buffer));
+        // A value that exists needs nothing pending to run first (pending
+        // ops only make new values); a pending one runs with the graph.
+        let real = match self.slots.get(&buffer.0) {
+            Some(Slot::Real(b)) => Ok(*b),
+            _ => self.flush().and_then(|()| self.real(buffer)),
+        };
         match real {
             Ok(real) => self.inner.read(real, dtype, len),
             Err(e) => Box::pin(async move { Err(e) }),

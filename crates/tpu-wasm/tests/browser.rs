@@ -182,6 +182,11 @@ const COMPILE: &[(&str, &str, &str)] = &[
         include_str!("../../../tests/compile/compile_attention_embedding.expected"),
     ),
     (
+        "compile_bounded_seq",
+        include_str!("../../../tests/compile/compile_bounded_seq.py"),
+        include_str!("../../../tests/compile/compile_bounded_seq.expected"),
+    ),
+    (
         "compile_cache_limit",
         include_str!("../../../tests/compile/compile_cache_limit.py"),
         include_str!("../../../tests/compile/compile_cache_limit.expected"),

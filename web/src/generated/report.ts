@@ -270,7 +270,12 @@ backward: Array<GraphRecord>,
 /**
  * Backward passes through this compile's graphs.
  */
-backward_calls: number, };
+backward_calls: number, 
+/**
+ * How a dynamic compile's calls ran: padded to a bound, or at their
+ * own sizes and why.
+ */
+padding: PaddingRecord | null, };
 
 /**
  * A function or module given to `torch.compile`.
@@ -689,6 +694,41 @@ line: number | null,
  * backend (no kernel for it yet), if it did.
  */
 fallback: string | null, };
+
+/**
+ * Bounded dynamic shapes: a dynamic compile's graph run padded to a bound
+ * for each dynamic size, so that every size under the bound reuses one set
+ * of kernels (the compilation cache keys on shapes).
+ */
+export type PaddingRecord = { 
+/**
+ * Each dynamic size (`x.size(1)`) with the bound it is padded to, as
+ * last set.
+ */
+bounds: Array<[string, number]>, 
+/**
+ * Calls run padded.
+ */
+padded_calls: number, 
+/**
+ * Calls run at their own sizes (the first call of a size needs another
+ * capture to fit the graph's sizes to the dynamic ones; see `notes`).
+ */
+exact_calls: number, 
+/**
+ * Padded plans made: one when the sizes were first fitted, one more
+ * each time a size passed its bound or the fit stopped holding.
+ */
+plans: number, 
+/**
+ * Elements the padded runs' values held, and of those the elements
+ * the exact sizes needed: the waste is `1 - exact / padded`.
+ */
+padded_elements: number, exact_elements: number, 
+/**
+ * Why calls ran unpadded, each reason once.
+ */
+notes: Array<string>, };
 
 /**
  * What an `Op::Random` drew, with its parameters.

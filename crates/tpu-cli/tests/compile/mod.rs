@@ -38,7 +38,7 @@ fn shared_compile_corpus_on_the_wgpu_backend() {
 
 #[test]
 fn own_compile_programs_on_the_reference_backend() {
-    check("tests/compile", "cpu", 19, &support::MODES);
+    check("tests/compile", "cpu", 20, &support::MODES);
 }
 
 /// On wgpu in Fused only (the shared corpus covers wgpu in all three modes;
@@ -46,7 +46,7 @@ fn own_compile_programs_on_the_reference_backend() {
 #[test]
 fn own_compile_programs_on_the_wgpu_backend() {
     if support::wgpu_available() {
-        check("tests/compile", "wgpu", 19, &["fused"]);
+        check("tests/compile", "wgpu", 20, &["fused"]);
     }
 }
 
@@ -410,4 +410,87 @@ fn every_emitted_module_is_checked_by_real_xla() {
         String::from_utf8_lossy(&mutants.stdout)
     );
     let _ = std::fs::remove_dir_all(&out_dir);
+}
+
+/// Bounded dynamic shapes: sequence lengths 3, 5, 8, 13 compile twice
+/// (Dynamo's count), and the dynamic compile runs padded to one bound, so
+/// that the calls at 8 and 13 launch only kernels the cache already holds
+/// (at their own sizes each would compile its fused kernels anew). Softmax,
+/// the mean over the padded length and the contraction over it are masked:
+/// the values must match the eager run's.
+#[test]
+fn dynamic_lengths_run_padded_to_a_bound_and_reuse_their_kernels() {
+    let source = r#"import math
+import torch
+device = "tpu"
+torch.manual_seed(0)
+
+def attend(x):
+    scores = x @ x.transpose(1, 2) / math.sqrt(x.size(-1))
+    return (torch.softmax(scores, dim=-1) @ x).mean(dim=1)
+
+f = torch.compile(attend)
+xs = [torch.randn(2, s, 8, device=device) for s in [3, 5, 8, 13]]
+outs = []
+for x in xs:
+    outs.append(f(x))
+    outs[-1].sum().item()
+for x, out in zip(xs, outs):
+    print(x.size(1), torch.allclose(out, attend(x), atol=1e-5))
+"#;
+    for mode in support::MODES {
+        let (report, ok) = report(source, mode);
+        assert!(ok, "{mode}");
+        let stdout = report["stdout"].as_str().unwrap_or_default();
+        assert_eq!(stdout, "3 True\n5 True\n8 True\n13 True\n", "{mode}");
+        let compiles = report["compiled"][0]["compiles"].as_array().unwrap();
+        assert_eq!(compiles.len(), 2, "{mode}: 3, 5, 8, 13 compile twice");
+        let padding = &compiles[1]["padding"];
+        assert_eq!(padding["padded_calls"], 3, "{mode}: {padding}");
+        assert_eq!(padding["exact_calls"], 0, "{mode}: {padding}");
+        assert_eq!(padding["plans"], 1, "{mode}: {padding}");
+        assert_eq!(padding["bounds"][0][0], "x.size(1)", "{mode}: {padding}");
+        assert_eq!(padding["bounds"][0][1], 16, "{mode}: {padding}");
+        let (padded, exact) = (
+            padding["padded_elements"].as_u64().unwrap(),
+            padding["exact_elements"].as_u64().unwrap(),
+        );
+        assert!(exact > 0 && padded > exact, "{mode}: {padding}");
+        // Each call ends at its `.item()`: the kernels before it since the
+        // last are that call's, the graph's those of `attend`'s lines.
+        let ends: Vec<usize> = report["syncs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["reason"] == ".item()")
+            .map(|s| s["after_kernels"].as_u64().unwrap() as usize)
+            .collect();
+        let kernels = report["kernels"].as_array().unwrap();
+        let ops = report["ops"].as_array().unwrap();
+        let graph = |call: usize| -> Vec<&serde_json::Value> {
+            let start = if call == 0 { 0 } else { ends[call - 1] };
+            kernels[start..ends[call]]
+                .iter()
+                .filter(|k| {
+                    let first = k["ops"][0].as_u64().unwrap() as usize;
+                    (7..=8).contains(&ops[first]["line"].as_u64().unwrap_or(0))
+                })
+                .collect()
+        };
+        let misses = |call: usize| {
+            graph(call)
+                .iter()
+                .filter(|k| k["cache_hit"] == false)
+                .count()
+        };
+        assert!(misses(1) > 0, "{mode}: the first padded call compiles");
+        for call in [2, 3] {
+            assert!(!graph(call).is_empty(), "{mode}");
+            assert_eq!(
+                misses(call),
+                0,
+                "{mode}: call {call} reuses the bound's kernels"
+            );
+        }
+    }
 }

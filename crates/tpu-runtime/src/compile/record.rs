@@ -73,6 +73,35 @@ pub struct CompileRecord {
     /// Backward passes through this compile's graphs.
     #[serde(default)]
     pub backward_calls: usize,
+    /// How a dynamic compile's calls ran: padded to a bound, or at their
+    /// own sizes and why.
+    #[serde(default)]
+    pub padding: Option<PaddingRecord>,
+}
+
+/// Bounded dynamic shapes: a dynamic compile's graph run padded to a bound
+/// for each dynamic size, so that every size under the bound reuses one set
+/// of kernels (the compilation cache keys on shapes).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PaddingRecord {
+    /// Each dynamic size (`x.size(1)`) with the bound it is padded to, as
+    /// last set.
+    pub bounds: Vec<(String, usize)>,
+    /// Calls run padded.
+    pub padded_calls: usize,
+    /// Calls run at their own sizes (the first call of a size needs another
+    /// capture to fit the graph's sizes to the dynamic ones; see `notes`).
+    pub exact_calls: usize,
+    /// Padded plans made: one when the sizes were first fitted, one more
+    /// each time a size passed its bound or the fit stopped holding.
+    pub plans: usize,
+    /// Elements the padded runs' values held, and of those the elements
+    /// the exact sizes needed: the waste is `1 - exact / padded`.
+    pub padded_elements: u64,
+    pub exact_elements: u64,
+    /// Why calls ran unpadded, each reason once.
+    pub notes: Vec<String>,
 }
 
 /// A function or module given to `torch.compile`.

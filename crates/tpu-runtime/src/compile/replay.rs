@@ -85,7 +85,7 @@ impl crate::Runtime {
 }
 
 /// `t` (dense) read as `shape`, which has as many elements.
-fn as_shape(t: &Tensor, shape: &Shape) -> Tensor {
+pub(super) fn as_shape(t: &Tensor, shape: &Shape) -> Tensor {
     if t.shape() == *shape {
         return t.clone();
     }

@@ -36,17 +36,19 @@ impl Interpreter<'_> {
                     .compile_register(a.str(0)?, a.bool(1)?, dynamic);
                 Ok(Value::Int(id as i64))
             }
-            // (id, compile index, guards, reason or None, dynamic dims)
+            // (id, compile index, guards, reason or None, dynamic dims, the
+            // names of the arguments' sizes, their values)
             "capture_begin" => {
                 let guards = strings(a.get(2)?)?;
                 let dynamic = strings(a.get(4)?)?;
+                let sizes = strings(a.get(5)?)?.into_iter().zip(a.ints(6)?).collect();
                 self.runtime
                     .capture_begin(
-                        a.int(0)?.max(0) as usize,
-                        a.int(1)?.max(0) as usize,
+                        (a.int(0)?.max(0) as usize, a.int(1)?.max(0) as usize),
                         guards,
                         optional_str(&a, 3)?,
                         dynamic,
+                        sizes,
                     )
                     .await?;
                 Ok(Value::None)

@@ -147,6 +147,25 @@ def _guards_of(name, value, dynamic_dims, all_dynamic, out, dyn):
             _guards_of(name + "." + bname, b, dynamic_dims, False, out, dyn)
 
 
+def _sizes_in(name, value, out):
+    # Every size a call's arguments carry (tensor sizes and ints), named as
+    # guards name them: the runtime fits a dynamic compile's graph sizes to
+    # the dynamic ones, to run the graph padded to a bound.
+    if isinstance(value, torch.Tensor):
+        for d, s in enumerate(value.shape):
+            out.append((name + ".size(" + str(d) + ")", s))
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int):
+        out.append((name, value))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _sizes_in(name + "[" + str(i) + "]", item, out)
+    elif isinstance(value, dict):
+        for k in value:
+            _sizes_in(name + "[" + repr(k) + "]", value[k], out)
+
+
 def _tensors_in(value, out):
     if isinstance(value, torch.Tensor):
         out.append(value)
@@ -297,7 +316,13 @@ class _CompiledFunction:
                 return self._fn(*args, **kwargs)
             index = len(self._compiles)
             self._compiles.append([[(g.name, g.kind, g.value) for g in guards], guards])
-        torch._C.capture_begin(self._id, index, [g.text for g in guards], reason, dyn)
+        sizes = []
+        for i, a in enumerate(args):
+            _sizes_in(self._params[i] if i < len(self._params) else "args[" + str(i) + "]", a, sizes)
+        for k in kwargs:
+            _sizes_in(k, kwargs[k], sizes)
+        torch._C.capture_begin(self._id, index, [g.text for g in guards], reason, dyn,
+                               [n for (n, _) in sizes], [v for (_, v) in sizes])
         try:
             out = self._fn(*args, **kwargs)
         except RuntimeError as e:

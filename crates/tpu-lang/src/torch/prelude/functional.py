@@ -232,18 +232,20 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                          + str(target.shape[0] if target.dim() > 0 else 1) + ").")
     if target.dtype != torch.int64:
         raise RuntimeError("expected target dtype to be Long or Byte, but got " + torch._scalar_type_name(target.dtype))
-    rows = torch.arange(n, device=input.device)
+    # The targets are read once, to name the first bad one; the picking
+    # itself reads nothing back (a one-hot selection on the device), so a
+    # compiled graph's ops around it stay pending.
+    for v in target.tolist():
+        if v != ignore_index and (v < 0 or v >= input.shape[1]):
+            raise IndexError("Target " + str(v) + " is out of bounds.")
     keep = target != ignore_index
-    safe = torch.where(keep, target, torch.zeros((), dtype=target.dtype, device=target.device))
+    classes = torch.arange(input.shape[1], device=input.device)
+    onehot = target.unsqueeze(1) == classes
+    zero = torch.zeros((), dtype=input.dtype, device=input.device)
+    picked = torch.where(onehot, input, zero).sum(1)
     scale = keep.to(input.dtype)
-    try:
-        picked = input[rows, safe]
-    except IndexError:
-        # Only on this error path are the targets read, to name the first bad one.
-        bad = target[keep & ((target < 0) | (target >= input.shape[1]))]
-        raise IndexError("Target " + str(bad[0].item()) + " is out of bounds.")
     if weight is not None:
-        scale = scale * weight[safe]
+        scale = scale * torch.where(onehot, weight, torch.zeros((), dtype=weight.dtype, device=weight.device)).sum(1)
     picked = -picked * scale
     if reduction == "mean":
         out = picked.sum() / scale.sum()
