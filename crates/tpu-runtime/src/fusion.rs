@@ -460,16 +460,13 @@ impl FusingBackend {
             };
             self.record(launch, ops, started);
         }
-        temporaries.append(&mut self.doomed);
-        for id in temporaries {
-            if let Some(Slot::Real(b)) = self.slots.remove(&id) {
-                self.inner.free(b);
-            }
-        }
+        self.doomed.append(&mut temporaries);
+        self.doomed_release();
         Ok(())
     }
 
-    /// Frees the real buffers that waited for pending ops that never ran.
+    /// Frees the real buffers that waited for the pending ops reading them
+    /// (they ran, or were dropped).
     fn doomed_release(&mut self) {
         for id in std::mem::take(&mut self.doomed) {
             if let Some(Slot::Real(b)) = self.slots.remove(&id) {

@@ -200,32 +200,27 @@ impl Runtime {
                 cost: None,
             });
         }
-        if self.compiled.quiet_op.is_some() {
-            return Ok(Tensor::new(
-                out_shape,
-                out_dtype,
-                device,
-                home,
-                done.buffer,
-                self.release.clone(),
-            ));
-        }
-        self.ops.push(OpRecord {
-            rank: 0,
-            name: op.aten_name(),
-            op: op.clone(),
-            input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),
-            output_shape: out_shape.dims().to_vec(),
-            device: device.to_string(),
-            backend: kind,
-            kernel: done.kernel,
-            kernel_language: done.kernel_language.to_string(),
-            line: self.line,
-            fallback,
-        });
-        if self.compiled.capture.is_some() {
-            self.capture_op(op, inputs, ((home, done.buffer), &out_shape, out_dtype))
-                .await?;
+        // A padded graph's ops are not the program's: neither logged nor
+        // captured nor checked one by one.
+        let quiet = self.compiled.quiet_op.is_some();
+        if !quiet {
+            self.ops.push(OpRecord {
+                rank: 0,
+                name: op.aten_name(),
+                op: op.clone(),
+                input_shapes: inputs.iter().map(|t| t.shape().dims().to_vec()).collect(),
+                output_shape: out_shape.dims().to_vec(),
+                device: device.to_string(),
+                backend: kind,
+                kernel: done.kernel,
+                kernel_language: done.kernel_language.to_string(),
+                line: self.line,
+                fallback,
+            });
+            if self.compiled.capture.is_some() {
+                self.capture_op(op, inputs, ((home, done.buffer), &out_shape, out_dtype))
+                    .await?;
+            }
         }
         let out = Tensor::new(
             out_shape,
@@ -235,7 +230,8 @@ impl Runtime {
             done.buffer,
             self.release.clone(),
         );
-        if self.mode == EagerMode::Debug && device != Device::Cpu && !self.is_capturing() {
+        if self.mode == EagerMode::Debug && device != Device::Cpu && !self.is_capturing() && !quiet
+        {
             self.debug_check(&out).await?;
         }
         Ok(out)
