@@ -63,6 +63,7 @@ async function readPanel(page) {
         head: c.querySelector("h4").textContent,
         reason: c.querySelector(".recompile-reason")?.textContent ?? null,
         facts: c.querySelector(".compile-facts").textContent,
+        padding: c.querySelector(".padding-facts")?.textContent ?? null,
         guards: [...c.querySelectorAll("details.guards li")].map((li) => li.textContent),
         breaks: [...c.querySelectorAll("ul.breaks li")].map((li) => ({
           reason: li.querySelector(".break-reason").textContent,
@@ -132,6 +133,17 @@ test("the Compiled panel on the torch.compile example: compile sites, a recompil
   assert.equal(scores.compiles[1].reason, `because tensor '${ex.scoresArg}' size mismatch at index 0. expected ${sizes[0]}, actual ${sizes[1]}`);
   assert.match(scores.compiles[0].facts, /static shapes/);
   assert.match(scores.compiles[1].facts, new RegExp(`dynamic: ${ex.scoresArg}\\.size\\(0\\)`));
+  // The dynamic compile runs padded: every call it served (the first fits
+  // its sizes against the static compile's), the batch bounded by the next
+  // power of two at or above twice the size it became dynamic at.
+  assert.equal(scores.compiles[0].padding, null);
+  const served = ex.batches.length - ex.batches.filter((b) => b === sizes[0]).length;
+  let bound = 1;
+  while (bound < 2 * sizes[1]) bound *= 2;
+  assert.match(
+    scores.compiles[1].padding,
+    new RegExp(`^bounded dynamic shapes: ${served} calls? padded to ${ex.scoresArg}\\.size\\(0\\) ≤ ${bound} \\(1 padded plan, \\d+% of the padded elements are padding\\)$`),
+  );
   scores.compiles.forEach((c, i) => {
     // h @ h.T is batch x batch, and softmax(...) @ h is h's shape again.
     const h = `f32[${sizes[i]}, ${ex.features}]`;
