@@ -6,6 +6,7 @@
 mod dtype;
 mod fused;
 mod op;
+mod pallas;
 mod shape;
 
 pub use dtype::{DType, ScalarKind};
@@ -13,4 +14,5 @@ pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv
 pub use op::{
     BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, erf, pow, pow_f32,
 };
+pub use pallas::{BlockOp, BlockRef, Index, Inst, InvalidKernel, PallasKernel, Window, axis_name};
 pub use shape::{Shape, ShapeError};

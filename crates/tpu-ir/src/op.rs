@@ -495,6 +495,10 @@ pub enum Op {
     /// stream) and uploaded. Only the runtime handles it, drawing the values
     /// and logging the op; every backend refuses it.
     Random { draw: RandomDraw },
+    /// A Pallas kernel (`pl.pallas_call`): its inputs in order, and one output
+    /// buffer holding every output, each padded to whole blocks
+    /// (`PallasKernel::output_offsets`).
+    Pallas { kernel: Box<crate::PallasKernel> },
 }
 
 impl Op {
@@ -541,6 +545,7 @@ impl Op {
             Op::Eye => "aten::eye".into(),
             Op::Nonzero => "aten::nonzero".into(),
             Op::Random { draw } => draw.aten_name().into(),
+            Op::Pallas { kernel } => format!("pallas::{}", kernel.name),
         }
     }
 
@@ -586,6 +591,8 @@ impl Op {
             Op::Eye => "eye".into(),
             Op::Nonzero => "nonzero".into(),
             Op::Random { draw } => format!("host_{}", draw.name()),
+            // The code is specialised to the whole kernel, shapes included.
+            Op::Pallas { kernel } => format!("pallas_{}_{}", kernel.name, kernel.fingerprint()),
         }
     }
 }

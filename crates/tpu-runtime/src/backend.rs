@@ -211,4 +211,10 @@ pub trait Backend {
     fn driver_cache_data(&self) -> Option<Vec<u8>> {
         None
     }
+
+    /// The source this backend generates for a Pallas kernel (WGSL), for the
+    /// Report; none for a backend that interprets it.
+    fn pallas_source(&self, _kernel: &tpu_ir::PallasKernel) -> Option<String> {
+        None
+    }
 }

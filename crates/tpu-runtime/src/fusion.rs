@@ -599,6 +599,10 @@ impl Backend for FusingBackend {
         self.inner.driver_cache_data()
     }
 
+    fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
+        self.inner.pallas_source(kernel)
+    }
+
     fn live_buffers(&self) -> usize {
         self.inner.live_buffers()
             + self

@@ -37,6 +37,9 @@ pub use report::{
     CacheStats, Diagnostic, FallbackGroup, KernelRecord, NonFinite, OpRecord, Report, RunBound,
     RunSummary, SourceSpan, SyncGroup, SyncRecord,
 };
-pub use runtime::{CommItem, Runtime, RuntimeError, WorldSeat, c_type_name, scalar_type_name};
+pub use runtime::{
+    CommItem, MxuFit, PallasOperand, PallasRecord, Runtime, RuntimeError, WorldSeat, c_type_name,
+    scalar_type_name,
+};
 pub use tensor::{Device, Home, Tensor};
 pub use views::{IndexItem, infer_shape, normalize_axis};

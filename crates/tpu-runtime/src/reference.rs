@@ -20,6 +20,7 @@ mod creation;
 mod fused;
 mod indexing;
 mod matmul;
+mod pallas;
 mod reduce;
 pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
@@ -285,6 +286,13 @@ impl ReferenceBackend {
                     ));
                 }
                 HostData::I64(coords)
+            }
+            Op::Pallas { kernel } => {
+                let mut values = Vec::with_capacity(inputs.len());
+                for input in inputs {
+                    values.push(self.get(input.buffer)?.to_f64());
+                }
+                HostData::F64(pallas::run_pallas(kernel, &values)).cast(out_dtype)
             }
             Op::Random { draw } => {
                 return Err(BackendError::Unsupported {

@@ -74,6 +74,10 @@ pub struct Report {
     /// guards, recompiles, graph breaks, graphs and StableHLO.
     #[serde(default)]
     pub compiled: Vec<crate::compile::CompiledFunction>,
+    /// Every `pallas_call` the program made: grid, blocks, VMEM, MXU fit,
+    /// the generated source.
+    #[serde(default)]
+    pub pallas: Vec<crate::PallasRecord>,
 }
 
 /// A collective the program simulated, where it happened in the run.

@@ -26,6 +26,7 @@ mod elementwise;
 mod error;
 mod matmul;
 mod memory;
+mod pallas;
 mod read;
 use device::default_device;
 pub(crate) use device::device_summary;
@@ -33,6 +34,7 @@ pub use distributed::{CommItem, WorldSeat};
 pub use error::{RuntimeError, c_type_name, scalar_type_name};
 pub(crate) use matmul::transposed_in_place;
 pub(crate) use memory::check_size;
+pub use pallas::{MxuFit, PallasOperand, PallasRecord};
 
 /// A broadcast view (`expand`: stride 0 where a size-1 dimension was
 /// repeated) of a whole dense storage, as that storage with size 1 in those
@@ -109,6 +111,8 @@ pub struct Runtime {
     pub(crate) grad_ready: std::collections::HashMap<usize, usize>,
     /// `torch.compile`'s functions, and the capture in progress.
     pub(crate) compiled: crate::compile::CompileState,
+    /// The run's `pallas_call`s.
+    pub(crate) pallas: Vec<pallas::PallasRecord>,
 }
 
 impl Runtime {
@@ -139,6 +143,7 @@ impl Runtime {
             sharding: Default::default(),
             grad_ready: Default::default(),
             compiled: Default::default(),
+            pallas: Vec::new(),
         }
     }
 
@@ -224,6 +229,7 @@ impl Runtime {
         report.first_nonfinite = self.first_nonfinite.take();
         report.collectives = std::mem::take(&mut self.collectives);
         report.compiled = self.take_compiled();
+        report.pallas = self.take_pallas(&report.kernels);
         self.simulate(report);
         Self::cost_graphs(report);
         Ok(())

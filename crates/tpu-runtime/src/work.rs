@@ -24,6 +24,7 @@ pub(crate) fn op_work(
         .max()
         .unwrap_or(0) as f64;
     match op {
+        Op::Pallas { kernel } => pallas_work(kernel),
         Op::MatMul {
             transpose_a,
             transpose_b,
@@ -74,6 +75,99 @@ pub(crate) fn op_work(
             ..Work::default()
         },
     }
+}
+
+/// The work of a Pallas kernel: its dot products on the MXU and its other
+/// block operations on the VPU at every grid point (a `pl.when` body counted
+/// as if it always ran), and the HBM traffic of its blocks as Pallas's
+/// pipeline moves them: a block is copied in (an output's written back) only
+/// when its index differs from the previous grid point's.
+pub(crate) fn pallas_work(kernel: &tpu_ir::PallasKernel) -> Work {
+    use tpu_ir::BlockOp;
+    let points = kernel.grid_points() as f64;
+    let mut dot_flops = 0.0;
+    let mut first_dot = None;
+    let mut vector_flops = 0.0;
+    for inst in kernel.instructions() {
+        let numel = inst.shape.iter().product::<usize>() as f64;
+        match &inst.op {
+            BlockOp::Dot { .. } => {
+                let (m, n) = (inst.shape[0], inst.shape[1]);
+                let k = dot_depth(kernel, inst).unwrap_or(1);
+                dot_flops += 2.0 * (m * k * n) as f64;
+                first_dot.get_or_insert((m, k, n));
+            }
+            BlockOp::Binary { .. }
+            | BlockOp::Unary { .. }
+            | BlockOp::Compare { .. }
+            | BlockOp::Where { .. }
+            | BlockOp::Cast { .. } => vector_flops += numel,
+            BlockOp::Reduce { a, .. } => vector_flops += value_numel(kernel, *a) as f64,
+            _ => {}
+        }
+    }
+    let matmul = first_dot.map(|(m, k, n)| {
+        let per_dot = 2.0 * (m * k * n) as f64;
+        [((dot_flops * points) / per_dot).round() as usize, m, k, n]
+    });
+    Work {
+        matmul,
+        vector_flops: vector_flops * points,
+        hbm_bytes: block_traffic(kernel),
+        sparse: false,
+    }
+}
+
+/// The contraction length of a `Dot`: the columns of its left operand.
+pub(crate) fn dot_depth(kernel: &tpu_ir::PallasKernel, dot: &tpu_ir::Inst) -> Option<usize> {
+    let tpu_ir::BlockOp::Dot { a, .. } = dot.op else {
+        return None;
+    };
+    kernel
+        .instructions()
+        .into_iter()
+        .find(|i| i.out == a && !i.shape.is_empty())
+        .and_then(|i| i.shape.get(1).copied())
+}
+
+fn value_numel(kernel: &tpu_ir::PallasKernel, v: usize) -> usize {
+    kernel
+        .instructions()
+        .into_iter()
+        .find(|i| i.out == v)
+        .map_or(1, |i| i.shape.iter().product())
+}
+
+/// Bytes a Pallas kernel's blocks move between HBM and VMEM.
+pub(crate) fn block_traffic(kernel: &tpu_ir::PallasKernel) -> f64 {
+    kernel
+        .refs
+        .iter()
+        .map(|r| {
+            (r.block_numel() * r.dtype.size_in_bytes()) as f64 * block_copies(kernel, r) as f64
+        })
+        .sum()
+}
+
+/// How many times ref `r`'s block is copied over the grid: at the first
+/// point, and wherever its index differs from the previous point's. Grids
+/// past a million points are counted as copying at every point.
+pub(crate) fn block_copies(kernel: &tpu_ir::PallasKernel, r: &tpu_ir::BlockRef) -> u64 {
+    const WALKED: usize = 1 << 20;
+    let points = kernel.grid_points();
+    if points > WALKED {
+        return points as u64;
+    }
+    let mut copies = 0;
+    let mut last: Option<Vec<usize>> = None;
+    for p in 0..points {
+        let start = r.block_start(&kernel.program_ids(p));
+        if last.as_ref() != Some(&start) {
+            copies += 1;
+            last = Some(start);
+        }
+    }
+    copies
 }
 
 /// The work of a fusion group: its inputs and outputs cross HBM once; every

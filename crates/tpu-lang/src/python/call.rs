@@ -235,17 +235,24 @@ impl Interpreter<'_> {
                     format!("'super' object has no attribute '{name}'"),
                 ))
             }
-            Value::Module(m) => m.attrs.borrow().get(name).cloned().ok_or_else(|| {
-                if crate::torch::pytorch_names::is_pytorch_name(&m.name, name)
-                    || crate::torch::prelude::is_missing_submodule(&format!("{}.{name}", m.name))
-                {
-                    return crate::torch::pytorch_names::not_supported(&m.name, name);
+            Value::Module(m) if !m.attrs.borrow().contains_key(name) => {
+                // `torch_tpu.pallas` is loaded when first used, as it brings JAX's modules.
+                if m.name == "torch_tpu" && name == "pallas" {
+                    return self.import("torch_tpu.pallas").await;
                 }
-                PyErr::new(
-                    "AttributeError",
-                    format!("module '{}' has no attribute '{name}'", m.name),
-                )
-            }),
+                // A module's own `__getattr__` (PEP 562) answers for names it lacks.
+                let hook = m.attrs.borrow().get("__getattr__").cloned();
+                if let Some(hook) = hook {
+                    return self.call(hook, vec![Value::str(name)], Vec::new()).await;
+                }
+                Err(missing_module_attribute(m, name))
+            }
+            Value::Module(m) => m
+                .attrs
+                .borrow()
+                .get(name)
+                .cloned()
+                .ok_or_else(|| missing_module_attribute(m, name)),
             Value::Function(f) if name == "__name__" => Ok(Value::str(&f.name)),
             Value::Function(f) if name == "__doc__" => {
                 Ok(crate::python::introspect::function_doc(f))
@@ -559,4 +566,18 @@ fn sequence_item(
         }
         _ => Ok(items[normalize_index(index, items.len(), what)?].clone()),
     }
+}
+
+/// The error for `module.name` where the module has no such attribute: a
+/// PyTorch name this playground lacks is a `NotImplementedError` naming it.
+fn missing_module_attribute(m: &crate::python::value::Module, name: &str) -> PyErr {
+    if crate::torch::pytorch_names::is_pytorch_name(&m.name, name)
+        || crate::torch::prelude::is_missing_submodule(&format!("{}.{name}", m.name))
+    {
+        return crate::torch::pytorch_names::not_supported(&m.name, name);
+    }
+    PyErr::new(
+        "AttributeError",
+        format!("module '{}' has no attribute '{name}'", m.name),
+    )
 }

@@ -139,12 +139,18 @@ impl Interpreter<'_> {
             Expr::Compare(c) => {
                 let mut left = self.eval(&c.left).await?;
                 let mut result = Value::Bool(true);
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                let links = c.ops.len();
+                for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                     let right = self.eval(right).await?;
                     result = self.compare(*op, &left, &right).await?;
-                    // Chained comparisons of tensors are not meaningful; of plain
-                    // values, stop at the first false link.
-                    if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
+                    // A chain stops at its first false link, as CPython's does;
+                    // the last link's result is returned as it is (a tensor, a
+                    // traced value), never tested. Chains of tensors are not
+                    // meaningful.
+                    if i + 1 < links
+                        && !matches!(result, Value::Tensor(_))
+                        && !self.truth(&result).await?
+                    {
                         return Ok(result);
                     }
                     left = right;

@@ -88,6 +88,9 @@ impl Interpreter<'_> {
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
+                _ if crate::torch::prelude::is_jax_module(name) => {
+                    return self.import_jax(name).await;
+                }
                 _ if name == "torch" || name.starts_with("torch.") => {
                     return self.import_torch(name).await;
                 }

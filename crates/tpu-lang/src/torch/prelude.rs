@@ -66,6 +66,10 @@ const PRELUDE_FUNCTION: &str = include_str!("prelude/function.py");
 const PRELUDE_DYNAMO: &str = include_str!("prelude/dynamo.py");
 const PRELUDE_COMPILER: &str = include_str!("prelude/compiler.py");
 const PRELUDE_DYNAMO_UTILS: &str = include_str!("prelude/dynamo_utils.py");
+const PRELUDE_JAX: &str = include_str!("prelude/jax.py");
+const PRELUDE_JAX_NUMPY: &str = include_str!("prelude/jax_numpy.py");
+const PRELUDE_JAX_LAX: &str = include_str!("prelude/jax_lax.py");
+const PRELUDE_PALLAS: &str = include_str!("prelude/pallas.py");
 
 /// A submodule `import torch` loads: its name and its prelude files, by file
 /// name, run in order in one namespace.
@@ -151,6 +155,23 @@ const ON_DEMAND: &[Submodule] = &[
     ),
 ];
 
+/// JAX as Pallas kernels use it, and `torch_tpu.pallas` (TorchTPU's
+/// `custom_jax_kernel`), loaded when a program first imports one: `jax`
+/// brings `jax.numpy` and `jax.lax` with it, as JAX's `__init__` does.
+const JAX_MODULES: &[Submodule] = &[
+    ("jax", &[("jax.py", PRELUDE_JAX)]),
+    ("jax.numpy", &[("jax_numpy.py", PRELUDE_JAX_NUMPY)]),
+    ("jax.lax", &[("jax_lax.py", PRELUDE_JAX_LAX)]),
+    ("jax.experimental", &[]),
+    ("jax.experimental.pallas", &[("pallas.py", PRELUDE_PALLAS)]),
+    ("torch_tpu.pallas", &[]),
+];
+
+/// Whether `name` is one of `JAX_MODULES`.
+pub fn is_jax_module(name: &str) -> bool {
+    JAX_MODULES.iter().any(|(n, _)| *n == name)
+}
+
 /// PyTorch's submodules that this project does not have (yet): importing one
 /// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
 /// like a typo.
@@ -189,6 +210,7 @@ pub fn module_of_file(file: &str) -> &'static str {
     SUBMODULES
         .iter()
         .chain(ON_DEMAND)
+        .chain(JAX_MODULES)
         .find(|(_, files)| files.iter().any(|(f, _)| *f == file))
         .map_or("torch", |(name, _)| name)
 }
@@ -275,6 +297,44 @@ impl Interpreter<'_> {
             && let Some(Value::Class(c)) = m.attrs.borrow().get("Parameter")
         {
             self.parameter_class = Some(c.clone());
+        }
+        Ok(value)
+    }
+
+    /// `import jax`, one of its modules, or `torch_tpu.pallas` (whose one
+    /// name, `custom_jax_kernel`, lives in `pallas.py` with the rest of
+    /// Pallas). A module is registered before its body runs, so the bodies
+    /// may import each other.
+    pub async fn import_jax(&mut self, name: &str) -> PyResult<Value> {
+        if name == "torch_tpu.pallas" {
+            let pallas = self.import("jax.experimental.pallas").await?;
+            let kernel = self.get_attribute(&pallas, "custom_jax_kernel").await?;
+            let value = module(
+                name,
+                HashMap::from([("custom_jax_kernel".to_string(), kernel)]),
+            );
+            let parent = self.import("torch_tpu").await?;
+            self.set_attribute(&parent, "pallas", value.clone()).await?;
+            self.modules.insert(name.to_string(), value.clone());
+            return Ok(value);
+        }
+        let Some(&(_, files)) = JAX_MODULES.iter().find(|(n, _)| *n == name) else {
+            return Err(PyErr::new(
+                "ModuleNotFoundError",
+                format!("No module named '{name}'"),
+            ));
+        };
+        self.import("torch").await?;
+        let value = module(name, HashMap::new());
+        self.modules.insert(name.to_string(), value.clone());
+        if let Some((parent, child)) = name.rsplit_once('.') {
+            let parent = self.import(parent).await?;
+            self.set_attribute(&parent, child, value.clone()).await?;
+        }
+        self.exec_library(&value, files).await?;
+        if name == "jax" {
+            self.import("jax.numpy").await?;
+            self.import("jax.lax").await?;
         }
         Ok(value)
     }

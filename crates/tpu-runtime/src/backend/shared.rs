@@ -103,4 +103,8 @@ impl Backend for SharedBackend {
     fn driver_cache_data(&self) -> Option<Vec<u8>> {
         self.0.borrow().driver_cache_data()
     }
+
+    fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
+        self.0.borrow().pallas_source(kernel)
+    }
 }

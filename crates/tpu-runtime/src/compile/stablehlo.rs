@@ -444,6 +444,10 @@ fn lower_node(w: &mut Writer, node: &Node, args: &[V]) -> Lowered {
         Op::Nonzero | Op::Random { .. } => {
             Err("made on the host; the capture keeps it as a parameter".into())
         }
+        Op::Pallas { kernel } => Err(format!(
+            "the Pallas kernel {} is not lowered to StableHLO (a custom call would carry it)",
+            kernel.name
+        )),
     }
 }
 

@@ -62,7 +62,12 @@ pub(crate) fn source(op: &Op) -> String {
         | Op::Where => {
             unreachable!("the wgpu backend refuses non-float32 operands before planning")
         }
-        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero | Op::Random { .. } => {
+        Op::Arange { .. }
+        | Op::Linspace { .. }
+        | Op::Eye
+        | Op::Nonzero
+        | Op::Random { .. }
+        | Op::Pallas { .. } => {
             unreachable!(
                 "the wgpu backend refuses {} when planning",
                 op.kernel_name()
@@ -105,6 +110,12 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
             return Err(BackendError::Unsupported {
                 backend: "wgpu",
                 what: op.kernel_name(),
+            });
+        }
+        Op::Pallas { .. } => {
+            return Err(BackendError::Unsupported {
+                backend: "wgpu",
+                what: "Pallas kernels yet".into(),
             });
         }
         // The runtime draws random values on the host; no backend runs them.

@@ -12,6 +12,7 @@ mod compile;
 mod creation;
 mod distributed;
 mod elementwise;
+mod pallas;
 mod printing;
 mod reductions;
 mod sharding;
@@ -128,6 +129,8 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.capture_break",
     "torch._C.capture_pause",
     "torch._C.capture_resume",
+    // Pallas kernels (`pallas.rs`).
+    "torch._C.pallas_call",
 ];
 
 fn tensor(t: Tensor) -> Value {
@@ -205,6 +208,7 @@ impl Interpreter<'_> {
             | "compile_eager_call" | "is_compiling" | "compile_stablehlo" | "param_names"
             | "compile_info" | "capture_graphs" | "graph_replay" | "capture_break"
             | "capture_pause" | "capture_resume" => self.native_compile(a).await,
+            "pallas_call" => self.native_pallas(a).await,
             other => Err(unknown(other)),
         }
     }

@@ -474,7 +474,7 @@ impl Planner<'_> {
                 });
                 single()
             }
-            Op::Nonzero | Op::Random { .. } => {
+            Op::Nonzero | Op::Random { .. } | Op::Pallas { .. } => {
                 return Err(format!("{} inside the graph", node.op.aten_name()));
             }
         };

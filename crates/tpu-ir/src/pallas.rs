@@ -1,0 +1,637 @@
+//! A Pallas kernel as data: what `pl.pallas_call` traced. The kernel body is an
+//! SSA program of block operations (`Inst`) over the kernel's refs, run once per
+//! point of the grid, in order, the last grid axis fastest. Each ref is an array
+//! with a block shape and an `index_map` from grid indices to block indices; a
+//! block that runs past the array's edge reads the padding value (NaN for
+//! floats, the smallest int32, `False`) and writes its padded part to a padded
+//! copy of the output that the caller never sees, as Pallas's interpret mode does.
+//!
+//! The Python tracer (`torch/prelude/pallas.py` in tpu-lang) writes this as JSON;
+//! `validate` checks every shape and operand so that backends may trust it. The
+//! reference backend interprets it (the definition), tpu-wgpu generates one WGSL
+//! shader from it.
+
+use crate::{BinaryOp, CompareOp, DType, ReduceOp, UnaryOp, fingerprint};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A block index computed from the grid indices (an `index_map`'s result).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Index {
+    Const {
+        value: i64,
+    },
+    ProgramId {
+        axis: usize,
+    },
+    /// `a op b` with Python's integer rules (`//` and `%` floor).
+    Binary {
+        op: BinaryOp,
+        #[cfg_attr(feature = "typescript", ts(type = "Index"))]
+        a: Box<Index>,
+        #[cfg_attr(feature = "typescript", ts(type = "Index"))]
+        b: Box<Index>,
+    },
+}
+
+impl Index {
+    pub fn eval(&self, pids: &[usize]) -> i64 {
+        match self {
+            Index::Const { value } => *value,
+            Index::ProgramId { axis } => pids.get(*axis).copied().unwrap_or(0) as i64,
+            Index::Binary { op, a, b } => op.apply_i64(a.eval(pids), b.eval(pids)),
+        }
+    }
+
+    /// The grid axes this index reads.
+    fn axes(&self, into: &mut Vec<usize>) {
+        match self {
+            Index::Const { .. } => {}
+            Index::ProgramId { axis } => into.push(*axis),
+            Index::Binary { a, b, .. } => {
+                a.axes(into);
+                b.axes(into);
+            }
+        }
+    }
+
+    /// Whether this index is `c * pid(axis) + d` with `c != 0` and no other
+    /// grid axis: distinct along `axis`, so blocks never repeat along it.
+    fn injective_in(&self, axis: usize) -> bool {
+        fn affine(i: &Index, axis: usize) -> Option<(i64, i64)> {
+            match i {
+                Index::Const { value } => Some((0, *value)),
+                Index::ProgramId { axis: a } if *a == axis => Some((1, 0)),
+                Index::ProgramId { .. } => None,
+                Index::Binary { op, a, b } => {
+                    let (a, b) = (affine(a, axis)?, affine(b, axis)?);
+                    match op {
+                        BinaryOp::Add => Some((a.0 + b.0, a.1 + b.1)),
+                        BinaryOp::Sub => Some((a.0 - b.0, a.1 - b.1)),
+                        BinaryOp::Mul if a.0 == 0 => Some((a.1 * b.0, a.1 * b.1)),
+                        BinaryOp::Mul if b.0 == 0 => Some((a.0 * b.1, a.1 * b.1)),
+                        _ => None,
+                    }
+                }
+            }
+        }
+        affine(self, axis).is_some_and(|(c, _)| c != 0)
+    }
+
+    /// Python source for the Report (`i`, `j`, `k`... for the grid axes).
+    pub fn text(&self) -> String {
+        match self {
+            Index::Const { value } => value.to_string(),
+            Index::ProgramId { axis } => axis_name(*axis),
+            Index::Binary { op, a, b } => {
+                let sym = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    BinaryOp::Mul => "*",
+                    BinaryOp::FloorDiv => "//",
+                    BinaryOp::Remainder => "%",
+                    _ => "?",
+                };
+                format!("({} {sym} {})", a.text(), b.text())
+            }
+        }
+    }
+}
+
+/// The name the Report gives grid axis `axis`: `i`, `j`, `k`, then `g3`...
+pub fn axis_name(axis: usize) -> String {
+    match axis {
+        0 => "i".into(),
+        1 => "j".into(),
+        2 => "k".into(),
+        n => format!("g{n}"),
+    }
+}
+
+/// One operand of the kernel: an array in HBM, seen by the kernel as blocks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct BlockRef {
+    /// The whole array's shape.
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+    /// The block's shape, one entry per array dimension (1 where squeezed).
+    pub block: Vec<usize>,
+    /// Dimensions given as `None` in the block shape: size 1, left out of the
+    /// ref the kernel sees.
+    pub squeezed: Vec<bool>,
+    /// The block index along each array dimension.
+    pub index_map: Vec<Index>,
+}
+
+impl BlockRef {
+    /// The shape the kernel sees: the block without its squeezed dims.
+    pub fn ref_shape(&self) -> Vec<usize> {
+        self.block
+            .iter()
+            .zip(&self.squeezed)
+            .filter(|(_, s)| !**s)
+            .map(|(b, _)| *b)
+            .collect()
+    }
+
+    /// The array padded up to whole blocks: what an output's buffer holds.
+    pub fn padded_shape(&self) -> Vec<usize> {
+        self.shape
+            .iter()
+            .zip(&self.block)
+            .map(|(&d, &b)| d.div_ceil(b.max(1)) * b)
+            .collect()
+    }
+
+    pub fn block_numel(&self) -> usize {
+        self.block.iter().product()
+    }
+
+    /// The first element of the block at grid point `pids`, per dimension, as
+    /// interpret mode's dynamic slice places it: clamped into the padded array.
+    pub fn block_start(&self, pids: &[usize]) -> Vec<usize> {
+        self.index_map
+            .iter()
+            .zip(self.block.iter().zip(self.padded_shape()))
+            .map(|(index, (&b, padded))| {
+                let start = index.eval(pids).saturating_mul(b as i64);
+                start.clamp(0, (padded - b) as i64) as usize
+            })
+            .collect()
+    }
+}
+
+/// A static window of a ref along one of its (unsqueezed) dimensions: `start`
+/// and `size`, or one index that drops the dimension (`x_ref[0]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Window {
+    pub start: usize,
+    pub size: usize,
+    #[serde(default)]
+    pub drop: bool,
+}
+
+/// One block operation. Elementwise operands have the result's shape or are
+/// scalars (shape `[]`); the tracer inserts `Broadcast` and `Cast` so that
+/// backends never broadcast or promote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BlockOp {
+    /// A window of ref `r`.
+    Load {
+        r: usize,
+        window: Vec<Window>,
+    },
+    /// Writes `value` into a window of ref `r` (no result).
+    Store {
+        r: usize,
+        window: Vec<Window>,
+        value: usize,
+    },
+    Const {
+        #[serde(deserialize_with = "number_or_text")]
+        value: f64,
+    },
+    /// `pl.program_id(axis)`, an int32 scalar.
+    ProgramId {
+        axis: usize,
+    },
+    Binary {
+        op: BinaryOp,
+        a: usize,
+        b: usize,
+    },
+    Unary {
+        op: UnaryOp,
+        a: usize,
+    },
+    Compare {
+        op: CompareOp,
+        a: usize,
+        b: usize,
+    },
+    Where {
+        cond: usize,
+        a: usize,
+        b: usize,
+    },
+    /// A reduction (sum, max or min) over `axes` of `a`; the result keeps them
+    /// at size 1 when `keepdims`.
+    Reduce {
+        op: ReduceOp,
+        a: usize,
+        axes: Vec<usize>,
+        keepdims: bool,
+    },
+    /// `jnp.dot` of 2-D blocks, accumulated in float32.
+    Dot {
+        a: usize,
+        b: usize,
+    },
+    /// `a` converted to the result's dtype.
+    Cast {
+        a: usize,
+    },
+    /// `a` broadcast (numpy's rule, aligned on the right) to the result's shape.
+    Broadcast {
+        a: usize,
+    },
+    /// `a`'s elements, row-major, in the result's shape.
+    Reshape {
+        a: usize,
+    },
+    /// `a` with its two axes swapped (2-D).
+    Transpose {
+        a: usize,
+    },
+    /// `pl.when(cond)`: `body` runs where the scalar `cond` is true.
+    When {
+        cond: usize,
+        body: Vec<Inst>,
+    },
+}
+
+/// A block operation and the value it defines (`out`, unused by `Store` and
+/// `When`), with that value's shape and dtype.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Inst {
+    pub out: usize,
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+    pub op: BlockOp,
+    /// The kernel's source line that made it.
+    #[serde(default)]
+    pub line: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct PallasKernel {
+    /// The kernel function's name.
+    pub name: String,
+    pub grid: Vec<usize>,
+    /// The inputs, then the outputs.
+    pub refs: Vec<BlockRef>,
+    pub inputs: usize,
+    pub body: Vec<Inst>,
+    /// How many values the body defines (ids `0..values`).
+    pub values: usize,
+}
+
+fn number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Number {
+        Float(f64),
+        Text(String),
+    }
+    match Number::deserialize(d)? {
+        Number::Float(x) => Ok(x),
+        Number::Text(t) => t.parse().map_err(serde::de::Error::custom),
+    }
+}
+
+/// What is wrong with a traced kernel: the tracer's bug, never the user's (the
+/// tracer reports the user's mistakes in Python's words first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvalidKernel(pub String);
+
+impl std::fmt::Display for InvalidKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invalid Pallas kernel: {}", self.0)
+    }
+}
+
+impl PallasKernel {
+    pub fn outputs(&self) -> &[BlockRef] {
+        &self.refs[self.inputs..]
+    }
+
+    pub fn grid_points(&self) -> usize {
+        self.grid.iter().product()
+    }
+
+    /// The program ids of grid point `p` in execution order (last axis fastest).
+    pub fn program_ids(&self, mut p: usize) -> Vec<usize> {
+        let mut pids = vec![0; self.grid.len()];
+        for (axis, &n) in self.grid.iter().enumerate().rev() {
+            pids[axis] = p % n.max(1);
+            p /= n.max(1);
+        }
+        pids
+    }
+
+    /// Per grid axis, whether its points may run at once: every output's
+    /// index map moves to a new block along it, so no two points on the axis
+    /// write (or read back) the same block. Other axes run in order.
+    pub fn parallel_axes(&self) -> Vec<bool> {
+        (0..self.grid.len())
+            .map(|axis| {
+                self.outputs().iter().all(|r| {
+                    r.index_map.iter().any(|i| {
+                        let mut axes = Vec::new();
+                        i.axes(&mut axes);
+                        axes.iter().all(|a| *a == axis) && i.injective_in(axis)
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// Offsets of each output in the kernel's one output buffer (outputs are
+    /// stored padded to whole blocks, one after another), and its length.
+    pub fn output_offsets(&self) -> (Vec<usize>, usize) {
+        let mut offsets = Vec::new();
+        let mut total = 0;
+        for r in self.outputs() {
+            offsets.push(total);
+            total += r.padded_shape().iter().product::<usize>();
+        }
+        (offsets, total)
+    }
+
+    /// The compilation cache's key: the whole kernel, shapes included, since
+    /// the generated code is specialised to them.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&format!("{:?}", (&self.grid, &self.refs, &self.body)))
+    }
+
+    /// Checks every operand, shape and dtype, so that backends can index
+    /// without checks.
+    pub fn validate(&self) -> Result<(), InvalidKernel> {
+        let bad = |m: String| Err(InvalidKernel(m));
+        if self.inputs > self.refs.len() || self.inputs == self.refs.len() {
+            return bad("a kernel needs at least one output".into());
+        }
+        if self.grid.iter().any(|&n| n == 0) {
+            return bad("a grid axis of size 0".into());
+        }
+        for (i, r) in self.refs.iter().enumerate() {
+            let rank = r.shape.len();
+            if r.block.len() != rank || r.squeezed.len() != rank || r.index_map.len() != rank {
+                return bad(format!(
+                    "ref {i}: block, squeezed or index map of the wrong rank"
+                ));
+            }
+            if r.block.iter().any(|&b| b == 0)
+                || r.squeezed.iter().zip(&r.block).any(|(s, b)| *s && *b != 1)
+            {
+                return bad(format!(
+                    "ref {i}: a block dimension of 0, or a squeezed one not 1"
+                ));
+            }
+            let mut axes = Vec::new();
+            r.index_map.iter().for_each(|x| x.axes(&mut axes));
+            if axes.iter().any(|&a| a >= self.grid.len()) {
+                return bad(format!(
+                    "ref {i}: index map reads a grid axis the grid lacks"
+                ));
+            }
+        }
+        let mut types: Vec<Option<(Vec<usize>, DType)>> = vec![None; self.values];
+        self.validate_body(&self.body, &mut types)
+    }
+
+    fn validate_body(
+        &self,
+        body: &[Inst],
+        types: &mut Vec<Option<(Vec<usize>, DType)>>,
+    ) -> Result<(), InvalidKernel> {
+        for inst in body {
+            self.validate_inst(inst, types)
+                .map_err(|m| InvalidKernel(format!("{m} (in {:?})", inst.op)))?;
+        }
+        Ok(())
+    }
+
+    fn validate_inst(
+        &self,
+        inst: &Inst,
+        types: &mut Vec<Option<(Vec<usize>, DType)>>,
+    ) -> Result<(), String> {
+        let get = |types: &Vec<Option<(Vec<usize>, DType)>>, v: usize| {
+            types
+                .get(v)
+                .cloned()
+                .flatten()
+                .ok_or_else(|| format!("value {v} used before it is defined"))
+        };
+        let same_or_scalar = |s: &[usize]| s.is_empty() || s == inst.shape.as_slice();
+        let numel = |s: &[usize]| s.iter().product::<usize>();
+        match &inst.op {
+            BlockOp::Load { r, window } | BlockOp::Store { r, window, .. } => {
+                let re = self.refs.get(*r).ok_or("no such ref")?;
+                let shape = re.ref_shape();
+                if window.len() != shape.len() {
+                    return Err("window of the wrong rank".into());
+                }
+                let mut seen = Vec::new();
+                for (w, &n) in window.iter().zip(&shape) {
+                    if w.start + w.size > n || (w.drop && w.size != 1) {
+                        return Err("window out of the block".into());
+                    }
+                    if !w.drop {
+                        seen.push(w.size);
+                    }
+                }
+                if let BlockOp::Store { value, r, .. } = &inst.op {
+                    if *r < self.inputs {
+                        return Err("a store into an input".into());
+                    }
+                    let (s, d) = get(types, *value)?;
+                    if s != seen || d != re.dtype {
+                        return Err("stored value does not match the window".into());
+                    }
+                    return Ok(());
+                }
+                if seen != inst.shape || inst.dtype != re.dtype {
+                    return Err("loaded shape or dtype".into());
+                }
+            }
+            BlockOp::Const { .. } | BlockOp::ProgramId { .. } => {
+                if !inst.shape.is_empty() {
+                    return Err("a constant is a scalar".into());
+                }
+                if let BlockOp::ProgramId { axis } = inst.op
+                    && axis >= self.grid.len()
+                {
+                    return Err("program_id of an axis the grid lacks".into());
+                }
+            }
+            BlockOp::Binary { a, b, .. } | BlockOp::Compare { a, b, .. } => {
+                let ((sa, da), (sb, db)) = (get(types, *a)?, get(types, *b)?);
+                if !same_or_scalar(&sa) || !same_or_scalar(&sb) || da != db {
+                    return Err("operands' shapes or dtypes".into());
+                }
+                let want = if matches!(inst.op, BlockOp::Compare { .. }) {
+                    DType::Bool
+                } else {
+                    da
+                };
+                if inst.dtype != want {
+                    return Err("result dtype".into());
+                }
+            }
+            BlockOp::Unary { a, .. } => {
+                let (sa, da) = get(types, *a)?;
+                if sa != inst.shape || da != inst.dtype {
+                    return Err("operand shape or dtype".into());
+                }
+            }
+            BlockOp::Where { cond, a, b } => {
+                let (sc, dc) = get(types, *cond)?;
+                let ((sa, da), (sb, db)) = (get(types, *a)?, get(types, *b)?);
+                if dc != DType::Bool || ![&sc, &sa, &sb].iter().all(|s| same_or_scalar(s)) {
+                    return Err("operands' shapes".into());
+                }
+                if da != inst.dtype || db != inst.dtype {
+                    return Err("operands' dtypes".into());
+                }
+            }
+            BlockOp::Reduce {
+                a,
+                axes,
+                keepdims,
+                op,
+            } => {
+                let (sa, da) = get(types, *a)?;
+                if !matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) || da != inst.dtype
+                {
+                    return Err("reduction or dtype".into());
+                }
+                if axes.iter().any(|&x| x >= sa.len()) || axes.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err("axes".into());
+                }
+                let want: Vec<usize> = sa
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, &n)| match (axes.contains(&i), keepdims) {
+                        (false, _) => Some(n),
+                        (true, true) => Some(1),
+                        (true, false) => None,
+                    })
+                    .collect();
+                if want != inst.shape {
+                    return Err("result shape".into());
+                }
+            }
+            BlockOp::Dot { a, b } => {
+                let ((sa, da), (sb, db)) = (get(types, *a)?, get(types, *b)?);
+                if sa.len() != 2 || sb.len() != 2 || sa[1] != sb[0] || da != db {
+                    return Err("dot operands".into());
+                }
+                if inst.shape != [sa[0], sb[1]] || !inst.dtype.is_floating() {
+                    return Err("dot result".into());
+                }
+            }
+            BlockOp::Cast { a } | BlockOp::Reshape { a } => {
+                let (sa, _) = get(types, *a)?;
+                let ok = match inst.op {
+                    BlockOp::Cast { .. } => sa == inst.shape,
+                    _ => numel(&sa) == numel(&inst.shape),
+                };
+                if !ok {
+                    return Err("shape".into());
+                }
+            }
+            BlockOp::Broadcast { a } | BlockOp::Transpose { a } => {
+                let (sa, da) = get(types, *a)?;
+                let ok = match inst.op {
+                    BlockOp::Transpose { .. } => sa.len() == 2 && inst.shape == [sa[1], sa[0]],
+                    _ => {
+                        sa.len() <= inst.shape.len()
+                            && sa
+                                .iter()
+                                .rev()
+                                .zip(inst.shape.iter().rev())
+                                .all(|(&x, &y)| x == y || x == 1)
+                    }
+                };
+                if !ok || da != inst.dtype {
+                    return Err("shape".into());
+                }
+            }
+            BlockOp::When { cond, body } => {
+                let (sc, dc) = get(types, *cond)?;
+                if !sc.is_empty() || dc != DType::Bool {
+                    return Err("condition is not a bool scalar".into());
+                }
+                // What the body defines stays in it: a value made under a
+                // condition cannot be read where the condition was false.
+                let mut inner = types.clone();
+                return self.validate_body(body, &mut inner).map_err(|e| e.0);
+            }
+        }
+        let slot = types.get_mut(inst.out).ok_or("value id out of range")?;
+        if slot.is_some() {
+            return Err(format!("value {} defined twice", inst.out));
+        }
+        *slot = Some((inst.shape.clone(), inst.dtype));
+        Ok(())
+    }
+
+    /// Each instruction, in program order, nested bodies included.
+    pub fn instructions(&self) -> Vec<&Inst> {
+        fn walk<'a>(body: &'a [Inst], into: &mut Vec<&'a Inst>) {
+            for inst in body {
+                into.push(inst);
+                if let BlockOp::When { body, .. } = &inst.op {
+                    walk(body, into);
+                }
+            }
+        }
+        let mut all = Vec::new();
+        walk(&self.body, &mut all);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block_ref(shape: &[usize], block: &[usize], map: Vec<Index>) -> BlockRef {
+        BlockRef {
+            shape: shape.to_vec(),
+            dtype: DType::Float32,
+            block: block.to_vec(),
+            squeezed: vec![false; shape.len()],
+            index_map: map,
+        }
+    }
+
+    fn pid(axis: usize) -> Index {
+        Index::ProgramId { axis }
+    }
+
+    #[test]
+    fn reduction_axes_run_in_order_and_the_others_at_once() {
+        // A blocked matmul's grid (i, j, k): the output's block is (i, j).
+        let kernel = PallasKernel {
+            name: "mm".into(),
+            grid: vec![2, 2, 3],
+            refs: vec![
+                block_ref(&[8, 8], &[4, 4], vec![pid(0), pid(2)]),
+                block_ref(&[8, 8], &[4, 4], vec![pid(0), pid(1)]),
+            ],
+            inputs: 1,
+            body: vec![],
+            values: 0,
+        };
+        assert_eq!(kernel.parallel_axes(), vec![true, true, false]);
+        assert_eq!(kernel.program_ids(5), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn blocks_past_the_edge_are_clamped_into_the_padded_array() {
+        let r = block_ref(&[10], &[4], vec![pid(0)]);
+        assert_eq!(r.padded_shape(), vec![12]);
+        assert_eq!(r.block_start(&[2]), vec![8]);
+        assert_eq!(r.block_start(&[7]), vec![8]);
+    }
+}
