@@ -14,5 +14,7 @@ pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv
 pub use op::{
     BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, erf, pow, pow_f32,
 };
-pub use pallas::{BlockOp, BlockRef, Index, Inst, InvalidKernel, PallasKernel, Window, axis_name};
+pub use pallas::{
+    BlockOp, BlockRef, Index, Inst, InvalidKernel, Number, PallasKernel, Window, axis_name,
+};
 pub use shape::{Shape, ShapeError};

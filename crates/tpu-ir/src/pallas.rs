@@ -56,27 +56,24 @@ impl Index {
         }
     }
 
-    /// Whether this index is `c * pid(axis) + d` with `c != 0` and no other
-    /// grid axis: distinct along `axis`, so blocks never repeat along it.
-    fn injective_in(&self, axis: usize) -> bool {
-        fn affine(i: &Index, axis: usize) -> Option<(i64, i64)> {
-            match i {
-                Index::Const { value } => Some((0, *value)),
-                Index::ProgramId { axis: a } if *a == axis => Some((1, 0)),
-                Index::ProgramId { .. } => None,
-                Index::Binary { op, a, b } => {
-                    let (a, b) = (affine(a, axis)?, affine(b, axis)?);
-                    match op {
-                        BinaryOp::Add => Some((a.0 + b.0, a.1 + b.1)),
-                        BinaryOp::Sub => Some((a.0 - b.0, a.1 - b.1)),
-                        BinaryOp::Mul if a.0 == 0 => Some((a.1 * b.0, a.1 * b.1)),
-                        BinaryOp::Mul if b.0 == 0 => Some((a.0 * b.1, a.1 * b.1)),
-                        _ => None,
-                    }
+    /// `(c, d)` when this index is `c * pid(axis) + d`, with no other grid
+    /// axis in it.
+    fn affine_in(&self, axis: usize) -> Option<(i64, i64)> {
+        match self {
+            Index::Const { value } => Some((0, *value)),
+            Index::ProgramId { axis: a } if *a == axis => Some((1, 0)),
+            Index::ProgramId { .. } => None,
+            Index::Binary { op, a, b } => {
+                let (a, b) = (a.affine_in(axis)?, b.affine_in(axis)?);
+                match op {
+                    BinaryOp::Add => Some((a.0 + b.0, a.1 + b.1)),
+                    BinaryOp::Sub => Some((a.0 - b.0, a.1 - b.1)),
+                    BinaryOp::Mul if a.0 == 0 => Some((a.1 * b.0, a.1 * b.1)),
+                    BinaryOp::Mul if b.0 == 0 => Some((a.0 * b.1, a.1 * b.1)),
+                    _ => None,
                 }
             }
         }
-        affine(self, axis).is_some_and(|(c, _)| c != 0)
     }
 
     /// Python source for the Report (`i`, `j`, `k`... for the grid axes).
@@ -193,8 +190,8 @@ pub enum BlockOp {
         value: usize,
     },
     Const {
-        #[serde(deserialize_with = "number_or_text")]
-        value: f64,
+        #[cfg_attr(feature = "typescript", ts(type = "number | string"))]
+        value: Number,
     },
     /// `pl.program_id(axis)`, an int32 scalar.
     ProgramId {
@@ -283,16 +280,33 @@ pub struct PallasKernel {
     pub values: usize,
 }
 
-fn number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Number {
-        Float(f64),
-        Text(String),
+/// A float constant of a kernel. JSON has no NaN or infinities, so those
+/// travel as text (`"nan"`, `"inf"`, `"-inf"`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Number(pub f64);
+
+impl Serialize for Number {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            s.serialize_f64(self.0)
+        } else {
+            s.serialize_str(&self.0.to_string().to_lowercase())
+        }
     }
-    match Number::deserialize(d)? {
-        Number::Float(x) => Ok(x),
-        Number::Text(t) => t.parse().map_err(serde::de::Error::custom),
+}
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Float(f64),
+            Text(String),
+        }
+        match Form::deserialize(d)? {
+            Form::Float(x) => Ok(Number(x)),
+            Form::Text(t) => t.parse().map(Number).map_err(serde::de::Error::custom),
+        }
     }
 }
 
@@ -326,17 +340,21 @@ impl PallasKernel {
         pids
     }
 
-    /// Per grid axis, whether its points may run at once: every output's
-    /// index map moves to a new block along it, so no two points on the axis
-    /// write (or read back) the same block. Other axes run in order.
+    /// Per grid axis, whether its points may run at once: every output has
+    /// a block index that moves along it alone (`c * pid + d`, `c != 0`) and
+    /// stays inside the array, so no two points on the axis write (or read
+    /// back) the same block. Other axes run in order.
     pub fn parallel_axes(&self) -> Vec<bool> {
         (0..self.grid.len())
             .map(|axis| {
+                let last = self.grid[axis] as i64 - 1;
                 self.outputs().iter().all(|r| {
-                    r.index_map.iter().any(|i| {
-                        let mut axes = Vec::new();
-                        i.axes(&mut axes);
-                        axes.iter().all(|a| *a == axis) && i.injective_in(axis)
+                    r.index_map.iter().enumerate().any(|(d, i)| {
+                        let blocks = r.shape[d].div_ceil(r.block[d].max(1)) as i64;
+                        i.affine_in(axis).is_some_and(|(c, off)| {
+                            let ends = [off, c * last + off];
+                            c != 0 && ends.iter().all(|&e| (0..blocks).contains(&e))
+                        })
                     })
                 })
             })
@@ -368,7 +386,7 @@ impl PallasKernel {
         if self.inputs > self.refs.len() || self.inputs == self.refs.len() {
             return bad("a kernel needs at least one output".into());
         }
-        if self.grid.iter().any(|&n| n == 0) {
+        if self.grid.contains(&0) {
             return bad("a grid axis of size 0".into());
         }
         for (i, r) in self.refs.iter().enumerate() {
@@ -378,9 +396,7 @@ impl PallasKernel {
                     "ref {i}: block, squeezed or index map of the wrong rank"
                 ));
             }
-            if r.block.iter().any(|&b| b == 0)
-                || r.squeezed.iter().zip(&r.block).any(|(s, b)| *s && *b != 1)
-            {
+            if r.block.contains(&0) || r.squeezed.iter().zip(&r.block).any(|(s, b)| *s && *b != 1) {
                 return bad(format!(
                     "ref {i}: a block dimension of 0, or a squeezed one not 1"
                 ));

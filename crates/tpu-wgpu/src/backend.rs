@@ -10,6 +10,7 @@
 
 use crate::codegen;
 use crate::kernels::{self, elementwise_grid, unsupported_dtype};
+use crate::pallas;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tpu_ir::{DType, FusedKernel, Op, Shape};
@@ -42,6 +43,8 @@ pub struct WgpuBackend {
     pooled_bytes: u64,
     /// The driver's pipeline cache (Vulkan natively), once started.
     pipeline_cache: Option<wgpu::PipelineCache>,
+    /// Pallas kernels' block values (`pallas.rs`).
+    scratch: Option<wgpu::Buffer>,
 }
 
 /// The most bytes of released buffers kept for reuse.
@@ -87,6 +90,7 @@ impl WgpuBackend {
             pool: HashMap::new(),
             pooled_bytes: 0,
             pipeline_cache: None,
+            scratch: None,
         })
     }
 
@@ -174,6 +178,70 @@ impl WgpuBackend {
         Ok(bytes)
     }
 
+    /// A Pallas kernel: its output buffer starts as NaN (interpret mode's
+    /// uninitialised value, which a block never written keeps), then one
+    /// launch of its generated shader over the inputs, the output and a
+    /// scratch buffer for the block values.
+    fn execute_pallas(
+        &mut self,
+        kernel: &tpu_ir::PallasKernel,
+        inputs: &[Operand<'_>],
+        out_shape: &Shape,
+    ) -> Result<Dispatched, BackendError> {
+        let shader = pallas::shader(kernel, self.loop_cap())?;
+        let size = self.storage_size(out_shape.numel())?;
+        let scratch_size = self.storage_size(shader.scratch)?;
+        let out = self.tensor_buffer(size);
+        let nan = vec![f32::NAN; out_shape.numel().max(1)];
+        self.queue.write_buffer(&out, 0, bytemuck::cast_slice(&nan));
+        let scratch = self.pallas_scratch(scratch_size);
+        let name = Op::Pallas {
+            kernel: Box::new(kernel.clone()),
+        }
+        .kernel_name();
+        let pipeline = self.pipeline(&name, || shader.source.clone());
+        let mut resources = Vec::new();
+        for input in inputs {
+            resources.push(self.buffer(input.buffer)?.as_entire_binding());
+        }
+        resources.push(out.as_entire_binding());
+        resources.push(scratch.as_entire_binding());
+        self.launch(&name, &pipeline, resources, (shader.groups, 1, 1));
+        self.take_device_error()?;
+        Ok(Dispatched {
+            buffer: self.insert(out),
+            kernel: name,
+            kernel_language: "WGSL",
+        })
+    }
+
+    /// lavapipe's cap on an invocation's loop iterations, when this is lavapipe.
+    fn loop_cap(&self) -> Option<u64> {
+        self.info
+            .name
+            .contains("llvmpipe")
+            .then_some(pallas::LAVAPIPE_LOOP_CAP)
+    }
+
+    /// The scratch buffer Pallas kernels keep their blocks in, grown to
+    /// `size` bytes when a kernel needs more (launches run in queue order, so
+    /// one buffer serves them all).
+    fn pallas_scratch(&mut self, size: u64) -> wgpu::Buffer {
+        if let Some(b) = &self.scratch
+            && b.size() >= size
+        {
+            return b.clone();
+        }
+        let b = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("pallas scratch"),
+            size,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        self.scratch = Some(b.clone());
+        b
+    }
+
     fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> wgpu::ComputePipeline {
         if let Some(p) = self.pipelines.get(name) {
             return p.clone();
@@ -247,6 +315,10 @@ impl Backend for WgpuBackend {
         out_shape: &Shape,
         out_dtype: DType,
     ) -> Result<(), BackendError> {
+        if let Op::Pallas { kernel } = op {
+            self.storage_size(out_shape.numel())?;
+            return pallas::shader(kernel, self.loop_cap()).map(|_| ());
+        }
         if let Some(d) = std::iter::once(out_dtype)
             .chain(inputs.iter().map(|i| i.dtype))
             .find(|&d| d != DType::Float32)
@@ -259,6 +331,12 @@ impl Backend for WgpuBackend {
 
     fn supports_fused(&self) -> bool {
         true
+    }
+
+    fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
+        pallas::shader(kernel, self.loop_cap())
+            .ok()
+            .map(|s| s.source)
     }
 
     fn execute_fused(
@@ -313,6 +391,9 @@ impl Backend for WgpuBackend {
         out_shape: &Shape,
         out_dtype: DType,
     ) -> Result<Dispatched, BackendError> {
+        if let Op::Pallas { kernel } = op {
+            return self.execute_pallas(kernel, inputs, out_shape);
+        }
         if let Some(d) = std::iter::once(out_dtype)
             .chain(inputs.iter().map(|i| i.dtype))
             .find(|&d| d != DType::Float32)

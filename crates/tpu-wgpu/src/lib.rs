@@ -16,6 +16,7 @@ mod backend;
 pub mod codegen;
 pub mod edge_values;
 mod kernels;
+mod pallas;
 mod testing;
 
 pub use backend::{WgpuBackend, WgpuInitError};

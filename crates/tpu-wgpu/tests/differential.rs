@@ -23,6 +23,8 @@ use variants::{every, variant_names};
 // live in `tests/differential/`, which Cargo does not take for a test.
 #[path = "differential/case.rs"]
 mod case;
+#[path = "differential/pallas.rs"]
+mod pallas;
 #[path = "differential/values.rs"]
 mod values;
 #[path = "differential/variants.rs"]
@@ -75,6 +77,7 @@ fn seeds() -> Vec<Op> {
         Op::Random {
             draw: RandomDraw::Randperm,
         },
+        pallas::cases(1).remove(0).op,
     ]
 }
 
@@ -158,6 +161,7 @@ fn cases(seed: &Op) -> Vec<Case> {
         })
         .into(),
         Op::MatMul { .. } => matmul(),
+        Op::Pallas { .. } => pallas::cases(36),
         Op::SumAll => [1, 7, 257, 1000, 70_001]
             .map(|n| {
                 let x = (dyadic(n), Shape::new([n]));

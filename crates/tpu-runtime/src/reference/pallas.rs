@@ -195,7 +195,7 @@ impl State<'_> {
                     })
                     .collect()
             }
-            BlockOp::Const { value } => vec![*value],
+            BlockOp::Const { value } => vec![value.0],
             BlockOp::ProgramId { axis } => vec![self.pids[*axis] as f64],
             BlockOp::Binary { op, a, b } => {
                 let (a, b) = (val(a), val(b));

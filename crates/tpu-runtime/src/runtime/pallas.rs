@@ -268,7 +268,7 @@ fn body_text(kernel: &PallasKernel) -> String {
                     ));
                     continue;
                 }
-                BlockOp::Const { value } => format!("const {value}"),
+                BlockOp::Const { value } => format!("const {}", value.0),
                 BlockOp::ProgramId { axis } => format!("program_id {axis}"),
                 BlockOp::Binary { op, a, b } => format!("{} %{a}, %{b}", op.name()),
                 BlockOp::Unary { op, a } => format!("{} %{a}", op.name()),

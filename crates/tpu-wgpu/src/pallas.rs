@@ -1,0 +1,581 @@
+//! One WGSL compute shader per Pallas kernel (`Op::Pallas`). A workgroup runs
+//! grid points: the parallel axes (`PallasKernel::parallel_axes`, each point
+//! writing its own output blocks) are spread over the workgroups, the other
+//! axes loop in order inside one, so later points see earlier stores as the
+//! reference's sequential grid does. At each point the body's block
+//! operations run one after another, each a loop of the workgroup's threads
+//! over its elements followed by a barrier; block values live in a scratch
+//! storage buffer, one region per workgroup (a 128x128 float32 block is 64
+//! KiB, past the 16 KiB of workgroup memory WebGPU guarantees). Constants and
+//! program ids are `let`s. Values are float32 in memory and rounded to their
+//! dtype after each operation (bfloat16 by its bits, int32 truncated, bool to
+//! 0 or 1), as the reference rounds them.
+
+use crate::kernels::expr;
+use tpu_ir::{BlockOp, CompareOp, DType, Index, Inst, PallasKernel, Shape, Window};
+use tpu_runtime::BackendError;
+
+/// Threads per workgroup.
+const THREADS: u32 = 256;
+/// Products per iteration of a dot's loop.
+const DOT_UNROLL: usize = 4;
+/// The most loop iterations lavapipe runs in one invocation, all loops
+/// together (Mesa's gallivm `LP_MAX_TGSI_LOOP_ITERATIONS`): past it every
+/// loop exits at once and the results are silently wrong, so a kernel that
+/// would need more runs on the host there.
+pub(crate) const LAVAPIPE_LOOP_CAP: u64 = 65_535;
+/// The most scratch a launch may use, in floats (32 MiB).
+const SCRATCH_FLOATS: usize = 8 << 20;
+/// The most workgroups a launch dispatches; each loops over its share of the
+/// parallel grid points.
+const MAX_GROUPS: usize = 4096;
+
+/// A kernel's shader and how to launch it.
+pub(crate) struct PallasShader {
+    pub source: String,
+    pub groups: u32,
+    /// Floats of scratch the launch needs (at least 1).
+    pub scratch: usize,
+    /// Loop iterations one invocation runs, all loops together.
+    pub loop_iterations: u64,
+}
+
+fn unsupported(what: String) -> BackendError {
+    BackendError::Unsupported {
+        backend: "wgpu",
+        what,
+    }
+}
+
+/// The shader of `kernel`, or why wgpu runs it on the host: refs other than
+/// float32 (its buffers hold float32 only), or more inputs than the eight
+/// storage buffers WebGPU guarantees leave room for.
+pub(crate) fn shader(
+    kernel: &PallasKernel,
+    loop_cap: Option<u64>,
+) -> Result<PallasShader, BackendError> {
+    if let Some(r) = kernel.refs.iter().find(|r| r.dtype != DType::Float32) {
+        return Err(crate::kernels::unsupported_dtype(r.dtype));
+    }
+    if kernel.inputs > 6 {
+        return Err(unsupported(format!(
+            "Pallas kernels with {} inputs (at most 6 beside the output and scratch buffers)",
+            kernel.inputs
+        )));
+    }
+    kernel.validate().map_err(|e| unsupported(e.to_string()))?;
+    let shader = Gen::new(kernel).shader()?;
+    if let Some(cap) = loop_cap
+        && shader.loop_iterations > cap
+    {
+        return Err(unsupported(format!(
+            "this Pallas kernel on lavapipe (about {} loop iterations per invocation, past its cap of {cap})",
+            shader.loop_iterations
+        )));
+    }
+    Ok(shader)
+}
+
+struct Gen<'a> {
+    kernel: &'a PallasKernel,
+    /// Per value: its scratch offset (memory values), its shape and dtype.
+    offset: Vec<Option<usize>>,
+    shape: Vec<Vec<usize>>,
+    dtype: Vec<DType>,
+    scratch: usize,
+    out_offsets: Vec<usize>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(kernel: &'a PallasKernel) -> Self {
+        let n = kernel.values;
+        let mut g = Gen {
+            kernel,
+            offset: vec![None; n],
+            shape: vec![Vec::new(); n],
+            dtype: vec![DType::Float32; n],
+            scratch: 0,
+            out_offsets: kernel.output_offsets().0,
+        };
+        for inst in kernel.instructions() {
+            if matches!(inst.op, BlockOp::Store { .. } | BlockOp::When { .. }) {
+                continue;
+            }
+            g.shape[inst.out] = inst.shape.clone();
+            g.dtype[inst.out] = inst.dtype;
+            if !matches!(inst.op, BlockOp::Const { .. } | BlockOp::ProgramId { .. }) {
+                g.offset[inst.out] = Some(g.scratch);
+                g.scratch += inst.shape.iter().product::<usize>().max(1);
+            }
+        }
+        g
+    }
+
+    fn shader(&self) -> Result<PallasShader, BackendError> {
+        let per_group = self.scratch.max(1);
+        let parallel = self.kernel.parallel_axes();
+        let par_points: usize = self
+            .kernel
+            .grid
+            .iter()
+            .zip(&parallel)
+            .filter(|(_, p)| **p)
+            .map(|(n, _)| *n)
+            .product();
+        let seq_points = self.kernel.grid_points() / par_points.max(1);
+        let groups = par_points.min(MAX_GROUPS).min(SCRATCH_FLOATS / per_group);
+        if groups == 0 {
+            return Err(unsupported(format!(
+                "a Pallas kernel whose blocks need {} bytes of scratch per workgroup",
+                per_group * 4
+            )));
+        }
+        let mut src = String::new();
+        src.push_str(&self.helpers());
+        for i in 0..self.kernel.inputs {
+            src.push_str(&format!(
+                "@group(0) @binding({i}) var<storage, read> in{i}: array<f32>;\n"
+            ));
+        }
+        let n = self.kernel.inputs;
+        src.push_str(&format!(
+            "@group(0) @binding({n}) var<storage, read_write> out: array<f32>;\n"
+        ));
+        src.push_str(&format!(
+            "@group(0) @binding({}) var<storage, read_write> scratch: array<f32>;\n",
+            n + 1
+        ));
+        src.push_str("var<workgroup> cond: f32;\n\n");
+        src.push_str(&format!(
+            "@compute @workgroup_size({THREADS})\nfn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{\n"
+        ));
+        src.push_str(&format!("    let base = wid.x * {per_group}u;\n"));
+        src.push_str(&format!(
+            "    for (var par = wid.x; par < {par_points}u; par = par + {groups}u) {{\n"
+        ));
+        src.push_str(&format!(
+            "        for (var seq = 0u; seq < {seq_points}u; seq = seq + 1u) {{\n"
+        ));
+        // Program ids: each kind of axis decoded from its counter, the last
+        // axis fastest.
+        for (kind, counter) in [(true, "par"), (false, "seq")] {
+            src.push_str(&format!("            var rest_{counter} = {counter};\n"));
+            for (axis, &n) in self.kernel.grid.iter().enumerate().rev() {
+                if parallel[axis] == kind {
+                    src.push_str(&format!(
+                        "            let pid{axis} = i32(rest_{counter} % {n}u);\n            rest_{counter} = rest_{counter} / {n}u;\n"
+                    ));
+                }
+            }
+        }
+        // Each ref's block start per array dimension, clamped into the padded
+        // array as interpret mode's dynamic slice places it.
+        for (r, re) in self.kernel.refs.iter().enumerate() {
+            for (d, (index, &b)) in re.index_map.iter().zip(&re.block).enumerate() {
+                let padded = re.shape[d].div_ceil(b) * b;
+                src.push_str(&format!(
+                    "            let bs{r}_{d} = u32(clamp(({}) * {b}, 0, {}));\n",
+                    index_expr(index),
+                    padded - b
+                ));
+            }
+        }
+        let mut body = String::new();
+        self.body(&self.kernel.body, 3, &mut body)?;
+        src.push_str(&body);
+        src.push_str("        }\n    }\n}\n");
+        let points = (par_points.div_ceil(groups) * seq_points) as u64;
+        Ok(PallasShader {
+            source: src,
+            groups: groups as u32,
+            scratch: per_group * groups,
+            loop_iterations: points * (1 + self.iterations(&self.kernel.body)),
+        })
+    }
+
+    /// Loop iterations one invocation runs for `body` at one grid point.
+    fn iterations(&self, body: &[Inst]) -> u64 {
+        let threads = THREADS as usize;
+        body.iter()
+            .map(|inst| {
+                let per_thread = |numel: usize| numel.div_ceil(threads) as u64;
+                match &inst.op {
+                    BlockOp::Const { .. } | BlockOp::ProgramId { .. } => 0,
+                    BlockOp::When { body, .. } => self.iterations(body),
+                    BlockOp::Store { window, .. } => {
+                        per_thread(window.iter().filter(|w| !w.drop).map(|w| w.size).product())
+                    }
+                    BlockOp::Reduce { a, axes, .. } => {
+                        let count: usize = axes.iter().map(|&d| self.shape[*a][d]).product();
+                        per_thread(inst.shape.iter().product()) * (1 + count as u64)
+                    }
+                    BlockOp::Dot { a, .. } => {
+                        let inner = self.shape[*a][1] / DOT_UNROLL;
+                        per_thread(inst.shape.iter().product()) * (1 + inner as u64)
+                    }
+                    _ => per_thread(inst.shape.iter().product()),
+                }
+            })
+            .sum()
+    }
+
+    fn helpers(&self) -> String {
+        let mut helpers = String::new();
+        let mut add = |texts: &[&str]| {
+            for text in texts {
+                if !helpers.contains(text) {
+                    helpers.push_str(text);
+                }
+            }
+        };
+        add(expr::binary_helpers(tpu_ir::BinaryOp::Maximum));
+        for inst in self.kernel.instructions() {
+            match &inst.op {
+                BlockOp::Binary { op, .. } => add(expr::binary_helpers(*op)),
+                BlockOp::Unary { op, .. } => add(expr::unary_helpers(*op)),
+                BlockOp::Reduce { op, .. } => add(expr::reduce_helpers(*op)),
+                _ => {}
+            }
+        }
+        helpers.push_str(BLOCK_HELPERS);
+        let mut unary = std::collections::BTreeSet::new();
+        for inst in self.kernel.instructions() {
+            if let BlockOp::Unary { op, .. } = inst.op {
+                unary.insert(op.name());
+            }
+        }
+        for name in unary {
+            let op = tpu_ir::UnaryOp::from_name(name).expect("a unary op's own name");
+            helpers.push_str(&format!(
+                "fn unary_{name}(x: f32) -> f32 {{\n    return {};\n}}\n",
+                expr::unary(op)
+            ));
+        }
+        helpers
+    }
+
+    /// The WGSL reading value `v` at flat element `at` (a scalar is read
+    /// whatever the index).
+    fn read(&self, v: usize, at: &str) -> String {
+        match self.offset[v] {
+            None => format!("v{v}"),
+            Some(off) if self.shape[v].iter().product::<usize>() == 1 => {
+                format!("scratch[base + {off}u]")
+            }
+            Some(off) => format!("scratch[base + {off}u + {at}]"),
+        }
+    }
+
+    fn body(&self, body: &[Inst], depth: usize, out: &mut String) -> Result<(), BackendError> {
+        let pad = "    ".repeat(depth);
+        for inst in body {
+            match &inst.op {
+                BlockOp::Const { value } => {
+                    out.push_str(&format!("{pad}let v{} = {};\n", inst.out, literal(value.0)));
+                    continue;
+                }
+                BlockOp::ProgramId { axis } => {
+                    out.push_str(&format!("{pad}let v{} = f32(pid{axis});\n", inst.out));
+                    continue;
+                }
+                BlockOp::When { cond, body } => {
+                    out.push_str(&format!(
+                        "{pad}if (lid == 0u) {{ cond = {}; }}\n{pad}if (workgroupUniformLoad(&cond) != 0.0) {{\n",
+                        self.read(*cond, "0u")
+                    ));
+                    self.body(body, depth + 1, out)?;
+                    out.push_str(&format!("{pad}}}\n"));
+                    continue;
+                }
+                BlockOp::Store { r, window, value } => {
+                    let numel: usize = window.iter().filter(|w| !w.drop).map(|w| w.size).product();
+                    let target = self.position(*r, window, "e");
+                    out.push_str(&format!(
+                        "{pad}for (var e = lid; e < {numel}u; e = e + {THREADS}u) {{\n{pad}    out[{}u + {}] = {};\n{pad}}}\n{pad}storageBarrier();\n",
+                        self.out_offsets[*r - self.kernel.inputs],
+                        target.0,
+                        self.read(*value, "e")
+                    ));
+                    continue;
+                }
+                _ => {}
+            }
+            let numel: usize = inst.shape.iter().product::<usize>().max(1);
+            let Some(off) = self.offset[inst.out] else {
+                continue;
+            };
+            let value = self.element(inst)?;
+            let rounded = round_to(inst.dtype, &value);
+            out.push_str(&format!(
+                "{pad}for (var e = lid; e < {numel}u; e = e + {THREADS}u) {{\n{}{pad}    scratch[base + {off}u + e] = {rounded};\n{pad}}}\n{pad}storageBarrier();\n",
+                self.prologue(inst, &format!("{pad}    "))?
+            ));
+        }
+        Ok(())
+    }
+
+    /// Statements computing what `element` reads (a reduction's or a dot's
+    /// loop), indented by `pad`.
+    fn prologue(&self, inst: &Inst, pad: &str) -> Result<String, BackendError> {
+        Ok(match &inst.op {
+            BlockOp::Reduce { op, a, axes, .. } => {
+                let shape = &self.shape[*a];
+                let strides = Shape::new(shape.clone()).strides();
+                let kept: Vec<usize> = (0..shape.len()).filter(|d| !axes.contains(d)).collect();
+                let kept_dims: Vec<usize> = kept.iter().map(|&d| shape[d]).collect();
+                let red_dims: Vec<usize> = axes.iter().map(|&d| shape[d]).collect();
+                let start = decompose(
+                    "e",
+                    &kept_dims,
+                    &kept.iter().map(|&d| strides[d]).collect::<Vec<_>>(),
+                );
+                let step = decompose(
+                    "t",
+                    &red_dims,
+                    &axes.iter().map(|&d| strides[d]).collect::<Vec<_>>(),
+                );
+                let count: usize = red_dims.iter().product();
+                let x = self.read(*a, "(at + off)");
+                let fold = expr::reduce_step(*op);
+                let first = match expr::reduce_start(*op) {
+                    Some(init) => format!(
+                        "{pad}var acc = {init};\n{pad}for (var t = 0u; t < {count}u; t = t + 1u) {{\n"
+                    ),
+                    None => format!(
+                        "{pad}var acc = {};\n{pad}for (var t = 1u; t < {count}u; t = t + 1u) {{\n",
+                        self.read(*a, "at")
+                    ),
+                };
+                format!(
+                    "{pad}let at = {start};\n{first}{pad}    let off = {step};\n{pad}    let x = {x};\n{pad}    acc = {fold};\n{pad}}}\n"
+                )
+            }
+            BlockOp::Dot { a, b } => {
+                // Four products per iteration, in order: lavapipe counts
+                // every loop iteration of an invocation against one cap.
+                let (k, n) = (self.shape[*a][1], inst.shape[1]);
+                let term = |t: &str| {
+                    format!(
+                        "acc = acc + {} * {};",
+                        self.read(*a, &format!("(i * {k}u + {t})")),
+                        self.read(*b, &format!("({t} * {n}u + j)"))
+                    )
+                };
+                let whole = k / DOT_UNROLL * DOT_UNROLL;
+                let mut text = format!(
+                    "{pad}let i = e / {n}u;\n{pad}let j = e % {n}u;\n{pad}var acc = 0.0;\n{pad}for (var t = 0u; t < {whole}u; t = t + {DOT_UNROLL}u) {{\n"
+                );
+                for u in 0..DOT_UNROLL {
+                    text.push_str(&format!("{pad}    {}\n", term(&format!("(t + {u}u)"))));
+                }
+                text.push_str(&format!("{pad}}}\n"));
+                for t in whole..k {
+                    text.push_str(&format!("{pad}{}\n", term(&format!("{t}u"))));
+                }
+                text
+            }
+            _ => String::new(),
+        })
+    }
+
+    /// The value of `inst` at element `e`.
+    fn element(&self, inst: &Inst) -> Result<String, BackendError> {
+        Ok(match &inst.op {
+            BlockOp::Load { r, window } => {
+                let (position, inside) = self.position(*r, window, "e");
+                if *r >= self.kernel.inputs {
+                    format!(
+                        "out[{}u + {position}]",
+                        self.out_offsets[*r - self.kernel.inputs]
+                    )
+                } else {
+                    format!("select(nan(), in{r}[{position}], {inside})")
+                }
+            }
+            BlockOp::Binary { op, a, b } => {
+                expr::binary(*op, &self.read(*a, "e"), &self.read(*b, "e"))
+            }
+            BlockOp::Unary { op, a } => format!("unary_{}({})", op.name(), self.read(*a, "e")),
+            BlockOp::Compare { op, a, b } => {
+                let (x, y) = (self.read(*a, "e"), self.read(*b, "e"));
+                let test = match op {
+                    CompareOp::Eq => "==",
+                    CompareOp::Ne => "!=",
+                    CompareOp::Lt => "<",
+                    CompareOp::Le => "<=",
+                    CompareOp::Gt => ">",
+                    CompareOp::Ge => ">=",
+                };
+                match op {
+                    CompareOp::Ne => {
+                        format!("select(0.0, 1.0, is_nan({x}) || is_nan({y}) || {x} != {y})")
+                    }
+                    _ => {
+                        format!("select(0.0, 1.0, !is_nan({x}) && !is_nan({y}) && {x} {test} {y})")
+                    }
+                }
+            }
+            BlockOp::Where { cond, a, b } => format!(
+                "select({}, {}, {} != 0.0)",
+                self.read(*b, "e"),
+                self.read(*a, "e"),
+                self.read(*cond, "e")
+            ),
+            BlockOp::Reduce { .. } | BlockOp::Dot { .. } => "acc".into(),
+            BlockOp::Cast { a } | BlockOp::Reshape { a } => self.read(*a, "e"),
+            BlockOp::Broadcast { a } => {
+                let from = Shape::new(self.shape[*a].clone());
+                let strides = from.broadcast_strides(&Shape::new(inst.shape.clone()));
+                let at = decompose("e", &inst.shape, &strides);
+                self.read(*a, &format!("({at})"))
+            }
+            BlockOp::Transpose { a } => {
+                let rows = inst.shape[1];
+                let cols = inst.shape[0];
+                self.read(*a, &format!("((e % {rows}u) * {cols}u + e / {rows}u)"))
+            }
+            BlockOp::Const { .. }
+            | BlockOp::ProgramId { .. }
+            | BlockOp::Store { .. }
+            | BlockOp::When { .. } => {
+                return Err(unsupported("a block operation without a value".into()));
+            }
+        })
+    }
+
+    /// The flat position of a window's element `at` in ref `r`'s buffer (an
+    /// input's real array, an output's padded one), and for an input the
+    /// WGSL test that it lies inside the array.
+    fn position(&self, r: usize, window: &[Window], at: &str) -> (String, String) {
+        let re = &self.kernel.refs[r];
+        let extent = if r >= self.kernel.inputs {
+            re.padded_shape()
+        } else {
+            re.shape.clone()
+        };
+        let strides = Shape::new(extent.clone()).strides();
+        // The window's kept dims, row-major: each array dim's local coordinate.
+        let mut windows = window.iter();
+        let mut kept = Vec::new();
+        let mut coords = Vec::new();
+        for d in 0..re.shape.len() {
+            let (start, keep) = if re.squeezed[d] {
+                (0, None)
+            } else {
+                let w = windows.next().copied().unwrap_or(Window {
+                    start: 0,
+                    size: re.block[d],
+                    drop: false,
+                });
+                (w.start, (!w.drop).then_some(w.size))
+            };
+            coords.push((d, start, keep));
+            if let Some(size) = keep {
+                kept.push(size);
+            }
+        }
+        let kept_strides = Shape::new(kept.clone()).strides();
+        let mut k = 0;
+        let mut terms = Vec::new();
+        let mut inside = Vec::new();
+        for (d, start, keep) in coords {
+            let local = match keep {
+                Some(size) => {
+                    let c = format!("(({at} / {}u) % {size}u)", kept_strides[k]);
+                    k += 1;
+                    c
+                }
+                None => "0u".into(),
+            };
+            let c = format!("(bs{r}_{d} + {start}u + {local})");
+            inside.push(format!("{c} < {}u", extent[d]));
+            terms.push(format!("{c} * {}u", strides[d]));
+        }
+        if terms.is_empty() {
+            return ("0u".into(), "true".into());
+        }
+        (terms.join(" + "), inside.join(" && "))
+    }
+}
+
+/// The flat offset, through `strides`, of row-major element `at` of `dims`.
+fn decompose(at: &str, dims: &[usize], strides: &[usize]) -> String {
+    let row = Shape::new(dims.to_vec()).strides();
+    let terms: Vec<String> = (0..dims.len())
+        .filter(|&d| strides[d] != 0 && dims[d] > 1)
+        .map(|d| format!("(({at} / {}u) % {}u) * {}u", row[d], dims[d], strides[d]))
+        .collect();
+    if terms.is_empty() {
+        "0u".into()
+    } else {
+        terms.join(" + ")
+    }
+}
+
+fn index_expr(index: &Index) -> String {
+    match index {
+        Index::Const { value } => format!("{value}"),
+        Index::ProgramId { axis } => format!("pid{axis}"),
+        Index::Binary { op, a, b } => {
+            let (a, b) = (index_expr(a), index_expr(b));
+            match op {
+                tpu_ir::BinaryOp::Add => format!("({a} + {b})"),
+                tpu_ir::BinaryOp::Sub => format!("({a} - {b})"),
+                tpu_ir::BinaryOp::Mul => format!("({a} * {b})"),
+                tpu_ir::BinaryOp::FloorDiv => format!("floor_div_i({a}, {b})"),
+                tpu_ir::BinaryOp::Remainder => format!("rem_i({a}, {b})"),
+                _ => "0".into(),
+            }
+        }
+    }
+}
+
+/// A float32 constant as WGSL; NaN and the infinities through the helpers
+/// (a constant NaN is a compile error in Tint).
+fn literal(x: f64) -> String {
+    let x = x as f32;
+    if x.is_nan() {
+        "nan()".into()
+    } else if x.is_infinite() {
+        if x > 0.0 {
+            "inf()".into()
+        } else {
+            "-inf()".into()
+        }
+    } else {
+        format!("bitcast<f32>({}u)", x.to_bits())
+    }
+}
+
+/// `value` rounded to `dtype`.
+fn round_to(dtype: DType, value: &str) -> String {
+    match dtype {
+        DType::BFloat16 => format!("bf16({value})"),
+        DType::Int32 | DType::Int64 => format!("int_of({value})"),
+        DType::Bool => format!("select(0.0, 1.0, ({value}) != 0.0)"),
+        DType::Float32 | DType::Float64 => value.to_string(),
+    }
+}
+
+/// bfloat16 rounding (nearest even, NaN kept), float-to-int truncation
+/// (NaN to 0), and the integer division of index maps.
+const BLOCK_HELPERS: &str = "fn bf16(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    let b = bitcast<u32>(x);
+    return bitcast<f32>((b + 0x7fffu + ((b >> 16u) & 1u)) & 0xffff0000u);
+}
+fn int_of(x: f32) -> f32 {
+    if (is_nan(x)) { return 0.0; }
+    return trunc(x);
+}
+fn floor_div_i(a: i32, b: i32) -> i32 {
+    if (b == 0) { return 0; }
+    let q = a / b;
+    return select(q, q - 1, (a % b != 0) && ((a < 0) != (b < 0)));
+}
+fn rem_i(a: i32, b: i32) -> i32 {
+    if (b == 0) { return 0; }
+    let r = a % b;
+    return select(r, r + b, r != 0 && ((r < 0) != (b < 0)));
+}
+";
