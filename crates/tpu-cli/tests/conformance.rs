@@ -6,6 +6,7 @@
 
 mod compile;
 mod distributed;
+mod pallas;
 mod support;
 
 fn check_backend(backend: &str) {

@@ -316,6 +316,79 @@ async fn the_compile_programs_agree_with_pytorch_on_webgpu() {
     programs_agree("wgpu", &["fused"], &COMPILE[1..]).await;
 }
 
+/// Pallas kernels: the shared corpus, then the project's own kernels (what
+/// real JAX Pallas printed in interpret mode).
+const PALLAS: &[(&str, &str, &str)] = &[
+    (
+        "pallas_kernels",
+        include_str!("../../../tests/conformance/pallas/pallas_kernels.py"),
+        include_str!("../../../tests/conformance/pallas/pallas_kernels.expected"),
+    ),
+    (
+        "batched_3d_grid",
+        include_str!("../../../tests/pallas/batched_3d_grid.py"),
+        include_str!("../../../tests/pallas/batched_3d_grid.expected"),
+    ),
+    (
+        "bf16_inputs",
+        include_str!("../../../tests/pallas/bf16_inputs.py"),
+        include_str!("../../../tests/pallas/bf16_inputs.expected"),
+    ),
+    (
+        "block_reductions",
+        include_str!("../../../tests/pallas/block_reductions.py"),
+        include_str!("../../../tests/pallas/block_reductions.expected"),
+    ),
+    (
+        "elementwise_ragged",
+        include_str!("../../../tests/pallas/elementwise_ragged.py"),
+        include_str!("../../../tests/pallas/elementwise_ragged.expected"),
+    ),
+    (
+        "kernel_errors",
+        include_str!("../../../tests/pallas/kernel_errors.py"),
+        include_str!("../../../tests/pallas/kernel_errors.expected"),
+    ),
+    (
+        "layernorm",
+        include_str!("../../../tests/pallas/layernorm.py"),
+        include_str!("../../../tests/pallas/layernorm.expected"),
+    ),
+    (
+        "matmul_accumulate",
+        include_str!("../../../tests/pallas/matmul_accumulate.py"),
+        include_str!("../../../tests/pallas/matmul_accumulate.expected"),
+    ),
+    (
+        "multi_output",
+        include_str!("../../../tests/pallas/multi_output.py"),
+        include_str!("../../../tests/pallas/multi_output.expected"),
+    ),
+    (
+        "program_ids",
+        include_str!("../../../tests/pallas/program_ids.py"),
+        include_str!("../../../tests/pallas/program_ids.expected"),
+    ),
+    (
+        "softmax_ragged_rows",
+        include_str!("../../../tests/pallas/softmax_ragged_rows.py"),
+        include_str!("../../../tests/pallas/softmax_ragged_rows.expected"),
+    ),
+    (
+        "windows",
+        include_str!("../../../tests/pallas/windows.py"),
+        include_str!("../../../tests/pallas/windows.expected"),
+    ),
+];
+
+/// Pallas kernels in every eager mode on the wasm reference backend and on
+/// WebGPU, where each `pallas_call` is one generated WGSL shader.
+#[wasm_bindgen_test]
+async fn the_pallas_kernels_agree_with_jax_on_both_backends() {
+    programs_agree("cpu", &["debug", "strict", "fused"], PALLAS).await;
+    programs_agree("wgpu", &["debug", "strict", "fused"], PALLAS).await;
+}
+
 /// What the page keeps in IndexedDB: entries taken after a run and loaded
 /// into a fresh playground make every kernel a persisted hit; a record that
 /// is not an entry is counted as corrupt and does no harm.

@@ -57,27 +57,11 @@ fn compiled(source: &str, mode: &str) -> (serde_json::Value, bool) {
     (report["compiled"].clone(), ok)
 }
 
-/// Runs `source` as a program with `tpu run --report`, returning the Report
-/// and the exit status.
+/// Runs `source` on the reference backend with `tpu run --report`,
+/// returning the Report and the exit status.
 fn report(source: &str, mode: &str) -> (serde_json::Value, bool) {
-    let dir = std::env::temp_dir().join(format!(
-        "tpu-compile-test-{}-{}",
-        std::process::id(),
-        source.len()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join(format!("p_{mode}.py"));
-    let report = dir.join(format!("p_{mode}.json"));
-    std::fs::write(&program, source).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
-        .args(["run", "--backend", "cpu", "--mode", mode, "--report"])
-        .arg(&report)
-        .arg(&program)
-        .output()
-        .unwrap();
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    (json, out.status.success())
+    let (json, _, ok) = support::run_report(source, "cpu", mode);
+    (json, ok)
 }
 
 #[test]

@@ -82,3 +82,33 @@ pub fn run_corpus_with(
 pub fn wgpu_available() -> bool {
     pollster::block_on(tpu_wgpu::wgpu_for_tests()).is_some()
 }
+
+/// Runs `source` as a program with `tpu run --report` on `backend` in
+/// `mode`; returns the Report (as JSON), what the program wrote to stderr,
+/// and whether it succeeded.
+#[allow(dead_code)] // Used by the modules of the conformance test binary.
+pub fn run_report(source: &str, backend: &str, mode: &str) -> (serde_json::Value, String, bool) {
+    let dir = std::env::temp_dir().join(format!(
+        "tpu-report-test-{}-{}-{}",
+        std::process::id(),
+        source.len(),
+        backend
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join(format!("p_{mode}.py"));
+    let report = dir.join(format!("p_{mode}.json"));
+    std::fs::write(&program, source).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(["run", "--backend", backend, "--mode", mode, "--report"])
+        .arg(&report)
+        .arg(&program)
+        .output()
+        .unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}

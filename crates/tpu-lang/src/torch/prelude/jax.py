@@ -153,7 +153,11 @@ def _array(x):
     if isinstance(x, Array):
         return x
     if isinstance(x, torch.Tensor):
-        return Array(x)
+        raise TypeError(
+            "Error interpreting argument to pallas_call as an abstract array. The problematic value is of type "
+            "<class 'torch.Tensor'>: call pallas_call from a function decorated with "
+            "@torch_tpu.pallas.custom_jax_kernel, which passes torch tensors to JAX"
+        )
     raise NotImplementedError(
         "a pallas_call argument of type " + type(x).__name__ + " (pass tensors or jax arrays)"
     )
@@ -351,7 +355,7 @@ class _Value:
         for item in index:
             if item is None:
                 shape.append(1)
-            elif isinstance(item, slice) and item == slice(None):
+            elif isinstance(item, slice) and item.start is None and item.stop is None and item.step is None:
                 if not rest:
                     raise IndexError("too many indices for array")
                 shape.append(rest.pop(0))

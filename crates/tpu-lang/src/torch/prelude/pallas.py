@@ -244,12 +244,12 @@ class _Ref:
         if tuple(value.shape) != shape:
             raise ValueError(
                 "Invalid shape for `swap`. Ref shape: " + repr(self.shape) + ". Expected shape: "
-                + repr(shape) + ". Value shape: " + repr(tuple(value.shape)) + ". Transforms: ()."
+                + repr(shape) + ". Value shape: " + repr(tuple(value.shape)) + ". Transforms: (). "
             )
         if value.dtype != self.dtype:
             raise ValueError(
                 "Invalid dtype for `swap`. Ref dtype: " + self.dtype.name + ". Value dtype: "
-                + value.dtype.name + "."
+                + value.dtype.name + ". "
             )
         _trace().body.append(
             {
@@ -279,6 +279,13 @@ def _specs(specs, count, what):
     return specs
 
 
+def _block_text(block):
+    parts = []
+    for b in block:
+        parts.append("Squeezed()" if b is None or isinstance(b, Squeezed) else "Blocked(block_size=" + str(b) + ")")
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
 def _block_ref(spec, shape, dtype, grid, what):
     shape = tuple(shape)
     block = spec.block_shape
@@ -286,7 +293,7 @@ def _block_ref(spec, shape, dtype, grid, what):
         block = shape
     if len(block) != len(shape):
         raise ValueError(
-            "Block shape for " + what + " (= " + repr(tuple(block)) + ") must have the same number of dimensions as the array shape "
+            "Block shape for " + what + " (= " + _block_text(block) + ") must have the same number of dimensions as the array shape "
             + repr(shape) + "."
         )
     sizes = []
@@ -309,8 +316,9 @@ def _block_ref(spec, shape, dtype, grid, what):
             indices = (indices,)
     if len(indices) != len(shape):
         raise ValueError(
-            "Index map for " + what + " must return " + str(len(shape)) + " values to match block_shape="
-            + repr(tuple(block)) + ". Currently returning " + str(len(indices)) + " values."
+            "Index map function " + getattr(spec.index_map, "__name__", "index_map") + " for " + what
+            + " must return " + str(len(shape)) + " values to match block_shape=" + _block_text(block)
+            + ". Currently returning " + str(len(indices)) + " values:"
         )
     return {
         "shape": list(shape),
