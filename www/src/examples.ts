@@ -12,6 +12,7 @@ import attention from "./examples/attention.py?raw";
 import fusion from "./examples/fusion.py?raw";
 import mxu from "./examples/mxu.py?raw";
 import compile from "./examples/compile.py?raw";
+import pallas from "./examples/pallas.py?raw";
 import collective from "./examples/collective.py?raw";
 import ddp from "./examples/ddp.py?raw";
 import deadlock from "./examples/deadlock.py?raw";
@@ -41,6 +42,7 @@ export const EXAMPLES: Example[] = [
   { id: "fusion", title: "Fusion: Strict against Fused", source: fusion },
   { id: "mxu", title: "MXU alignment: head dimension 64 or 128", source: mxu },
   { id: "compile", title: "torch.compile: graphs, a recompile, a graph break", source: compile },
+  { id: "pallas", title: "Pallas kernels: a blocked matmul and RMSNorm", source: pallas },
   { id: "collective", title: "Collectives on a v5e 4x4 slice", source: collective },
   {
     id: "ddp",

@@ -1,5 +1,6 @@
 // The Report's panels: Kernels (the op stream as launched kernels, with cache
-// status, simulated cost and generated source, and why each sync happened),
+// status, simulated cost and generated source, the Pallas calls (`pallas.ts`),
+// and why each sync happened),
 // Ops, Modes and Chip (the simulated TPU the run was costed on). A run of
 // several ranks adds a rank column to Kernels and Ops. Long tables
 // are shown a page at a time and always say how many rows they hide. Everything shown comes from the
@@ -7,6 +8,7 @@
 // labelled as such.
 import type { ChipPreset, Figure } from "../../web/src/protocol";
 import type { EagerMode, KernelRecord, OpRecord, Report, SyncRecord } from "../../web/src/report";
+import { renderPallas } from "./pallas";
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -127,6 +129,7 @@ export function renderKernels(target: HTMLElement, report: Report) {
           : table("kernels", ["#", "kernel", "ops", "cache", "simulated on TPU", "MXU use"], rows),
       "kernels",
     ),
+    renderPallas(report),
     el("h3", {}, "Syncs (materialisation points), in order"),
     report.syncs.length
       ? paginated(

@@ -84,7 +84,12 @@ world: WorldReport | null,
  * The functions and modules given to `torch.compile`: their compiles,
  * guards, recompiles, graph breaks, graphs and StableHLO.
  */
-compiled: Array<CompiledFunction>, };
+compiled: Array<CompiledFunction>, 
+/**
+ * Every `pallas_call` the program made: grid, blocks, VMEM, MXU fit,
+ * the generated source.
+ */
+pallas: Array<PallasRecord>, };
 
 export type ChipPreset = { 
 /**
@@ -156,6 +161,35 @@ busy_links: number, };
 export type BackendKind = "reference" | "wgpu";
 
 export type BinaryOp = "add" | "sub" | "mul" | "div" | "pow" | "maximum" | "minimum" | "floordiv" | "remainder";
+
+/**
+ * One block operation. Elementwise operands have the result's shape or are
+ * scalars (shape `[]`); the tracer inserts `Broadcast` and `Cast` so that
+ * backends never broadcast or promote.
+ */
+export type BlockOp = { "kind": "load", r: number, window: Array<Window>, } | { "kind": "store", r: number, window: Array<Window>, value: number, } | { "kind": "const", value: number | string, } | { "kind": "program_id", axis: number, } | { "kind": "binary", op: BinaryOp, a: number, b: number, } | { "kind": "unary", op: UnaryOp, a: number, } | { "kind": "compare", op: CompareOp, a: number, b: number, } | { "kind": "where", cond: number, a: number, b: number, } | { "kind": "reduce", op: ReduceOp, a: number, axes: Array<number>, keepdims: boolean, } | { "kind": "dot", a: number, b: number, } | { "kind": "cast", a: number, } | { "kind": "broadcast", a: number, } | { "kind": "reshape", a: number, } | { "kind": "transpose", a: number, } | { "kind": "when", cond: number, body: Array<Inst>, };
+
+/**
+ * One operand of the kernel: an array in HBM, seen by the kernel as blocks.
+ */
+export type BlockRef = { 
+/**
+ * The whole array's shape.
+ */
+shape: Array<number>, dtype: DType, 
+/**
+ * The block's shape, one entry per array dimension (1 where squeezed).
+ */
+block: Array<number>, 
+/**
+ * Dimensions given as `None` in the block shape: size 1, left out of the
+ * ref the kernel sees.
+ */
+squeezed: Array<boolean>, 
+/**
+ * The block index along each array dimension.
+ */
+index_map: Array<Index>, };
 
 /**
  * Hits and misses of the compilation cache (every kernel of every mode). In
@@ -522,6 +556,21 @@ export type HintCount = { hint: string, kernels: number, };
 export type IciLink = { from: number, to: number, axis: number, wraparound: boolean, };
 
 /**
+ * A block index computed from the grid indices (an `index_map`'s result).
+ */
+export type Index = { "kind": "const", value: number, } | { "kind": "program_id", axis: number, } | { "kind": "binary", op: BinaryOp, a: Index, b: Index, };
+
+/**
+ * A block operation and the value it defines (`out`, unused by `Store` and
+ * `When`), with that value's shape and dtype.
+ */
+export type Inst = { out: number, shape: Array<number>, dtype: DType, op: BlockOp, 
+/**
+ * The kernel's source line that made it.
+ */
+line: number | null, };
+
+/**
  * A Python number carried by an op, kept exact when it is an integer
  * (`torch.arange` counts in int64 from integer bounds).
  */
@@ -641,6 +690,24 @@ ranks: Array<number>,
 torus_axes: Array<string | null>, };
 
 /**
+ * How one `jnp.dot` of the kernel's blocks fills the MXU.
+ */
+export type MxuFit = { line: number | null, 
+/**
+ * `[m, k, n]` of the block product.
+ */
+dims: [number, number, number], mxu_width: number, 
+/**
+ * The fraction of the MXU's passes that is real work.
+ */
+utilization: number, 
+/**
+ * What to change, if anything ("a contraction dimension of 64 fills
+ * half of a 128-wide MXU ...").
+ */
+hints: Array<string>, };
+
+/**
  * The first non-finite result Debug mode saw.
  */
 export type NonFinite = { 
@@ -662,7 +729,7 @@ message: string, };
  * One computation on device tensors. Scalars from Python (`x * 2`) are carried
  * in the op, as PyTorch treats them as wrapped numbers rather than tensors.
  */
-export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: BinaryOp, } | { "kind": "binary_scalar", op: BinaryOp, scalar: number, scalar_on_left: boolean, } | { "kind": "unary", op: UnaryOp, } | { "kind": "compare", op: CompareOp, } | { "kind": "compare_scalar", op: CompareOp, scalar: number, } | { "kind": "cast", to: DType, } | { "kind": "mat_mul", transpose_a: boolean, transpose_b: boolean, } | { "kind": "sum_all" } | { "kind": "strided", offset: number, strides: Array<number>, } | { "kind": "gather" } | { "kind": "scatter", accumulate: boolean, } | { "kind": "where" } | { "kind": "reduce", op: ReduceOp, axis: number, } | { "kind": "cumsum", axis: number, reverse: boolean, } | { "kind": "arange", start: IntOrFloat, step: IntOrFloat, } | { "kind": "linspace", start: number, end: number, } | { "kind": "eye" } | { "kind": "nonzero" } | { "kind": "random", draw: RandomDraw, };
+export type Op = { "kind": "fill", value: number, } | { "kind": "binary", op: BinaryOp, } | { "kind": "binary_scalar", op: BinaryOp, scalar: number, scalar_on_left: boolean, } | { "kind": "unary", op: UnaryOp, } | { "kind": "compare", op: CompareOp, } | { "kind": "compare_scalar", op: CompareOp, scalar: number, } | { "kind": "cast", to: DType, } | { "kind": "mat_mul", transpose_a: boolean, transpose_b: boolean, } | { "kind": "sum_all" } | { "kind": "strided", offset: number, strides: Array<number>, } | { "kind": "gather" } | { "kind": "scatter", accumulate: boolean, } | { "kind": "where" } | { "kind": "reduce", op: ReduceOp, axis: number, } | { "kind": "cumsum", axis: number, reverse: boolean, } | { "kind": "arange", start: IntOrFloat, step: IntOrFloat, } | { "kind": "linspace", start: number, end: number, } | { "kind": "eye" } | { "kind": "nonzero" } | { "kind": "random", draw: RandomDraw, } | { "kind": "pallas", kernel: PallasKernel, };
 
 export type OpRecord = { 
 /**
@@ -729,6 +796,91 @@ padded_elements: number, exact_elements: number,
  * Why calls ran unpadded, each reason once.
  */
 notes: Array<string>, };
+
+export type PallasKernel = { 
+/**
+ * The kernel function's name.
+ */
+name: string, grid: Array<number>, 
+/**
+ * The inputs, then the outputs.
+ */
+refs: Array<BlockRef>, inputs: number, body: Array<Inst>, 
+/**
+ * How many values the body defines (ids `0..values`).
+ */
+values: number, };
+
+/**
+ * One operand of a `pallas_call`, as the Report shows it.
+ */
+export type PallasOperand = { 
+/**
+ * `in` or `out`.
+ */
+role: string, shape: Array<number>, dtype: DType, 
+/**
+ * The block shape, `None` for a squeezed dimension.
+ */
+block: Array<number | null>, 
+/**
+ * The index map as Python: `lambda i, j: (i, j)`.
+ */
+index_map: string, 
+/**
+ * One block's bytes.
+ */
+block_bytes: number, 
+/**
+ * Blocks copied between HBM and VMEM over the grid (a block is copied
+ * only when its index changes from one grid point to the next).
+ */
+copies: number, };
+
+/**
+ * A `pallas_call` as run: what the Kernels panel shows.
+ */
+export type PallasRecord = { 
+/**
+ * The rank that made it (0 in a run of one rank).
+ */
+rank: number, 
+/**
+ * The kernel function's name.
+ */
+name: string, 
+/**
+ * The `pallas_call`'s line.
+ */
+line: number | null, grid: Array<number>, 
+/**
+ * Per grid axis, whether its points are independent (each writes its
+ * own output blocks): the generated shader runs them at once, the
+ * others in order.
+ */
+parallel: Array<boolean>, operands: Array<PallasOperand>, 
+/**
+ * VMEM the blocks take, double-buffered, and the chip's VMEM.
+ */
+vmem_bytes: number, vmem_capacity: number, 
+/**
+ * The chip it was checked against.
+ */
+chip: string, mxu: Array<MxuFit>, 
+/**
+ * Index into `Report::ops` of its op, and into `Report::kernels` of the
+ * kernel that ran it (set at the end of the run).
+ */
+op: number, kernel: number | null, 
+/**
+ * The block operations traced, as text (one per line).
+ */
+body: string, 
+/**
+ * The kernel's generated source (WGSL), when the accelerator backend
+ * generates one.
+ */
+source: string | null, };
 
 /**
  * What an `Op::Random` drew, with its parameters.
@@ -977,6 +1129,12 @@ export type Topology = { "kind": "torus", dims: number, max_axis: [number, numbe
  * Elementwise functions of one tensor.
  */
 export type UnaryOp = "neg" | "abs" | "relu" | "exp" | "log" | "sqrt" | "tanh" | "sigmoid" | "sin" | "cos" | "erf" | "floor" | "ceil" | "round" | "sign";
+
+/**
+ * A static window of a ref along one of its (unsqueezed) dimensions: `start`
+ * and `size`, or one index that drops the dimension (`x_ref[0]`).
+ */
+export type Window = { start: number, size: number, drop: boolean, };
 
 /**
  * What a kernel does, as the cost model needs it.

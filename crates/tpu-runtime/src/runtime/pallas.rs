@@ -258,7 +258,10 @@ fn body_text(kernel: &PallasKernel) -> String {
     fn walk(body: &[tpu_ir::Inst], depth: usize, out: &mut Vec<String>) {
         for inst in body {
             let pad = "  ".repeat(depth);
-            let ty = format!("{} {}", dims_text(&inst.shape), short_dtype(inst.dtype));
+            let ty = match inst.shape.is_empty() {
+                true => short_dtype(inst.dtype).to_string(),
+                false => format!("{} {}", dims_text(&inst.shape), short_dtype(inst.dtype)),
+            };
             let text = match &inst.op {
                 BlockOp::Load { r, window } => format!("load ref{r}{}", window_text(window)),
                 BlockOp::Store { r, window, value } => {

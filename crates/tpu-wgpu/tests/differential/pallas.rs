@@ -255,31 +255,20 @@ fn elementwise(rng: &mut Rng) -> PallasKernel {
     let bn = rng.pick(&[8, 12, 64, 128]);
     let (gm, gn) = (1 + rng.below(3), 1 + rng.below(2));
     let (m, n) = (extent(rng, bm, gm), extent(rng, bn, gn));
+    // The array, its block, the squeezed dims, the index map and the grid.
     let batch = rng.below(3) == 0;
-    let (shape, block, squeezed, map, grid): (
-        Vec<usize>,
-        Vec<usize>,
-        Vec<bool>,
-        Vec<Index>,
-        Vec<usize>,
-    ) = if batch {
+    let (shape, block, squeezed, grid) = if batch {
         let b = 1 + rng.below(3);
         (
             vec![b, m, n],
             vec![1, bm, bn],
             vec![true, false, false],
-            vec![pid(0), pid(1), pid(2)],
             vec![b, gm, gn],
         )
     } else {
-        (
-            vec![m, n],
-            vec![bm, bn],
-            vec![false, false],
-            vec![pid(0), pid(1)],
-            vec![gm, gn],
-        )
+        (vec![m, n], vec![bm, bn], vec![false, false], vec![gm, gn])
     };
+    let map: Vec<Index> = (0..grid.len()).map(pid).collect();
     let mut body = Body {
         insts: Vec::new(),
         values: 0,
@@ -308,7 +297,7 @@ fn elementwise(rng: &mut Rng) -> PallasKernel {
         block_ref(&shape, &block, &squeezed, map.clone()),
     ];
     // Half the time the output is written through a window of two halves.
-    if bn % 2 == 0 && rng.below(2) == 0 {
+    if bn.is_multiple_of(2) && rng.below(2) == 0 {
         for half in 0..2 {
             let w = vec![
                 Window {
