@@ -78,6 +78,11 @@ pub struct PallasRecord {
     pub source: Option<String>,
 }
 
+/// The most element operations one `pallas_call` may compute (its grid
+/// points times its block operations' elements, products counted twice):
+/// some tens of seconds of the reference's interpretation.
+const MAX_PALLAS_OPERATIONS: f64 = 2e9;
+
 impl Runtime {
     /// Runs a traced Pallas kernel on `inputs` (in the kernel's order) and
     /// returns its outputs.
@@ -113,6 +118,7 @@ impl Runtime {
                 "pallas_call with outputs of different dtypes".into(),
             ));
         }
+        self.check_pallas_size(&kernel)?;
         let device = inputs.first().map_or(crate::Device::Tpu(0), |t| t.device());
         let mut record = self.pallas_record(&kernel)?;
         let (offsets, total) = kernel.output_offsets();
@@ -141,6 +147,29 @@ impl Runtime {
                 })
             })
             .collect())
+    }
+
+    /// Refuses, before anything runs, a kernel whose blocks the runtime could
+    /// not hold or whose grid would run past what a program may compute:
+    /// the reference interprets every grid point, so a grid of a billion
+    /// points would hang the page rather than end in `TimeoutError`.
+    fn check_pallas_size(&mut self, kernel: &PallasKernel) -> Result<(), RuntimeError> {
+        for inst in kernel.instructions() {
+            self.check_allocation(&Shape::new(inst.shape.clone()), inst.dtype)?;
+        }
+        let work = crate::work::pallas_work(kernel);
+        let matmul = work
+            .matmul
+            .map_or(0.0, |[b, m, k, n]| 2.0 * (b * m * k * n) as f64);
+        let operations = work.vector_flops + matmul + work.hbm_bytes / 4.0;
+        if operations > MAX_PALLAS_OPERATIONS {
+            return Err(RuntimeError::Message(format!(
+                "pallas_call `{}` would compute about {operations:.1e} element operations over its grid of {} points; this playground runs at most {MAX_PALLAS_OPERATIONS:.0e} in one pallas_call",
+                kernel.name,
+                kernel.grid_points()
+            )));
+        }
+        Ok(())
     }
 
     /// The Report's record of `kernel` on the chosen chip; an error when its
