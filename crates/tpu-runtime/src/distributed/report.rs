@@ -226,6 +226,13 @@ pub fn world_report(
         for s in &mut r.syncs {
             s.rank = rank;
         }
+        let kernel_offset = merged.kernels.len();
+        for p in &mut r.pallas {
+            p.rank = rank;
+            p.op += op_offset;
+            p.kernel = p.kernel.map(|k| k + kernel_offset);
+        }
+        merged.pallas.append(&mut r.pallas);
         if merged.first_nonfinite.is_none()
             && let Some(mut nf) = r.first_nonfinite.take()
         {
