@@ -151,6 +151,7 @@ const EXAMPLE_CHECKS = {
   fusion: /same result: True/,
   mxu: /head_dim 128: scores \(8, 128, 128\)/,
   compile: /batch 6: [\d.]+\nnormalized: 1\.0000/,
+  pallas: /matmul \(256, 256\) True\nrmsnorm \(256, 256\) True/,
   collective: /v5e 4x4[\s\S]*all-reduce[\s\S]*latency-bound: True/,
   ddp: /\[rank3\]:replicas equal: True/,
   deadlock: /DistDeadlockError: no rank can proceed/,
