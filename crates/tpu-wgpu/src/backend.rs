@@ -180,8 +180,8 @@ impl WgpuBackend {
 
     /// A Pallas kernel: its output buffer starts as NaN (interpret mode's
     /// uninitialised value, which a block never written keeps), then one
-    /// launch of its generated shader over the inputs, the output and a
-    /// scratch buffer for the block values.
+    /// launch of its generated shader over the inputs, the output and, when
+    /// its block values do not fit workgroup memory, a scratch buffer.
     fn execute_pallas(
         &mut self,
         kernel: &tpu_ir::PallasKernel,
@@ -190,11 +190,13 @@ impl WgpuBackend {
     ) -> Result<Dispatched, BackendError> {
         let shader = pallas::shader(kernel, self.loop_cap())?;
         let size = self.storage_size(out_shape.numel())?;
-        let scratch_size = self.storage_size(shader.scratch)?;
+        let scratch_size = (shader.scratch > 0)
+            .then(|| self.storage_size(shader.scratch))
+            .transpose()?;
         let out = self.tensor_buffer(size);
         let nan = vec![f32::NAN; out_shape.numel().max(1)];
         self.queue.write_buffer(&out, 0, bytemuck::cast_slice(&nan));
-        let scratch = self.pallas_scratch(scratch_size);
+        let scratch = scratch_size.map(|size| self.pallas_scratch(size));
         let name = Op::Pallas {
             kernel: Box::new(kernel.clone()),
         }
@@ -205,7 +207,9 @@ impl WgpuBackend {
             resources.push(self.buffer(input.buffer)?.as_entire_binding());
         }
         resources.push(out.as_entire_binding());
-        resources.push(scratch.as_entire_binding());
+        if let Some(scratch) = &scratch {
+            resources.push(scratch.as_entire_binding());
+        }
         self.launch(&name, &pipeline, resources, (shader.groups, 1, 1));
         self.take_device_error()?;
         Ok(Dispatched {

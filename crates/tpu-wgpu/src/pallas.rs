@@ -4,9 +4,10 @@
 //! axes loop in order inside one, so later points see earlier stores as the
 //! reference's sequential grid does. At each point the body's block
 //! operations run one after another, each a loop of the workgroup's threads
-//! over its elements followed by a barrier; block values live in a scratch
-//! storage buffer, one region per workgroup (a 128x128 float32 block is 64
-//! KiB, past the 16 KiB of workgroup memory WebGPU guarantees). Constants and
+//! over its elements followed by a barrier; block values live in workgroup
+//! memory where they fit WebGPU's guaranteed 16 KiB, else in a scratch
+//! storage buffer, one region per workgroup (a 128x128 float32 block alone is
+//! 64 KiB). Constants and
 //! program ids are `let`s. Values are float32 in memory and rounded to their
 //! dtype after each operation (bfloat16 by its bits, int32 truncated, bool to
 //! 0 or 1), as the reference rounds them.
@@ -17,6 +18,9 @@ use tpu_runtime::BackendError;
 
 /// Threads per workgroup.
 const THREADS: u32 = 256;
+/// The most floats of block values kept in workgroup memory: WebGPU
+/// guarantees 16 KiB of it, less the `pl.when` condition.
+const WORKGROUP_FLOATS: usize = 4000;
 /// Products per iteration of a dot's loop.
 const DOT_UNROLL: usize = 4;
 /// The most loop iterations lavapipe runs in one invocation, all loops
@@ -34,7 +38,8 @@ const MAX_GROUPS: usize = 4096;
 pub(crate) struct PallasShader {
     pub source: String,
     pub groups: u32,
-    /// Floats of scratch the launch needs (at least 1).
+    /// Floats of scratch storage the launch needs; 0 when the block values
+    /// live in workgroup memory (the shader then binds no scratch buffer).
     pub scratch: usize,
     /// Loop iterations one invocation runs, all loops together.
     pub loop_iterations: u64,
@@ -84,6 +89,8 @@ struct Gen<'a> {
     dtype: Vec<DType>,
     scratch: usize,
     out_offsets: Vec<usize>,
+    /// Whether the block values fit workgroup memory (and live there).
+    workgroup: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -96,6 +103,7 @@ impl<'a> Gen<'a> {
             dtype: vec![DType::Float32; n],
             scratch: 0,
             out_offsets: kernel.output_offsets().0,
+            workgroup: false,
         };
         for inst in kernel.instructions() {
             if matches!(inst.op, BlockOp::Store { .. } | BlockOp::When { .. }) {
@@ -108,7 +116,28 @@ impl<'a> Gen<'a> {
                 g.scratch += inst.shape.iter().product::<usize>().max(1);
             }
         }
+        g.workgroup = g.scratch <= WORKGROUP_FLOATS;
         g
+    }
+
+    /// Where block values live: the workgroup's memory, or its region of the
+    /// scratch storage buffer.
+    fn memory(&self) -> &'static str {
+        if self.workgroup { "block" } else { "scratch" }
+    }
+
+    fn base(&self) -> &'static str {
+        if self.workgroup { "" } else { "base + " }
+    }
+
+    /// The barrier after a block operation: its values visible to every
+    /// thread of the workgroup.
+    fn barrier(&self) -> &'static str {
+        if self.workgroup {
+            "workgroupBarrier()"
+        } else {
+            "storageBarrier()"
+        }
     }
 
     fn shader(&self) -> Result<PallasShader, BackendError> {
@@ -123,7 +152,11 @@ impl<'a> Gen<'a> {
             .map(|(n, _)| *n)
             .product();
         let seq_points = self.kernel.grid_points() / par_points.max(1);
-        let groups = par_points.min(MAX_GROUPS).min(SCRATCH_FLOATS / per_group);
+        let groups = if self.workgroup {
+            par_points.min(MAX_GROUPS)
+        } else {
+            par_points.min(MAX_GROUPS).min(SCRATCH_FLOATS / per_group)
+        };
         if groups == 0 {
             return Err(unsupported(format!(
                 "a Pallas kernel whose blocks need {} bytes of scratch per workgroup",
@@ -141,10 +174,17 @@ impl<'a> Gen<'a> {
         src.push_str(&format!(
             "@group(0) @binding({n}) var<storage, read_write> out: array<f32>;\n"
         ));
-        src.push_str(&format!(
-            "@group(0) @binding({}) var<storage, read_write> scratch: array<f32>;\n",
-            n + 1
-        ));
+        if self.workgroup {
+            src.push_str(&format!(
+                "var<workgroup> block: array<f32, {}>;\n",
+                self.scratch.max(1)
+            ));
+        } else {
+            src.push_str(&format!(
+                "@group(0) @binding({}) var<storage, read_write> scratch: array<f32>;\n",
+                n + 1
+            ));
+        }
         src.push_str("var<workgroup> cond: f32;\n\n");
         src.push_str(&format!(
             "@compute @workgroup_size({THREADS})\nfn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{\n"
@@ -188,7 +228,11 @@ impl<'a> Gen<'a> {
         Ok(PallasShader {
             source: src,
             groups: groups as u32,
-            scratch: per_group * groups,
+            scratch: if self.workgroup {
+                0
+            } else {
+                per_group * groups
+            },
             loop_iterations: points * (1 + self.iterations(&self.kernel.body)),
         })
     }
@@ -260,9 +304,9 @@ impl<'a> Gen<'a> {
         match self.offset[v] {
             None => format!("v{v}"),
             Some(off) if self.shape[v].iter().product::<usize>() == 1 => {
-                format!("scratch[base + {off}u]")
+                format!("{}[{}{off}u]", self.memory(), self.base())
             }
-            Some(off) => format!("scratch[base + {off}u + {at}]"),
+            Some(off) => format!("{}[{}{off}u + {at}]", self.memory(), self.base()),
         }
     }
 
@@ -307,8 +351,11 @@ impl<'a> Gen<'a> {
             let value = self.element(inst)?;
             let rounded = round_to(inst.dtype, &value);
             out.push_str(&format!(
-                "{pad}for (var e = lid; e < {numel}u; e = e + {THREADS}u) {{\n{}{pad}    scratch[base + {off}u + e] = {rounded};\n{pad}}}\n{pad}storageBarrier();\n",
-                self.prologue(inst, &format!("{pad}    "))?
+                "{pad}for (var e = lid; e < {numel}u; e = e + {THREADS}u) {{\n{}{pad}    {}[{}{off}u + e] = {rounded};\n{pad}}}\n{pad}{};\n",
+                self.prologue(inst, &format!("{pad}    "))?,
+                self.memory(),
+                self.base(),
+                self.barrier()
             ));
         }
         Ok(())
