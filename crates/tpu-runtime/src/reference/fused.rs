@@ -91,18 +91,7 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f3
                     scalar,
                     scalar_on_left,
                 } => {
-                    let x = &done[*x][..len];
-                    let s = *scalar as f32;
-                    let op = *op;
-                    if *scalar_on_left {
-                        for (slot, &v) in out.iter_mut().zip(x) {
-                            *slot = op.apply(s, v);
-                        }
-                    } else {
-                        for (slot, &v) in out.iter_mut().zip(x) {
-                            *slot = op.apply(v, s);
-                        }
-                    }
+                    scalar_block(*op, &done[*x][..len], *scalar as f32, *scalar_on_left, out);
                 }
                 FusedNode::Unary { op, x } => {
                     for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
@@ -122,6 +111,29 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f3
         start += len;
     }
     outs
+}
+
+/// `out[i] = x[i] op s` (or `s op x[i]`), with the common ops chosen outside
+/// the loop so that they compile to vector code.
+fn scalar_block(op: tpu_ir::BinaryOp, x: &[f32], s: f32, scalar_on_left: bool, out: &mut [f32]) {
+    use tpu_ir::BinaryOp;
+    fn each(out: &mut [f32], x: &[f32], f: impl Fn(f32) -> f32) {
+        for (slot, &v) in out.iter_mut().zip(x) {
+            *slot = f(v);
+        }
+    }
+    match (op, scalar_on_left) {
+        (BinaryOp::Add, false) => each(out, x, |v| v + s),
+        (BinaryOp::Add, true) => each(out, x, |v| s + v),
+        (BinaryOp::Mul, false) => each(out, x, |v| v * s),
+        (BinaryOp::Mul, true) => each(out, x, |v| s * v),
+        (BinaryOp::Sub, false) => each(out, x, |v| v - s),
+        (BinaryOp::Sub, true) => each(out, x, |v| s - v),
+        (BinaryOp::Div, false) => each(out, x, |v| v / s),
+        (BinaryOp::Div, true) => each(out, x, |v| s / v),
+        (op, false) => each(out, x, |v| op.apply(v, s)),
+        (op, true) => each(out, x, |v| op.apply(s, v)),
+    }
 }
 
 /// `out[i] = a[i] op b[i]`, with the op chosen once, outside the loop, so the
