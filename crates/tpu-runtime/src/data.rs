@@ -124,6 +124,24 @@ impl HostData {
         }
     }
 
+    /// `as_f32` without a copy for float32 data.
+    pub fn f32_values(&self) -> Option<std::borrow::Cow<'_, [f32]>> {
+        match self {
+            HostData::F32(v) => Some(std::borrow::Cow::Borrowed(v)),
+            other => other.as_f32().map(std::borrow::Cow::Owned),
+        }
+    }
+
+    /// The values as `to`: themselves when they already are (no copy), else
+    /// `cast`.
+    pub fn into_dtype(self, to: DType) -> HostData {
+        if self.dtype() == to {
+            self
+        } else {
+            self.cast(to)
+        }
+    }
+
     /// Integer and bool values widened to int64; `None` for floats.
     pub fn as_i64(&self) -> Option<Vec<i64>> {
         match self {

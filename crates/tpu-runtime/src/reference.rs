@@ -199,12 +199,12 @@ impl ReferenceBackend {
                         HostData::from_i64(out_dtype, batched(&a, &b, batch, m, k, n, ta, tb))
                     }
                     (a, b) => {
-                        let (Some(a), Some(b)) = (a.as_f32(), b.as_f32()) else {
+                        let (Some(a), Some(b)) = (a.f32_values(), b.f32_values()) else {
                             return Err(unsupported("matmul"));
                         };
                         // bfloat16 accumulates in float32 and rounds once, as
                         // PyTorch's CPU matmul does.
-                        HostData::F32(batched(&a, &b, batch, m, k, n, ta, tb)).cast(out_dtype)
+                        HostData::F32(batched(&a, &b, batch, m, k, n, ta, tb)).into_dtype(out_dtype)
                     }
                 }
             }
@@ -410,17 +410,19 @@ impl Backend for ReferenceBackend {
         for &id in inputs {
             values.push(
                 self.get(id)?
-                    .as_f32()
+                    .f32_values()
                     .ok_or_else(|| BackendError::Unsupported {
                         backend: "reference",
                         what: "fused kernels on non-float inputs".into(),
                     })?,
             );
         }
-        let outs = run_fused(kernel, &values);
+        let slices: Vec<&[f32]> = values.iter().map(|v| &v[..]).collect();
+        let outs = run_fused(kernel, &slices);
+        drop(values);
         let buffers = outs
             .into_iter()
-            .map(|o| self.store(HostData::F32(o).cast(kernel.dtype)))
+            .map(|o| self.store(HostData::F32(o).into_dtype(kernel.dtype)))
             .collect();
         Ok(FusedDispatch {
             buffers,

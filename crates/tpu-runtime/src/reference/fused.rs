@@ -15,7 +15,7 @@ pub(super) const FUSED_BLOCK: usize = 1024;
 /// intermediates live in cache-sized buffers and never in memory at full size,
 /// while each node's loop is as tight as an unfused kernel's. Element for
 /// element it does the float32 operations the unfused ops do, in the same order.
-pub(super) fn run_fused(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
+pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
     if kernel.reduce_axis.is_some() {
         return run_rows(kernel, values);
     }
@@ -161,7 +161,7 @@ fn binary_block(op: tpu_ir::BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
 /// A row kernel, one row at a time: each node is a row of `n` values, or one
 /// value where it is constant along the reduced axis; a reduction folds its
 /// operand's row with the unfused op's own lane function.
-fn run_rows(kernel: &FusedKernel, values: &[Vec<f32>]) -> Vec<Vec<f32>> {
+fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
     let axis = kernel.reduce_axis.expect("a row kernel has an axis");
     let (rows, n, inner) = kernel.row_dims().expect("a row kernel has an axis");
     let constant = kernel.row_constant();
