@@ -172,3 +172,21 @@ fn the_wgpu_backend_runs_each_pallas_call_as_one_generated_shader() {
     assert_eq!(op["name"], "pallas::kernel");
     assert!(op["fallback"].is_null(), "{op}");
 }
+
+/// The traced block operations and the generated WGSL of the blocked
+/// matmul, as snapshots: a change to tracing or to the shader generator
+/// shows up as a reviewable diff (`UPDATE_EXPECT=1` rewrites them).
+#[test]
+fn the_traced_matmul_and_its_wgsl_match_their_snapshots() {
+    let (report, stderr, ok) = support::run_report(&matmul(32, 32, 32), "cpu", "strict");
+    assert!(ok, "{stderr}");
+    let body = report["pallas"][0]["body"].as_str().unwrap();
+    expect_test::expect_file!["../snapshots/pallas_matmul_body.txt"]
+        .assert_eq(&format!("{body}\n"));
+    if support::wgpu_available() {
+        let (report, stderr, ok) = support::run_report(&matmul(32, 32, 32), "wgpu", "strict");
+        assert!(ok, "{stderr}");
+        let source = report["pallas"][0]["source"].as_str().unwrap();
+        expect_test::expect_file!["../snapshots/pallas_matmul.wgsl"].assert_eq(source);
+    }
+}
