@@ -119,13 +119,27 @@ fn tiled<T: Element, const MR: usize, const NR: usize>(
 fn rows_per_thread<const MR: usize>(m: usize, k: usize, n: usize) -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        let threads = threads();
         if threads > 1 && m * k * n >= THREADED_MACS && m > MR {
             return m.div_ceil(threads).div_ceil(MR) * MR;
         }
     }
     let _ = (k, n);
     m
+}
+
+/// The threads a product may use natively: `TPU_THREADS` when set (the
+/// benchmark compares with PyTorch at 1 and 2 threads), else every core.
+#[cfg(not(target_arch = "wasm32"))]
+fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::env::var("TPU_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .filter(|&t: &usize| t > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+    })
 }
 
 /// One thread's rows of the output: `c` holds rows `first_row ..`.
