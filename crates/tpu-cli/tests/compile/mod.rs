@@ -10,7 +10,9 @@ use super::support;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn check(dir: &str, backend: &str, at_least: usize, modes: &[&str]) {
+/// Runs the corpus in `dir` on `backend` in each of `modes` (shared with the
+/// Pallas tests).
+pub(super) fn check(dir: &str, backend: &str, at_least: usize, modes: &[&str]) {
     let mut problems = Vec::new();
     for &mode in modes {
         let outcomes = support::run_corpus(&support::corpus_dir(dir), backend, mode);

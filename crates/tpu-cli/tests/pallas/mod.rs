@@ -8,17 +8,7 @@
 use super::support;
 
 fn check(dir: &str, backend: &str, at_least: usize) {
-    let mut problems = Vec::new();
-    for mode in support::MODES {
-        let outcomes = support::run_corpus(&support::corpus_dir(dir), backend, mode);
-        assert!(outcomes.len() >= at_least, "{dir} went missing");
-        problems.extend(outcomes.into_iter().filter_map(|o| {
-            o.verdict
-                .err()
-                .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
-        }));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    super::compile::check(dir, backend, at_least, &support::MODES);
 }
 
 #[test]
