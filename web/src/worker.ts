@@ -35,8 +35,27 @@ async function start(backend: BackendChoice) {
       fallbackReason: playground.fallbackReason ?? null,
       chips: chipPresets() as ChipPreset[],
     });
+    void precompileWhileIdle();
   } catch (e) {
     post({ type: "failed", message: String(e) });
+  }
+}
+
+/** The wasm Playground's precompile step, which an older build lacks. */
+interface Precompiling {
+  precompile?: (max: number) => number;
+}
+
+/**
+ * Compiles the precompiled kernel library (WebGPU only; nothing to do on
+ * the CPU reference) a few kernels per turn of the event loop, so that a Run
+ * message is handled at the next turn and never waits for the library.
+ */
+async function precompileWhileIdle() {
+  const step = (playground as unknown as Precompiling | null)?.precompile;
+  if (!playground || !step) return;
+  while (step.call(playground, 2) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

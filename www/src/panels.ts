@@ -218,6 +218,7 @@ export function renderModes(target: HTMLElement, results: ModeResult[]) {
       el("td", {}, String(report.ops.length)),
       el("td", {}, String(report.kernels.length)),
       el("td", {}, `${c.hits} hits, ${c.misses} misses`),
+      el("td", { className: "compile-ms" }, `${c.compile_ms.toFixed(0)} ms${c.precompiled ? `, ${c.precompiled} precompiled` : ""}`),
       el("td", {}, String(report.syncs.length)),
       el("td", {}, report.device ? us(report.device.simulated_us) : ""),
       el("td", {}, `${elapsedMs.toFixed(0)} ms`),
@@ -228,7 +229,7 @@ export function renderModes(target: HTMLElement, results: ModeResult[]) {
     el(
       "p",
       { className: "summary" },
-      "The program run in Debug, Strict and Fused mode, one after another. Simulated time is the chosen TPU's; measured time is this browser's wall clock.",
+      "The program run in Debug, Strict and Fused mode, one after another. Simulated time is the chosen TPU's; measured time is this browser's wall clock. First launches: the measured time of the launches that missed the compilation cache (compiling included; on WebGPU the precompiled library, compiled while the page was idle, spares most of it).",
     ),
     el(
       "table",
@@ -239,7 +240,7 @@ export function renderModes(target: HTMLElement, results: ModeResult[]) {
         el(
           "tr",
           {},
-          ...["mode", "ops dispatched", "kernels", "compilation cache", "syncs", "simulated on TPU", "measured here", "output"].map(
+          ...["mode", "ops dispatched", "kernels", "compilation cache", "first launches", "syncs", "simulated on TPU", "measured here", "output"].map(
             (h) => el("th", {}, h),
           ),
         ),

@@ -51,6 +51,44 @@ pub struct BenchLine {
     pub compiled_vs_fused: f64,
     pub cache_hits: u64,
     pub cache_misses: u64,
+    /// Time to the first result, per mode (`FirstRuns`).
+    pub first_run_strict: FirstRuns,
+    pub first_run_fused: FirstRuns,
+}
+
+/// Time to the first result of a one-step run, in ms of wall time: on a
+/// fresh backend as `tpu run` starts one (opening the device, the
+/// precompiled library compiling on its thread), on a fresh backend without
+/// the library, and the same run again on the first (warm: every kernel
+/// compiled and cached).
+#[derive(Serialize)]
+pub struct FirstRuns {
+    pub cold_ms: f64,
+    pub cold_without_library_ms: f64,
+    pub warm_ms: f64,
+}
+
+fn first_runs(backend: BackendChoice, source: &str, mode: EagerMode) -> Result<FirstRuns, String> {
+    let fresh = |library: bool| -> Result<(f64, Runtime), String> {
+        let start = Instant::now();
+        let selected =
+            pollster::block_on(tpu_wgpu::select_backend(backend)).map_err(|e| e.to_string())?;
+        let mut runtime = Runtime::new(selected.backend);
+        runtime.set_clock(crate::wall_clock());
+        if library {
+            runtime.start_precompiling();
+        }
+        timed(&mut runtime, source, mode)?;
+        Ok((start.elapsed().as_secs_f64() * 1e3, runtime))
+    };
+    let (cold_without_library_ms, _) = fresh(false)?;
+    let (cold_ms, mut runtime) = fresh(true)?;
+    let (warm, _) = timed(&mut runtime, source, mode)?;
+    Ok(FirstRuns {
+        cold_ms,
+        cold_without_library_ms,
+        warm_ms: warm * 1e3,
+    })
 }
 
 fn program(w: &Workload, steps: usize, small: bool, compiled: bool) -> String {
@@ -123,6 +161,8 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
             compiled_vs_fused: fused_ms / compiled_ms,
             cache_hits: rf2.cache.hits,
             cache_misses: rf2.cache.misses,
+            first_run_strict: first_runs(backend, &short, EagerMode::Strict)?,
+            first_run_fused: first_runs(backend, &short, EagerMode::Fused)?,
         };
         if json {
             println!("{}", serde_json::to_string(&line).expect("plain data"));
@@ -139,6 +179,18 @@ pub fn run(backend: BackendChoice, steps: usize, small: bool, json: bool) -> Res
                 line.compiled_ms,
                 line.compiled_vs_fused,
                 line.compiled_kernels_per_step
+            );
+            let first = |f: &FirstRuns| {
+                format!(
+                    "cold {:.0} ms (without the library {:.0} ms), warm {:.0} ms",
+                    f.cold_ms, f.cold_without_library_ms, f.warm_ms
+                )
+            };
+            println!(
+                "{:<28} first result of one step: strict {}; fused {}",
+                "",
+                first(&line.first_run_strict),
+                first(&line.first_run_fused)
             );
         }
     }

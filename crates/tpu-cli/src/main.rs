@@ -370,6 +370,9 @@ fn run(
             cache.load_into(runtime);
         }
     }
+    // The precompiled kernel library compiles on a thread while the program
+    // starts (the ranks share one backend).
+    runtimes[0].start_precompiling();
     if outputs.stablehlo.is_some() {
         runtimes[0].set_export_graphs(true);
     }

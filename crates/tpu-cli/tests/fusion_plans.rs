@@ -175,3 +175,76 @@ fn transformer_block_forward_and_backward() {
     expect_file!["snapshots/attention_plan.txt"].assert_eq(&plan);
     expect_file!["snapshots/attention_largest.wgsl"].assert_eq(&wgsl);
 }
+
+/// The precompiled library's fused kernels (`tpu-wgpu/library/`) are the
+/// WGSL the planner makes now of `library.py` and of the page's one-rank
+/// examples, each once, in the order they first run: a change to fusion or
+/// codegen that the library misses fails here (`UPDATE_EXPECT=1`
+/// regenerates it).
+#[test]
+fn the_precompiled_library_is_what_fused_mode_makes_of_its_programs() {
+    let programs = [
+        include_str!("../../tpu-wgpu/library/library.py"),
+        include_str!("../../../www/src/examples/hello.py"),
+        include_str!("../../../www/src/examples/mlp.py"),
+        include_str!("../../../www/src/examples/attention.py"),
+        include_str!("../../../www/src/examples/fusion.py"),
+        include_str!("../../../www/src/examples/mxu.py"),
+        include_str!("../../../www/src/examples/compile.py"),
+    ];
+    let mut kernels: Vec<String> = Vec::new();
+    for program in programs {
+        let report = fused_report(program, Box::new(WgslOfReference(ReferenceBackend::new())));
+        for source in report.kernels.iter().filter_map(|k| k.source.as_ref()) {
+            if !kernels.contains(source) {
+                kernels.push(source.clone());
+            }
+        }
+    }
+    assert!(kernels.len() > 20, "{} fused kernels", kernels.len());
+    let text: String = kernels
+        .iter()
+        .map(|k| format!("{}{k}", tpu_wgpu::library::SEPARATOR))
+        .collect();
+    expect_file!["../../tpu-wgpu/library/library.wgsl"].assert_eq(&text);
+}
+
+/// Once the library has compiled (here natively, on its thread), the first
+/// Fused run of a page example finds each of its fused kernels compiled:
+/// every fused kernel's first launch is counted as precompiled, where a
+/// backend without the library counts none.
+#[test]
+fn a_run_after_the_library_compiled_finds_its_fused_kernels_precompiled() {
+    let example = include_str!("../../../www/src/examples/attention.py");
+    let first_launches = |library: bool| {
+        let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests())?;
+        if library {
+            gpu.start_precompiling();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+            while gpu.precompile(0) > 0 {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the library never finished"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
+        let report = fused_report(example, Box::new(gpu));
+        let fused: std::collections::HashSet<&str> = report
+            .kernels
+            .iter()
+            .filter(|k| k.source.is_some())
+            .filter_map(|k| k.fingerprint.as_deref())
+            .collect();
+        Some((fused.len() as u64, report.cache.precompiled))
+    };
+    let Some((fused, precompiled)) = first_launches(true) else {
+        return;
+    };
+    assert!(fused > 0);
+    assert!(
+        precompiled >= fused,
+        "{precompiled} precompiled of {fused} fused kernels"
+    );
+    assert_eq!(first_launches(false).map(|(_, p)| p), Some(0));
+}

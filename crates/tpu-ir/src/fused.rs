@@ -59,6 +59,14 @@ pub enum FusedNode {
         op: UnaryOp,
         x: usize,
     },
+    /// `torch.where`: `a` where node `cond` (a bool input, read as 0 or 1)
+    /// is true, else `b`. Only backends that take bool inputs in fused
+    /// kernels get it (`Backend::fuses_masks`).
+    Where {
+        cond: usize,
+        a: usize,
+        b: usize,
+    },
     /// Node `x` reduced along the kernel's `reduce_axis` (sum, prod, max or
     /// min); the result is constant along that axis.
     Reduce {
@@ -95,6 +103,94 @@ pub struct MatMulSpec {
 pub struct FusedInput {
     pub shape: Shape,
     pub dtype: DType,
+    /// For a matmul operand read in place from a strided view (the head
+    /// transposes of attention), where its elements lie in the buffer; `None`
+    /// for a dense operand of `shape`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<MatrixLayout>,
+}
+
+/// Where element `(batch, row, col)` of a matmul operand `[batch?, rows,
+/// cols]` (as stored, before a transpose flag) lies in its buffer:
+/// `offset + (batch / inner) * outer_stride + (batch % inner) * inner_stride +
+/// row * row_stride + col * col_stride`. Two batch levels cover a view of
+/// `[batch, heads, rows, cols]` read as `[batch * heads, rows, cols]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MatrixLayout {
+    pub offset: usize,
+    pub outer_stride: usize,
+    pub inner: usize,
+    pub inner_stride: usize,
+    pub row_stride: usize,
+    pub col_stride: usize,
+}
+
+impl MatrixLayout {
+    /// A dense operand of `dims` (`[batch?, rows, cols]`, row-major).
+    pub fn dense(dims: &[usize]) -> MatrixLayout {
+        let (rows, cols) = (dims[dims.len() - 2], dims[dims.len() - 1]);
+        MatrixLayout {
+            offset: 0,
+            outer_stride: rows * cols,
+            inner: 1,
+            inner_stride: 0,
+            row_stride: cols,
+            col_stride: 1,
+        }
+    }
+
+    /// The layout of the strided view `offset`, `dims`, `strides` (an
+    /// `Op::Strided` copy's source) read as a matmul operand of `operand`
+    /// dims, if the view's last two dims are the operand's rows and columns
+    /// and its leading dims fold into at most two batch levels.
+    pub fn of_view(
+        offset: usize,
+        dims: &[usize],
+        strides: &[usize],
+        operand: &[usize],
+    ) -> Option<MatrixLayout> {
+        let (r, o) = (dims.len(), operand.len());
+        if r < 2 || strides.len() != r || !(2..=3).contains(&o) {
+            return None;
+        }
+        if dims[r - 2..] != operand[o - 2..] {
+            return None;
+        }
+        let batch: usize = dims[..r - 2].iter().product();
+        if batch != if o == 3 { operand[0] } else { 1 } {
+            return None;
+        }
+        // Leading dims of size > 1, adjacent ones merged where contiguous.
+        let mut levels: Vec<(usize, usize)> = Vec::new();
+        for (&d, &s) in dims[..r - 2].iter().zip(strides) {
+            if d == 1 {
+                continue;
+            }
+            match levels.last_mut() {
+                Some(last) if last.1 == s * d => *last = (last.0 * d, s),
+                _ => levels.push((d, s)),
+            }
+        }
+        let (outer_stride, inner, inner_stride) = match levels[..] {
+            [] => (0, 1, 0),
+            [(_, s)] => (s, 1, 0),
+            [(_, s0), (d1, s1)] => (s0, d1, s1),
+            _ => return None,
+        };
+        Some(MatrixLayout {
+            offset,
+            outer_stride,
+            inner,
+            inner_stride,
+            row_stride: strides[r - 2],
+            col_stride: strides[r - 1],
+        })
+    }
+
+    /// Where batch entry `b` starts.
+    pub fn batch_offset(&self, b: usize) -> usize {
+        self.offset + (b / self.inner) * self.outer_stride + (b % self.inner) * self.inner_stride
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -153,6 +249,7 @@ impl FusedKernel {
                     if *scalar_on_left { "l" } else { "r" }
                 ),
                 FusedNode::Unary { op, x } => format!("{}({x})", op.name()),
+                FusedNode::Where { cond, a, b } => format!("where({cond},{a},{b})"),
                 FusedNode::Reduce { op, x } => format!("reduce_{}({x})", op.name()),
                 FusedNode::MatMul {
                     a,
@@ -169,7 +266,10 @@ impl FusedKernel {
         let inputs: Vec<String> = self
             .inputs
             .iter()
-            .map(|i| format!("{:?}{:?}", i.shape.dims(), i.dtype))
+            .map(|i| match &i.layout {
+                Some(l) => format!("{:?}{:?}{l:?}", i.shape.dims(), i.dtype),
+                None => format!("{:?}{:?}", i.shape.dims(), i.dtype),
+            })
             .collect();
         format!(
             "{:?}|{:?}|{}|{}|{:?}|{:?}{:?}",
@@ -251,10 +351,50 @@ impl FusedKernel {
         })
     }
 
+    /// Where the elements of matmul operand `index` lie in its buffer.
+    pub fn operand_layout(&self, index: usize) -> MatrixLayout {
+        let input = &self.inputs[index];
+        input
+            .layout
+            .unwrap_or_else(|| MatrixLayout::dense(input.shape.dims()))
+    }
+
     /// Whether kernel input `index` is read whole by the matmul node rather
     /// than broadcast over the iteration shape.
     pub fn is_matmul_operand(&self, index: usize) -> bool {
         self.matmul()
             .is_some_and(|mm| mm.a == index || mm.b == index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MatrixLayout;
+
+    #[test]
+    fn a_head_transpose_reads_as_a_two_level_batch() {
+        // q of `qkv.split(C, 2)` then `.view(B, T, H, D).transpose(1, 2)`:
+        // [8, 4, 128, 64] over a [8, 128, 768] buffer, read as [32, 128, 64].
+        let dims = [8, 4, 128, 64];
+        let strides = [98304, 64, 768, 1];
+        let l = MatrixLayout::of_view(256, &dims, &strides, &[32, 128, 64]).unwrap();
+        assert_eq!((l.outer_stride, l.inner, l.inner_stride), (98304, 4, 64));
+        assert_eq!((l.row_stride, l.col_stride), (768, 1));
+        // Batch entry 5 is (batch 1, head 1).
+        assert_eq!(l.batch_offset(5), 256 + 98304 + 64);
+        // A contiguous view's leading dims merge into one level.
+        let l = MatrixLayout::of_view(0, &[2, 3, 4, 5], &[60, 20, 5, 1], &[6, 4, 5]).unwrap();
+        assert_eq!((l.outer_stride, l.inner), (20, 1));
+        assert_eq!(l, MatrixLayout::dense(&[6, 4, 5]));
+        // Rows that are not the view's last-but-one dim cannot be read so.
+        assert_eq!(
+            MatrixLayout::of_view(0, &[8, 128, 4, 64], &[32768, 64, 8192, 1], &[1024, 256]),
+            None
+        );
+        // Three batch levels that do not merge are refused.
+        assert_eq!(
+            MatrixLayout::of_view(0, &[2, 3, 5, 4, 4], &[1000, 7, 100, 4, 1], &[30, 4, 4]),
+            None
+        );
     }
 }

@@ -10,7 +10,7 @@ mod pallas;
 mod shape;
 
 pub use dtype::{DType, ScalarKind};
-pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, fingerprint, fnv1a};
+pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, MatrixLayout, fingerprint, fnv1a};
 pub use op::{
     BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, erf, pow, pow_f32,
 };

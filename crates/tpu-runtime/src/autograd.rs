@@ -53,7 +53,11 @@ pub struct Node {
     grad_fn: RefCell<Option<GradFn>>,
     saves: bool,
     /// The op's tensor inputs, `None` where an input does not require grad.
-    inputs: Vec<Option<Tensor>>,
+    /// Emptied once a backward has freed the node's saved values, so that
+    /// the graph `loss` still holds no longer keeps every activation alive
+    /// (PyTorch's nodes hold edges, not tensors): the values are then free
+    /// for Fused mode to never materialise (a strided copy read in place).
+    inputs: RefCell<Vec<Option<Tensor>>>,
     released: Cell<bool>,
     /// Its place in the order nodes were made (PyTorch's `sequence_nr`):
     /// of the nodes ready to run, the walk runs the latest made first.
@@ -99,10 +103,12 @@ impl Runtime {
             name: RefCell::new(grad_fn.default_name()),
             saves: grad_fn.saves_tensors(),
             grad_fn: RefCell::new(Some(grad_fn)),
-            inputs: inputs
-                .iter()
-                .map(|t| t.requires_grad().then(|| (*t).clone()))
-                .collect(),
+            inputs: RefCell::new(
+                inputs
+                    .iter()
+                    .map(|t| t.requires_grad().then(|| (*t).clone()))
+                    .collect(),
+            ),
             released: Cell::new(false),
             seq: NEXT_SEQ.with(|n| {
                 let seq = n.get();
@@ -306,7 +312,8 @@ impl Runtime {
                     grad,
                 });
             }
-            let grads = self.input_grads(&f, &grad, &node.inputs).await;
+            let inputs = node.inputs.borrow().clone();
+            let grads = self.input_grads(&f, &grad, &inputs).await;
             // Released before the gradients move on, so that one passed
             // through unchanged (or as a view) is not mistaken for shared.
             drop(grad);
@@ -318,6 +325,10 @@ impl Runtime {
                 node.released.set(true);
             }
             self.send_grads(walk, &node, grads).await?;
+            if node.saves && !walk.retain_graph {
+                // A second backward stops here with PyTorch's error.
+                node.inputs.borrow_mut().clear();
+            }
         }
         self.backward_capture_end().await?;
         Ok(WalkStep::Done)
@@ -332,7 +343,7 @@ impl Runtime {
         node: &Rc<Node>,
         grads: Vec<Option<Tensor>>,
     ) -> Result<(), RuntimeError> {
-        for (i, (input, g)) in node.inputs.iter().zip(&grads).enumerate() {
+        for (i, (input, g)) in node.inputs.borrow().iter().zip(&grads).enumerate() {
             if let (Some(input), Some(g)) = (input, g)
                 && g.dims() != input.dims()
             {
@@ -369,7 +380,8 @@ impl Runtime {
         node: &Node,
         grads: Vec<Option<Tensor>>,
     ) -> Result<(), RuntimeError> {
-        for (input, g) in node.inputs.iter().zip(grads) {
+        let inputs = node.inputs.borrow().clone();
+        for (input, g) in inputs.iter().zip(grads) {
             let (Some(input), Some(g)) = (input, g) else {
                 continue;
             };
@@ -453,6 +465,7 @@ fn topological_order(root: &Rc<Node>) -> Vec<Rc<Node>> {
     let key = |n: &Rc<Node>| Rc::as_ptr(n) as usize;
     let children = |n: &Rc<Node>| -> Vec<Rc<Node>> {
         n.inputs
+            .borrow()
             .iter()
             .flatten()
             .filter_map(|t| t.grad_state().grad_fn.clone())

@@ -175,6 +175,29 @@ pub trait Backend {
         false
     }
 
+    /// Starts compiling the backend's precompiled kernel library in the
+    /// background, where it has one (wgpu's `library.rs`).
+    fn start_precompiling(&mut self) {}
+
+    /// Compiles up to `max` more of the library's kernels now (the browser,
+    /// which has no threads, calls it while idle); returns how many remain.
+    fn precompile(&mut self, max: usize) -> usize {
+        let _ = max;
+        0
+    }
+
+    /// Whether the last launch found its kernel compiled by the library
+    /// (then forgets it).
+    fn take_precompiled(&mut self) -> bool {
+        false
+    }
+
+    /// Whether fused kernels may read bool inputs (`FusedNode::Where`'s
+    /// condition): the reference's do; WGSL buffers hold float32 only.
+    fn fuses_masks(&self) -> bool {
+        false
+    }
+
     /// Runs a fusion group over `inputs` (in `kernel.inputs` order), making one
     /// new buffer per `kernel.outputs` entry.
     fn execute_fused(

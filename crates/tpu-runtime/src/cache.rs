@@ -122,6 +122,7 @@ impl CompilationCache {
             misses: now.misses - start.misses,
             persisted_hits: now.persisted_hits - start.persisted_hits,
             compile_ms: now.compile_ms - start.compile_ms,
+            precompiled: now.precompiled - start.precompiled,
             ..now
         }
     }

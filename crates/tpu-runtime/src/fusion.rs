@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op, Shape};
 
 mod plan;
+mod views;
 use plan::{Group, MAX_FUSED_BUFFERS, Role};
 
 /// The most ops a pending graph holds before it runs without a read. A
@@ -80,6 +81,9 @@ struct PendingInput {
     id: u64,
     shape: Shape,
     dtype: DType,
+    /// A matmul operand read in place from a strided view of buffer `id`
+    /// (`views.rs`): where its elements lie.
+    view: Option<tpu_ir::MatrixLayout>,
 }
 
 struct Pending {
@@ -189,6 +193,7 @@ impl FusingBackend {
                     id: d.input.0.0,
                     shape: d.input.1,
                     dtype: d.input.2,
+                    view: None,
                 }],
                 out_shape: d.shape,
                 out_dtype: d.dtype,
@@ -228,6 +233,9 @@ impl FusingBackend {
         let backend = self.inner.kind();
         if let (Some(ms), true) = (compile_ms, launch.lookup != Lookup::Hit) {
             self.cache.stats.compile_ms += ms;
+        }
+        if self.inner.take_precompiled() && launch.lookup != Lookup::Hit {
+            self.cache.stats.precompiled += 1;
         }
         if launch.lookup == Lookup::Miss {
             self.cache.made(CacheEntry {
@@ -312,6 +320,17 @@ impl FusingBackend {
             self.doomed_release();
             return Ok(());
         }
+        let fuses = plan::Caps {
+            fuses: self.inner.supports_fused(),
+            masks: self.inner.fuses_masks(),
+        };
+        if fuses.fuses {
+            let held =
+                |id: u64| matches!(self.slots.get(&id), Some(Slot::Pending { freed: false }));
+            for id in views::read_in_place(&mut pending, &held) {
+                self.slots.remove(&id);
+            }
+        }
         // Which pending values are read by which later pending ops.
         let mut consumers: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, p) in pending.iter().enumerate() {
@@ -322,7 +341,6 @@ impl FusingBackend {
         let alive = |id: u64, slots: &HashMap<u64, Slot>| {
             matches!(slots.get(&id), Some(Slot::Pending { freed: false }))
         };
-        let fuses = self.inner.supports_fused();
         // A first guess of which values a group must write: those a tensor holds,
         // and those read by an op that cannot join a group of the same shape
         // (an elementwise op over it, or a reduction of it).
@@ -373,7 +391,8 @@ impl FusingBackend {
                         .get(&id)
                         .is_some_and(|c| c.iter().any(|j| !members.contains(j)))
             };
-            if group.members.len() == 1 {
+            let reads_view = |i: usize| pending[i].inputs.iter().any(|x| x.view.is_some());
+            if group.members.len() == 1 && !reads_view(group.members[0]) {
                 let p = &pending[group.members[0]];
                 if !needed(group.members[0], &self.slots) {
                     // Nothing reads it: dead code, never launched.
@@ -512,6 +531,7 @@ impl Backend for FusingBackend {
                         id: i.buffer.0,
                         shape: i.shape.clone(),
                         dtype: i.dtype,
+                        view: None,
                     })
                     .collect(),
                 out_shape: out_shape.clone(),
@@ -585,6 +605,22 @@ impl Backend for FusingBackend {
             Some(Slot::Pending { freed }) => *freed = true,
             None => {}
         }
+    }
+
+    fn fuses_masks(&self) -> bool {
+        self.inner.fuses_masks()
+    }
+
+    fn start_precompiling(&mut self) {
+        self.inner.start_precompiling()
+    }
+
+    fn precompile(&mut self, max: usize) -> usize {
+        self.inner.precompile(max)
+    }
+
+    fn take_precompiled(&mut self) -> bool {
+        self.inner.take_precompiled()
     }
 
     fn driver_cache_key(&self) -> Option<String> {

@@ -25,7 +25,7 @@ mod reduce;
 pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
 use indexing::{pick, scatter, select, strided_positions};
-use matmul::batched;
+use matmul::{batched, batched_in_place};
 use reduce::{cumsum, pairwise_sum, reduce, reduce_lane};
 
 #[derive(Default)]
@@ -398,6 +398,10 @@ impl Backend for ReferenceBackend {
         true
     }
 
+    fn fuses_masks(&self) -> bool {
+        true
+    }
+
     /// A fusion group as one loop over its iteration space: each element's
     /// inputs are read through their broadcast strides, the SSA program runs,
     /// and each output is stored; no intermediate is materialised.
@@ -408,14 +412,18 @@ impl Backend for ReferenceBackend {
     ) -> Result<FusedDispatch, BackendError> {
         let mut values = Vec::with_capacity(inputs.len());
         for &id in inputs {
-            values.push(
-                self.get(id)?
-                    .f32_values()
-                    .ok_or_else(|| BackendError::Unsupported {
-                        backend: "reference",
-                        what: "fused kernels on non-float inputs".into(),
-                    })?,
-            );
+            let data = self.get(id)?;
+            let value = match data {
+                // A `where` condition, as 0 and 1.
+                HostData::Bool(mask) => {
+                    std::borrow::Cow::Owned(mask.iter().map(|&b| f32::from(u8::from(b))).collect())
+                }
+                _ => data.f32_values().ok_or_else(|| BackendError::Unsupported {
+                    backend: "reference",
+                    what: "fused kernels on non-float inputs".into(),
+                })?,
+            };
+            values.push(value);
         }
         let slices: Vec<&[f32]> = values.iter().map(|v| &v[..]).collect();
         let outs = run_fused(kernel, &slices);

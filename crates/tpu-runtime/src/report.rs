@@ -211,6 +211,10 @@ pub struct CacheStats {
     /// runtime.
     #[serde(default)]
     pub compile_ms: f64,
+    /// Of the first launches, those whose kernel the backend's precompiled
+    /// library had compiled already (wgpu; `Backend::start_precompiling`).
+    #[serde(default)]
+    pub precompiled: u64,
 }
 
 /// The first non-finite result Debug mode saw.

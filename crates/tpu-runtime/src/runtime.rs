@@ -284,6 +284,17 @@ impl Runtime {
         self.tpu.load_driver_cache(data)
     }
 
+    /// Starts compiling the backend's precompiled kernel library in the
+    /// background (`Backend::start_precompiling`).
+    pub fn start_precompiling(&mut self) {
+        self.tpu.start_precompiling()
+    }
+
+    /// Compiles up to `max` more library kernels; returns how many remain.
+    pub fn precompile(&mut self, max: usize) -> usize {
+        self.tpu.precompile(max)
+    }
+
     /// The driver's pipeline cache, to persist after a run.
     pub fn driver_cache_data(&self) -> Option<Vec<u8>> {
         self.tpu.driver_cache_data()

@@ -54,7 +54,9 @@ impl Playground {
         let selected = tpu_wgpu::select_backend(choice)
             .await
             .map_err(|e| JsError::new(&e.to_string()))?;
-        let runtimes = Runtimes::new(SharedBackend::new(selected.backend));
+        let mut runtimes = Runtimes::new(SharedBackend::new(selected.backend));
+        // Queued: the worker compiles it a few kernels at a time while idle.
+        runtimes.single.start_precompiling();
         let mut label = runtimes.single.tpu_backend_label();
         if runtimes.single.tpu_backend_kind() == BackendKind::Wgpu
             && let Some((name, fallback)) = browser_adapter().await
@@ -66,6 +68,17 @@ impl Playground {
             fallback_reason: selected.fallback_reason,
             label,
         })
+    }
+
+    /// Compiles up to `max` more kernels of the precompiled library (the
+    /// common per-op kernels and fused patterns, `tpu-wgpu`'s `library.rs`)
+    /// and returns how many remain; the worker calls it while idle, so a Run
+    /// never waits for more than one step. During a run it compiles nothing.
+    pub fn precompile(&self, max: u32) -> u32 {
+        match self.runtimes.borrow_mut().as_mut() {
+            Some(runtimes) => runtimes.single.precompile(max as usize) as u32,
+            None => 1,
+        }
     }
 
     /// The backend as a person is shown it: `"WebGPU (SwiftShader,

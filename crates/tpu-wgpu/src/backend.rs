@@ -10,6 +10,7 @@
 
 use crate::codegen;
 use crate::kernels::{self, elementwise_grid, unsupported_dtype};
+use crate::library;
 use crate::pallas;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,32 @@ pub struct WgpuBackend {
     pipeline_cache: Option<wgpu::PipelineCache>,
     /// Pallas kernels' block values (`pallas.rs`).
     scratch: Option<wgpu::Buffer>,
+    /// The precompiled library compiling in the background (`library.rs`),
+    /// once started.
+    library: Option<library::SharedPrecompiler>,
+    /// Whether the last pipeline asked for came from the library.
+    from_library: bool,
+}
+
+/// A compute pipeline from WGSL `source`, with entry point `main`.
+fn compile(
+    device: &wgpu::Device,
+    name: &str,
+    source: &str,
+    cache: Option<&wgpu::PipelineCache>,
+) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(name),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache,
+    })
 }
 
 /// The most bytes of released buffers kept for reuse.
@@ -91,7 +118,35 @@ impl WgpuBackend {
             pooled_bytes: 0,
             pipeline_cache: None,
             scratch: None,
+            library: None,
+            from_library: false,
         })
+    }
+
+    /// Starts compiling the precompiled library (`library.rs`) in the
+    /// background: natively on a thread of its own (the device is shared),
+    /// so a run starts at once and finds the pipelines done; in the browser
+    /// it waits for `precompile`, which the worker calls while idle.
+    pub fn start_precompiling(&mut self) {
+        if self.library.is_some() {
+            return;
+        }
+        let shared = library::Precompiler::start();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (device, cache) = (self.device.clone(), self.pipeline_cache.clone());
+            let queue = shared.clone();
+            // Without a thread, kernels compile when first used, as before.
+            let _ = std::thread::Builder::new()
+                .name("tpu-precompile".into())
+                .spawn(move || {
+                    while let Some((name, source)) = library::next(&queue) {
+                        let pipeline = compile(&device, &name, &source, cache.as_ref());
+                        library::finish(&queue, name, pipeline);
+                    }
+                });
+        }
+        self.library = Some(shared);
     }
 
     /// A tensor buffer of `size` bytes: a released one of that size if the pool
@@ -247,25 +302,16 @@ impl WgpuBackend {
     }
 
     fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> wgpu::ComputePipeline {
+        self.from_library = false;
         if let Some(p) = self.pipelines.get(name) {
             return p.clone();
         }
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(name),
-                source: wgpu::ShaderSource::Wgsl(source().into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(name),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: self.pipeline_cache.as_ref(),
-            });
+        if let Some(p) = self.library.as_ref().and_then(|l| library::claim(l, name)) {
+            self.pipelines.insert(name.to_string(), p.clone());
+            self.from_library = true;
+            return p;
+        }
+        let pipeline = compile(&self.device, name, &source(), self.pipeline_cache.as_ref());
         self.pipelines.insert(name.to_string(), pipeline.clone());
         pipeline
     }
@@ -337,6 +383,28 @@ impl Backend for WgpuBackend {
         true
     }
 
+    fn start_precompiling(&mut self) {
+        WgpuBackend::start_precompiling(self)
+    }
+
+    fn take_precompiled(&mut self) -> bool {
+        std::mem::take(&mut self.from_library)
+    }
+
+    fn precompile(&mut self, max: usize) -> usize {
+        let Some(shared) = self.library.clone() else {
+            return 0;
+        };
+        for _ in 0..max {
+            let Some((name, source)) = library::next(&shared) else {
+                break;
+            };
+            let pipeline = compile(&self.device, &name, &source, self.pipeline_cache.as_ref());
+            library::finish(&shared, name, pipeline);
+        }
+        library::remaining(&shared)
+    }
+
     fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
         pallas::shader(kernel, self.loop_cap())
             .ok()
@@ -352,8 +420,10 @@ impl Backend for WgpuBackend {
         for j in 0..kernel.outputs.len() {
             sizes.push(self.storage_size(kernel.output_shape(j).numel())?);
         }
-        let name = format!("fused_{}", kernel.fingerprint());
         let source = codegen::fused(kernel);
+        // Named by its source: the same pattern at another size (or from
+        // the precompiled library) finds its pipeline.
+        let name = library::fused_name(&source);
         let pipeline = self.pipeline(&name, || source.clone());
         let params = codegen::fused_params(kernel);
         let params = self

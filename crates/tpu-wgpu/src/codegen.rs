@@ -62,6 +62,19 @@ pub fn fused_params(kernel: &FusedKernel) -> Vec<u32> {
     }
     for (i, input) in kernel.inputs.iter().enumerate() {
         if kernel.is_matmul_operand(i) {
+            // Its layout in place of strides (see `Gen::matmul_prologue`).
+            let l = kernel.operand_layout(i);
+            let words = [
+                l.offset,
+                l.outer_stride,
+                l.inner,
+                l.inner_stride,
+                l.row_stride,
+                l.col_stride,
+            ];
+            for (w, v) in words.into_iter().enumerate() {
+                params[strides_at(i) + w] = v as u32;
+            }
             continue;
         }
         let strides = input.shape.broadcast_strides(out);
@@ -232,32 +245,53 @@ impl<'k> Gen<'k> {
                 }
             }
             FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
+            // Never planned for this backend (`fuses_masks`), but defined.
+            FusedNode::Where { cond, a, b } => format!("select(v{b}, v{a}, v{cond} != 0.0)"),
             FusedNode::MatMul { .. } => "acc".into(),
             FusedNode::Reduce { .. } => unreachable!("a reduction is a loop, not an expression"),
         }
     }
 
     /// The dot product of this thread's element of the product, in `acc`.
+    /// Each operand is read through its layout, six words where an
+    /// elementwise input has its strides: `[offset, outer_stride, inner,
+    /// inner_stride, row_stride, col_stride]` (`tpu_ir::MatrixLayout`), so a
+    /// strided view is read in place and the code does not depend on it.
     fn matmul_prologue(&self, body: &mut String) {
         let Some(mm) = self.kernel.matmul() else {
             return;
         };
         let (a, b) = (mm.a, mm.b);
         let (base, _) = extra(self.kernel);
+        let (sa, sb) = (strides_at(a), strides_at(b));
+        // Element (r, c) of the stored operand at `{x}o + r * {x}r + c * {x}c`.
         let a_index = if mm.transpose_a {
-            "p * m + row"
+            "p * ar + row * ac"
         } else {
-            "row * k + p"
+            "row * ar + p * ac"
         };
         let b_index = if mm.transpose_b {
-            "col * k + p"
+            "col * br + p * bc"
         } else {
-            "p * n + col"
+            "p * br + col * bc"
+        };
+        let layout = |x: &str, at: usize| {
+            format!(
+                "    let {x}o = param({at}u) + (batch / param({}u)) * param({}u) + (batch % param({}u)) * param({}u);\n    let {x}r = param({}u);\n    let {x}c = param({}u);\n",
+                at + 2,
+                at + 1,
+                at + 2,
+                at + 3,
+                at + 4,
+                at + 5
+            )
         };
         body.push_str(&format!(
-            "    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let col = i % n;\n    let row = (i / n) % m;\n    let batch = i / (m * n);\n    let ao = batch * m * k;\n    let bo = batch * k * n;\n    var acc = 0.0;\n    for (var p = 0u; p < k; p = p + 1u) {{\n        acc = acc + in{a}[ao + {a_index}] * in{b}[bo + {b_index}];\n    }}\n",
+            "    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let col = i % n;\n    let row = (i / n) % m;\n    let batch = i / (m * n);\n{}{}    var acc = 0.0;\n    for (var p = 0u; p < k; p = p + 1u) {{\n        acc = acc + in{a}[ao + {a_index}] * in{b}[bo + {b_index}];\n    }}\n",
             base + 1,
-            base + 2
+            base + 2,
+            layout("a", sa),
+            layout("b", sb),
         ));
     }
 
@@ -273,6 +307,7 @@ impl<'k> Gen<'k> {
             match &self.kernel.nodes[n] {
                 FusedNode::Binary { a, b, .. } => stack.extend([*a, *b]),
                 FusedNode::Scalar { x, .. } | FusedNode::Unary { x, .. } => stack.push(*x),
+                FusedNode::Where { cond, a, b } => stack.extend([*cond, *a, *b]),
                 _ => {}
             }
         }
@@ -370,6 +405,7 @@ pub(crate) mod tests {
         FusedInput {
             shape: Shape::new(dims),
             dtype: DType::Float32,
+            layout: None,
         }
     }
 
@@ -501,9 +537,11 @@ pub(crate) mod tests {
         assert_eq!(&p[18..21], &[5, 1, 1]);
         let p = fused_params(&linear());
         // Twelve elements; m, k, n after three inputs' strides; the operands
-        // read whole have no strides.
+        // read whole have their layouts: offset, outer stride, inner, inner
+        // stride, row and column strides.
         assert_eq!(p[0], 12);
-        assert_eq!(&p[10..12], &[0, 0]);
+        assert_eq!(&p[10..16], &[0, 20, 1, 0, 5, 1]);
+        assert_eq!(&p[18..24], &[0, 15, 1, 0, 5, 1]);
         assert_eq!(&p[26..28], &[0, 1]);
         assert_eq!(&p[34..37], &[4, 5, 3]);
     }

@@ -16,6 +16,7 @@ mod backend;
 pub mod codegen;
 pub mod edge_values;
 mod kernels;
+pub mod library;
 mod pallas;
 mod testing;
 

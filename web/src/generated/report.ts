@@ -227,7 +227,12 @@ corrupt: number,
  * it once), measured on this machine; 0 where no clock was given to the
  * runtime.
  */
-compile_ms: number, };
+compile_ms: number, 
+/**
+ * Of the first launches, those whose kernel the backend's precompiled
+ * library had compiled already (wgpu; `Backend::start_precompiling`).
+ */
+precompiled: number, };
 
 export type CollectiveKind = "all-gather" | "reduce-scatter" | "all-reduce" | "all-to-all" | "send-recv";
 

@@ -76,11 +76,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let col = i % n;
     let row = (i / n) % m;
     let batch = i / (m * n);
-    let ao = batch * m * k;
-    let bo = batch * k * n;
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
     var acc = 0.0;
     for (var p = 0u; p < k; p = p + 1u) {
-        acc = acc + in0[ao + p * m + row] * in1[bo + p * n + col];
+        acc = acc + in0[ao + p * ar + row * ac] * in1[bo + p * br + col * bc];
     }
     let rank = param(1u);
     var rest = i;

@@ -65,6 +65,22 @@ impl Backend for SharedBackend {
         self.0.borrow().supports_fused()
     }
 
+    fn fuses_masks(&self) -> bool {
+        self.0.borrow().fuses_masks()
+    }
+
+    fn start_precompiling(&mut self) {
+        self.0.borrow_mut().start_precompiling()
+    }
+
+    fn precompile(&mut self, max: usize) -> usize {
+        self.0.borrow_mut().precompile(max)
+    }
+
+    fn take_precompiled(&mut self) -> bool {
+        self.0.borrow_mut().take_precompiled()
+    }
+
     fn execute_fused(
         &mut self,
         kernel: &FusedKernel,

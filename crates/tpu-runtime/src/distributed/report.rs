@@ -247,6 +247,7 @@ pub fn world_report(
         merged.cache.misses += r.cache.misses;
         merged.cache.persisted_hits += r.cache.persisted_hits;
         merged.cache.compile_ms += r.cache.compile_ms;
+        merged.cache.precompiled += r.cache.precompiled;
         merged.cache.entries = merged.cache.entries.max(r.cache.entries);
         merged.cache.loaded = merged.cache.loaded.max(r.cache.loaded);
         merged.cache.corrupt += r.cache.corrupt;

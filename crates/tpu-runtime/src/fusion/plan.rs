@@ -34,12 +34,30 @@ pub(super) enum Role {
     Alone,
 }
 
-pub(super) fn role(p: &Pending, backend_fuses: bool) -> Role {
-    let float = p.out_dtype == DType::Float32 && p.inputs.iter().all(|i| i.dtype == DType::Float32);
-    if !backend_fuses || !float || p.out_shape.numel() == 0 || p.out_shape.rank() > MAX_FUSED_RANK {
+/// What the backend's fused kernels can do.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Caps {
+    /// It runs fused kernels at all (`Backend::supports_fused`).
+    pub fuses: bool,
+    /// They may read bool inputs (`Backend::fuses_masks`): `torch.where`.
+    pub masks: bool,
+}
+
+pub(super) fn role(p: &Pending, caps: Caps) -> Role {
+    let float = |i: &super::PendingInput| i.dtype == DType::Float32;
+    let operands = match p.op {
+        // A bool condition, on a backend that reads masks.
+        Op::Where => {
+            caps.masks && p.inputs[0].dtype == DType::Bool && p.inputs[1..].iter().all(float)
+        }
+        _ => p.inputs.iter().all(float),
+    };
+    let fits = p.out_shape.numel() > 0 && p.out_shape.rank() <= MAX_FUSED_RANK;
+    if !caps.fuses || !operands || p.out_dtype != DType::Float32 || !fits {
         return Role::Alone;
     }
     match &p.op {
+        Op::Where => Role::Elementwise,
         Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. } => {
             Role::Elementwise
         }
@@ -229,7 +247,7 @@ impl Open {
 pub(super) fn plan(
     pending: &[Pending],
     members: &[usize],
-    backend_fuses: bool,
+    caps: Caps,
     likely_output: &dyn Fn(usize) -> bool,
 ) -> Vec<Group> {
     let mut groups = Vec::new();
@@ -241,7 +259,7 @@ pub(super) fn plan(
     };
     for &i in members {
         let p = &pending[i];
-        let role = role(p, backend_fuses);
+        let role = role(p, caps);
         let target = target_of(&open, p, role).map(|(k, _)| k);
         // Groups this op reads from must run first (unless it joins them).
         let mut k = 0;
@@ -311,10 +329,10 @@ pub(super) fn epilogue_for<'g>(
     pending: &[Pending],
     mm: usize,
     later: impl Iterator<Item = &'g Group>,
-    backend_fuses: bool,
+    caps: Caps,
 ) -> Option<usize> {
     let p = &pending[mm];
-    if role(p, backend_fuses) != Role::MatMul {
+    if role(p, caps) != Role::MatMul {
         return None;
     }
     for (k, g) in later.enumerate() {
@@ -328,7 +346,7 @@ pub(super) fn epilogue_for<'g>(
             && g.shape.numel() == p.out_shape.numel()
             && g.members.iter().all(|&i| {
                 let q = &pending[i];
-                role(q, backend_fuses) == Role::Elementwise
+                role(q, caps) == Role::Elementwise
                     && q.out_shape == g.shape
                     && q.inputs
                         .iter()
@@ -369,6 +387,7 @@ pub(super) fn build_kernel(
                 inputs.push(FusedInput {
                     shape: x.shape.clone(),
                     dtype: x.dtype,
+                    layout: x.view,
                 });
                 inputs.len() - 1
             };
@@ -399,6 +418,7 @@ pub(super) fn build_kernel(
                         inputs.push(FusedInput {
                             shape: Shape::new(dims.clone()),
                             dtype: x.dtype,
+                            layout: None,
                         });
                         nodes.push(FusedNode::Input {
                             index: inputs.len() - 1,
@@ -431,6 +451,11 @@ pub(super) fn build_kernel(
                     x: args[0],
                 },
                 Op::Fill { value } => FusedNode::Const { value: *value },
+                Op::Where => FusedNode::Where {
+                    cond: args[0],
+                    a: args[1],
+                    b: args[2],
+                },
                 Op::Reduce { op, .. } => FusedNode::Reduce {
                     op: *op,
                     x: args[0],

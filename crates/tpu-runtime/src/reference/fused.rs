@@ -3,7 +3,7 @@
 //! per row. Element for element they do the float32 operations the unfused ops
 //! do, in the same order, so fused and unfused runs agree exactly.
 
-use super::{batched, for_each_index, offset, reduce_lane};
+use super::{batched_in_place, for_each_index, offset, reduce_lane};
 use tpu_ir::{FusedKernel, FusedNode};
 
 /// Elements a fused kernel evaluates per block: small enough that every node's
@@ -22,8 +22,9 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
     // A matmul node's product, computed whole as the unfused op computes it.
     let product = kernel.matmul().map(|mm| {
         let (a, b) = (&values[mm.a], &values[mm.b]);
-        let (ta, tb) = (mm.transpose_a, mm.transpose_b);
-        batched(a, b, mm.batch, mm.m, mm.k, mm.n, ta, tb)
+        let la = (kernel.operand_layout(mm.a), mm.transpose_a);
+        let lb = (kernel.operand_layout(mm.b), mm.transpose_b);
+        batched_in_place(a, b, (mm.batch, mm.m, mm.k, mm.n), la, lb)
     });
     let n = kernel.shape.numel();
     // A matmul's operands are read whole, never element for element, and may
@@ -96,6 +97,12 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
                 FusedNode::Unary { op, x } => {
                     for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
                         *slot = op.apply(v as f64) as f32;
+                    }
+                }
+                FusedNode::Where { cond, a, b } => {
+                    let (c, a, b) = (&done[*cond][..len], &done[*a][..len], &done[*b][..len]);
+                    for (((slot, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
+                        *slot = if c != 0.0 { x } else { y };
                     }
                 }
                 FusedNode::MatMul { .. } => {
@@ -220,6 +227,15 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
                 }
                 FusedNode::Unary { op, x } => {
                     out.extend((0..len).map(|j| op.apply(at(*x, j) as f64) as f32));
+                }
+                FusedNode::Where { cond, a, b } => {
+                    out.extend((0..len).map(|j| {
+                        if at(*cond, j) != 0.0 {
+                            at(*a, j)
+                        } else {
+                            at(*b, j)
+                        }
+                    }));
                 }
                 FusedNode::Reduce { op, x } => {
                     let lane: Vec<f32> = (0..n).map(|j| at(*x, j)).collect();

@@ -14,6 +14,8 @@
 //! blocks are shared among threads (each output is still one thread's
 //! sequential sum); in wasm it runs on one thread.
 
+use tpu_ir::MatrixLayout;
+
 /// Products below which one thread does the whole product.
 #[cfg(not(target_arch = "wasm32"))]
 const THREADED_MACS: usize = 1 << 18;
@@ -53,20 +55,35 @@ fn isa() -> Isa {
     Isa::Portable
 }
 
-/// `[m, k] @ [k, n]` into `c`. `ta`: `a` is stored `[k, m]`; `tb`: `b` is
-/// stored `[n, k]`.
+/// Where an operand's elements lie: element `(r, c)` of `a` (`r` < m, `c` <
+/// k) or of `b` (`r` < k, `c` < n) is at `base + r * rows + c * cols`. A
+/// transposed or strided operand is read in place through its strides.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Strides {
+    pub base: usize,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Strides {
+    #[inline(always)]
+    fn at(&self, r: usize, c: usize) -> usize {
+        self.base + r * self.rows + c * self.cols
+    }
+}
+
+/// `[m, k] @ [k, n]` into `c`, the operands read through `sa` and `sb`.
 fn matmul_into<T: Element>(
     a: &[T],
     b: &[T],
     dims: (usize, usize, usize),
-    ta: bool,
-    tb: bool,
+    (sa, sb): (Strides, Strides),
     c: &mut [T],
 ) {
     match isa() {
-        Isa::Portable => tiled::<T, 4, 16>(a, b, dims, ta, tb, Isa::Portable, c),
+        Isa::Portable => tiled::<T, 4, 16>(a, b, dims, (sa, sb), Isa::Portable, c),
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => tiled::<T, 8, 8>(a, b, dims, ta, tb, Isa::Avx2, c),
+        Isa::Avx2 => tiled::<T, 8, 8>(a, b, dims, (sa, sb), Isa::Avx2, c),
     }
 }
 
@@ -76,22 +93,22 @@ fn tiled<T: Element, const MR: usize, const NR: usize>(
     a: &[T],
     b: &[T],
     (m, k, n): (usize, usize, usize),
-    ta: bool,
-    tb: bool,
+    (sa, sb): (Strides, Strides),
     isa: Isa,
     c: &mut [T],
 ) {
     if m == 0 || n == 0 {
         return;
     }
-    let panels = pack_b::<T, NR>(b, k, n, tb);
+    let panels = pack_b::<T, NR>(b, k, n, sb);
     let per_thread = rows_per_thread::<MR>(m, k, n);
     let run = |first_row: usize, c: &mut [T]| {
         let job = Rows {
             a,
             panels: &panels,
-            dims: (m, k, n),
-            ta,
+            k,
+            n,
+            sa,
             first_row,
         };
         match isa {
@@ -146,27 +163,21 @@ fn threads() -> usize {
 struct Rows<'a, T> {
     a: &'a [T],
     panels: &'a [T],
-    dims: (usize, usize, usize),
-    ta: bool,
+    k: usize,
+    n: usize,
+    sa: Strides,
     first_row: usize,
 }
 
 impl<T: Element> Rows<'_, T> {
     #[inline(always)]
     fn run<const MR: usize, const NR: usize>(&self, c: &mut [T]) {
-        let (m, k, n) = self.dims;
+        let (k, n) = (self.k, self.n);
         let rows = c.len() / n;
         let mut tile = vec![T::default(); k * MR];
         for i0 in (0..rows).step_by(MR) {
             let height = MR.min(rows - i0);
-            pack_a::<T, MR>(
-                self.a,
-                (m, k),
-                self.first_row + i0,
-                height,
-                self.ta,
-                &mut tile,
-            );
+            pack_a::<T, MR>(self.a, k, self.first_row + i0, height, self.sa, &mut tile);
             for (p, panel) in self.panels.chunks(k * NR).enumerate() {
                 let j0 = p * NR;
                 let width = NR.min(n - j0);
@@ -209,7 +220,7 @@ fn block<T: Element, const MR: usize, const NR: usize>(
 
 /// `b` as column panels of `NR`, each `[k][NR]` row-major, the last padded
 /// with zeros (their products land in columns that are never stored).
-fn pack_b<T: Element, const NR: usize>(b: &[T], k: usize, n: usize, tb: bool) -> Vec<T> {
+fn pack_b<T: Element, const NR: usize>(b: &[T], k: usize, n: usize, sb: Strides) -> Vec<T> {
     let count = n.div_ceil(NR);
     let mut panels = vec![T::default(); count * k * NR];
     for (p, panel) in panels.chunks_mut(k * NR).enumerate() {
@@ -217,11 +228,7 @@ fn pack_b<T: Element, const NR: usize>(b: &[T], k: usize, n: usize, tb: bool) ->
         let width = NR.min(n - j0);
         for kk in 0..k {
             for j in 0..width {
-                panel[kk * NR + j] = if tb {
-                    b[(j0 + j) * k + kk]
-                } else {
-                    b[kk * n + j0 + j]
-                };
+                panel[kk * NR + j] = b[sb.at(kk, j0 + j)];
             }
         }
     }
@@ -232,20 +239,16 @@ fn pack_b<T: Element, const NR: usize>(b: &[T], k: usize, n: usize, tb: bool) ->
 #[inline(always)]
 fn pack_a<T: Element, const MR: usize>(
     a: &[T],
-    (m, k): (usize, usize),
+    k: usize,
     i0: usize,
     height: usize,
-    ta: bool,
+    sa: Strides,
     tile: &mut [T],
 ) {
     tile.fill(T::default());
     for r in 0..height {
         for kk in 0..k {
-            tile[kk * MR + r] = if ta {
-                a[kk * m + i0 + r]
-            } else {
-                a[(i0 + r) * k + kk]
-            };
+            tile[kk * MR + r] = a[sa.at(i0 + r, kk)];
         }
     }
 }
@@ -263,19 +266,42 @@ pub(super) fn batched<T: Element>(
     ta: bool,
     tb: bool,
 ) -> Vec<T> {
+    let a_dims = if ta { [k, m] } else { [m, k] };
+    let b_dims = if tb { [n, k] } else { [k, n] };
+    let (la, lb) = (MatrixLayout::dense(&a_dims), MatrixLayout::dense(&b_dims));
+    batched_in_place(a, b, (batch, m, k, n), (la, ta), (lb, tb))
+}
+
+/// `batched` with each operand read through its layout (see `MatrixLayout`),
+/// transposed where its flag says so: the fused kernels' matmul, whose
+/// operands may be strided views read in place.
+pub(super) fn batched_in_place<T: Element>(
+    a: &[T],
+    b: &[T],
+    (batch, m, k, n): (usize, usize, usize, usize),
+    (la, ta): (MatrixLayout, bool),
+    (lb, tb): (MatrixLayout, bool),
+) -> Vec<T> {
     let mut out = vec![T::default(); batch * m * n];
     if m * n == 0 {
         return out;
     }
+    // Element (r, c) of the matrix the product reads, through the stored one.
+    let strides = |l: &MatrixLayout, i: usize, transposed: bool| {
+        let (rows, cols) = if transposed {
+            (l.col_stride, l.row_stride)
+        } else {
+            (l.row_stride, l.col_stride)
+        };
+        Strides {
+            base: l.batch_offset(i),
+            rows,
+            cols,
+        }
+    };
     for (i, c) in out.chunks_mut(m * n).enumerate() {
-        matmul_into(
-            &a[i * m * k..(i + 1) * m * k],
-            &b[i * k * n..(i + 1) * k * n],
-            (m, k, n),
-            ta,
-            tb,
-            c,
-        );
+        let s = (strides(&la, i, ta), strides(&lb, i, tb));
+        matmul_into(a, b, (m, k, n), s, c);
     }
     out
 }
@@ -334,7 +360,19 @@ mod tests {
             );
             // The portable tile too, whatever this CPU has.
             let mut c = vec![0.0; m * n];
-            tiled::<f32, 4, 16>(&a, &b, (m, k, n), false, false, Isa::Portable, &mut c);
+            let s = (
+                Strides {
+                    base: 0,
+                    rows: k,
+                    cols: 1,
+                },
+                Strides {
+                    base: 0,
+                    rows: n,
+                    cols: 1,
+                },
+            );
+            tiled::<f32, 4, 16>(&a, &b, (m, k, n), s, Isa::Portable, &mut c);
             assert_eq!(c, want, "{m}x{k}x{n} portable");
         }
     }

@@ -351,8 +351,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     scale_factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale_factor
     if is_causal:
-        causal = torch.ones(L, S, dtype=torch.bool, device=query.device).tril()
-        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
+        # PyTorch's math path masks with `ones(L, S).tril().logical_not()`:
+        # the same mask from two index vectors, in three kernels, not nine.
+        rows = torch.arange(L, device=query.device)
+        cols = rows if S == L else torch.arange(S, device=query.device)
+        scores = scores.masked_fill(cols.unsqueeze(0) > rows.unsqueeze(1), float("-inf"))
     if attn_mask is not None:
         if attn_mask.dtype == torch.bool:
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))

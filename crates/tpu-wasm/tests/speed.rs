@@ -1,0 +1,81 @@
+//! Speed in Chromium (`wasm-pack test --headless --chrome`): `tpu bench`'s two
+//! workloads at its sizes (an MLP training step, batch 256, 512 -> 2048 ->
+//! 512 with AdamW; a transformer block forward and backward, batch 8, 128
+//! tokens, width 256), per step, in Strict and in Fused mode, on the wasm
+//! reference backend and on WebGPU (SwiftShader on CI, a software GPU).
+//! Measured as `tpu bench` measures (a run of 1 step and one of 1 + STEPS,
+//! the difference per extra step), printed for the README's table beside the
+//! native figures. The figures are measurements, not checks: what the test
+//! checks is that both modes print the same result.
+#![cfg(target_arch = "wasm32")]
+
+use tpu_lang::RunOptions;
+use tpu_runtime::{EagerMode, Runtime};
+use tpu_wgpu::BackendChoice;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const STEPS: usize = 2;
+
+const WORKLOADS: [(&str, &str, &str); 2] = [
+    (
+        "mlp_train_step",
+        "BATCH = 256\nD_IN = 512\nD_HIDDEN = 2048\n",
+        include_str!("../../tpu-cli/src/bench/mlp.py"),
+    ),
+    (
+        "transformer_block_fwd_bwd",
+        "BATCH = 8\nTOKENS = 128\nWIDTH = 256\nHEADS = 4\n",
+        include_str!("../../tpu-cli/src/bench/transformer.py"),
+    ),
+];
+
+/// Wall time of one run of `source` in ms, and what it printed.
+async fn timed(runtime: &mut Runtime, source: &str, mode: EagerMode) -> (f64, String) {
+    let options = RunOptions {
+        mode,
+        fuel: u64::MAX,
+        ..RunOptions::default()
+    };
+    let start = js_sys::Date::now();
+    let report = tpu_lang::run(source, runtime, &options).await;
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    (js_sys::Date::now() - start, report.stdout)
+}
+
+async fn per_step(choice: BackendChoice, label: &str) {
+    let selected = tpu_wgpu::select_backend(choice).await.expect("a backend");
+    let mut runtime = Runtime::new(selected.backend);
+    for (name, sizes, body) in WORKLOADS {
+        let program = |steps: usize| format!("STEPS = {steps}\nCOMPILED = False\n{sizes}{body}");
+        let (short, long) = (program(1), program(1 + STEPS));
+        let mut line = format!("{name:<28} {label:<22}");
+        let mut printed = Vec::new();
+        for mode in [EagerMode::Strict, EagerMode::Fused] {
+            let (a, _) = timed(&mut runtime, &short, mode).await;
+            let (b, out) = timed(&mut runtime, &long, mode).await;
+            line.push_str(&format!(
+                " {} {:>8.1} ms/step",
+                mode.name(),
+                (b - a) / STEPS as f64
+            ));
+            printed.push(out);
+        }
+        assert_eq!(
+            printed[0], printed[1],
+            "{name}: Strict and Fused printed differently"
+        );
+        console_log!("speed: {line} (Chromium, measured wall time)");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn bench_workloads_per_step_on_the_wasm_reference_backend() {
+    per_step(BackendChoice::Reference, "wasm reference").await;
+}
+
+#[wasm_bindgen_test]
+async fn bench_workloads_per_step_on_webgpu() {
+    per_step(BackendChoice::Wgpu, "WebGPU").await;
+}

@@ -1,0 +1,74 @@
+# The precompiled kernel library's program: the common patterns of PyTorch
+# training, forward and backward, at tiny sizes. A fused kernel's WGSL depends
+# on its pattern and ranks, never on sizes, so what this program compiles
+# serves the same patterns at any size. `library.wgsl` holds the fused kernels
+# it makes in Fused mode (regenerate: UPDATE_EXPECT=1 cargo test -p tpu-cli
+# --test library); the wgpu backend compiles them, with the common per-op
+# kernels, in the background as it starts.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+device = "tpu"
+torch.manual_seed(0)
+
+
+class Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, 4 * d)
+        self.fc2 = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
+        q = q.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+        k = k.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+        v = v.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+        att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(att.transpose(1, 2).contiguous().view(B, T, C))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+# An MLP classifier: linear + bias + ReLU, cross-entropy, AdamW.
+mlp = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4)).to(device)
+opt = torch.optim.AdamW(mlp.parameters(), lr=1e-3)
+x = torch.randn(6, 8, device=device)
+y = torch.randint(0, 4, (6,), device=device)
+for _ in range(2):
+    loss = F.cross_entropy(mlp(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss.item())
+
+# Regression: tanh and sigmoid, MSE, SGD with momentum, Adam.
+reg = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 16), nn.Sigmoid(), nn.Linear(16, 1)).to(device)
+for opt in [torch.optim.SGD(reg.parameters(), lr=0.1, momentum=0.9), torch.optim.Adam(reg.parameters())]:
+    loss = F.mse_loss(reg(x), torch.randn(6, 1, device=device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss.item())
+
+# A transformer block: layer norm, attention, softmax, GELU.
+block = Block(16, 2).to(device)
+opt = torch.optim.AdamW(block.parameters())
+h = torch.randn(2, 4, 16, device=device)
+out = block(h)
+loss = out.pow(2).mean()
+opt.zero_grad()
+loss.backward()
+opt.step()
+print(loss.item())
+
+# Softmax and log-softmax over 2-D rows, layer norm over 2-D rows.
+z = torch.randn(6, 8, device=device, requires_grad=True)
+s = F.softmax(z, dim=-1).sum() + F.log_softmax(z, dim=-1).sum() + F.layer_norm(z, (8,)).pow(2).sum()
+s.backward()
+print(s.item())
