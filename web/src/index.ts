@@ -53,6 +53,12 @@ export interface Playground {
   readonly fallbackReason: string | null;
   /** The device model's chip presets, with each figure's source. */
   readonly chips: ChipPreset[];
+  /** The precompiled kernel library (WebGPU): kernels compiled so far in
+   * the background and still to compile; the worker compiles it while idle,
+   * so a run never waits for it. */
+  readonly library: { compiled: number; remaining: number };
+  /** Called as the library's compilation progresses. */
+  onLibrary: ((library: { compiled: number; remaining: number }) => void) | null;
   run(source: string, options?: RunOptions): Promise<Report>;
   /** Chooses the simulated TPU for the next runs; rejects an impossible
    * slice. Without a slice (or an empty one): one chip, or for a run of
@@ -90,6 +96,8 @@ class WorkerPlayground implements Playground {
   software = false;
   fallbackReason: string | null = null;
   chips: ChipPreset[] = [];
+  library = { compiled: 0, remaining: 0 };
+  onLibrary: ((library: { compiled: number; remaining: number }) => void) | null = null;
   private worker: Worker | null = null;
   private ready: Promise<void> = Promise.resolve();
   private runs = new Map<number, RunWaiter>();
@@ -126,6 +134,10 @@ class WorkerPlayground implements Playground {
             break;
           case "failed":
             reject(new Error(m.message));
+            break;
+          case "library":
+            this.library = { compiled: m.compiled, remaining: m.remaining };
+            this.onLibrary?.(this.library);
             break;
           case "output":
             this.runs.get(m.id)?.options.onOutput?.(m.text);

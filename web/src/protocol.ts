@@ -25,6 +25,8 @@ export type FromWorker =
     }
   | { type: "device"; chip: string; slice: string; error: string | null }
   | { type: "failed"; message: string }
+  /** The precompiled kernel library's progress (WebGPU), while idle. */
+  | { type: "library"; compiled: number; remaining: number }
   /** Text the program printed, as it printed it (before its Report). */
   | { type: "output"; id: number; text: string }
   /** The line the program is running, at most every ~100 ms. */

@@ -54,7 +54,14 @@ interface Precompiling {
 async function precompileWhileIdle() {
   const step = (playground as unknown as Precompiling | null)?.precompile;
   if (!playground || !step) return;
-  while (step.call(playground, 2) > 0) {
+  let compiled = 0;
+  let remaining = step.call(playground, 0);
+  while (remaining > 0) {
+    const left = step.call(playground, 2);
+    // During a run nothing compiles and `left` stays as it was.
+    compiled += remaining - left;
+    remaining = left;
+    post({ type: "library", compiled, remaining });
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

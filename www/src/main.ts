@@ -512,11 +512,21 @@ function showBackend(p: Playground) {
   backendBadge.textContent = p.backendLabel || (p.backend === "wgpu" ? "WebGPU" : "CPU reference");
   backendBadge.classList.toggle("software", p.software);
   const reason = p.fallbackReason;
-  backendBadge.title = reason
-    ? `WebGPU unavailable: ${reason}`
-    : p.backend === "wgpu"
-      ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}`
-      : "tpu tensors run on the CPU reference backend (Rust loops)";
+  const describe = () => {
+    const { compiled, remaining } = p.library;
+    const library =
+      compiled + remaining > 0
+        ? `; precompiled kernel library: ${compiled} of ${compiled + remaining} kernels compiled while idle`
+        : "";
+    backendBadge.title = reason
+      ? `WebGPU unavailable: ${reason}`
+      : p.backend === "wgpu"
+        ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}${library}`
+        : "tpu tensors run on the CPU reference backend (Rust loops)";
+    backendBadge.dataset.library = remaining === 0 && compiled > 0 ? "ready" : compiled > 0 ? "compiling" : "none";
+  };
+  describe();
+  p.onLibrary = describe;
 }
 
 backendSelect.addEventListener("change", async () => {

@@ -21,6 +21,10 @@ enum Step {
     MatMul(usize, usize),
     /// `x @ x.T`: a matmul whose operand is read transposed in place.
     Gram(usize),
+    /// Attention's scores on input `HEADS` (`[B, T, H, D]`): `q @ k` with
+    /// `q = x.permute(0, 2, 1, 3)` and `k = x.permute(0, 2, 3, 1)`, strided
+    /// views Fused mode reads in place (`MatrixLayout`).
+    Heads,
     Transpose(usize),
 }
 
@@ -32,11 +36,17 @@ impl Rng {
     }
 }
 
-/// A random graph over inputs shaped [a, b] and its broadcasts.
+/// The input `Step::Heads` reads, `[B, T, H, D]`.
+const HEADS: usize = 4;
+
+/// A random graph over inputs shaped [a, b] and its broadcasts (and one
+/// `[B, T, H, D]` input for `Step::Heads`).
 fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
     let (a, b) = (1 + rng.below(5), 1 + rng.below(6));
-    let shapes = vec![vec![a, b], vec![b], vec![a, 1], vec![a, b]];
-    let mut dims: Vec<Vec<usize>> = shapes.clone();
+    // Not a value other steps pick: only `Step::Heads` reads it.
+    let heads = vec![1 + a % 3, b, 2, 1 + (a + b) % 4];
+    let shapes = vec![vec![a, b], vec![b], vec![a, 1], vec![a, b], heads];
+    let mut dims: Vec<Vec<usize>> = shapes[..HEADS].to_vec();
     let mut steps = Vec::new();
     for _ in 0..4 + rng.below(16) {
         let n = dims.len();
@@ -85,6 +95,8 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
                     Step::MatMul(x, y)
                 } else if dims[x].len() == 2 && rng.below(2) == 0 {
                     Step::Gram(x)
+                } else if x % 2 == 0 {
+                    Step::Heads
                 } else {
                     Step::Transpose(x)
                 }
@@ -121,6 +133,12 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
             }
             Step::MatMul(x, y) => vec![dims[*x][0], dims[*y][1]],
             Step::Gram(x) => vec![dims[*x][0], dims[*x][0]],
+            Step::Heads => {
+                let [b, t, h, _] = shapes[HEADS][..] else {
+                    unreachable!("a [B, T, H, D] input")
+                };
+                vec![b, h, t, t]
+            }
             Step::Transpose(x) => {
                 let mut d = dims[*x].clone();
                 d.reverse();
@@ -163,6 +181,7 @@ fn run(
             values.push(t);
         }
         let inputs = values.clone();
+        let heads = values.pop().expect("the [B, T, H, D] input");
         for step in steps {
             let v = match step {
                 Step::Binary(op, x, y) => rt.binary(*op, &values[*x], &values[*y]).await,
@@ -184,6 +203,11 @@ fn run(
                 Step::Gram(x) => {
                     let t = rt.permute(&values[*x], &[1, 0]).unwrap();
                     rt.matmul(&values[*x], &t).await
+                }
+                Step::Heads => {
+                    let q = rt.permute(&heads, &[0, 2, 1, 3]).unwrap();
+                    let k = rt.permute(&heads, &[0, 2, 3, 1]).unwrap();
+                    rt.matmul(&q, &k).await
                 }
                 Step::Transpose(x) => {
                     let r = values[*x].rank() as i64;
@@ -209,8 +233,10 @@ fn run(
         }
         let mut grads = Vec::new();
         for t in &inputs {
-            let g = t.grad().expect("every input reaches the loss");
-            grads.push(rt.read(&g).await.unwrap().as_f32().unwrap());
+            // The heads input reaches the loss only through a `Step::Heads`.
+            if let Some(g) = t.grad() {
+                grads.push(rt.read(&g).await.unwrap().as_f32().unwrap());
+            }
         }
         let mut report = tpu_runtime::Report::default();
         rt.finish_report(&mut report).unwrap();
@@ -240,10 +266,11 @@ const CASES: u32 = 150;
 #[test]
 fn fused_graphs_match_unfused_on_the_reference_backend() {
     let mut fewer = 0;
-    let (mut rows, mut epilogues) = (0, 0);
+    let (mut rows, mut epilogues, mut heads) = (0, 0, 0);
     for case in 0..CASES {
         let mut rng = Rng(Mt19937::new(1000 + case));
         let (shapes, steps) = graph(&mut rng);
+        heads += steps.iter().filter(|s| matches!(s, Step::Heads)).count();
         let reference = || Box::new(ReferenceBackend::new()) as Box<dyn Backend>;
         let (v1, g1, k1) = run(reference(), EagerMode::Strict, &shapes, &steps, case);
         let (v2, g2, k2) = run(reference(), EagerMode::Fused, &shapes, &steps, case);
@@ -265,6 +292,7 @@ fn fused_graphs_match_unfused_on_the_reference_backend() {
     // Both richer patterns occur often enough to be tested.
     assert!(rows >= 50, "only {rows} row kernels");
     assert!(epilogues >= 20, "only {epilogues} matmuls with an epilogue");
+    assert!(heads >= 30, "only {heads} matmuls of head transposes");
 }
 
 #[test]

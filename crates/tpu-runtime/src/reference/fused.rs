@@ -196,52 +196,74 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
         for (k, node) in kernel.nodes.iter().enumerate() {
             let (done, rest) = row.split_at_mut(k);
             let out = &mut rest[0];
-            out.clear();
-            // Element `j` of an earlier node's row (its value, if constant).
-            let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
             let len = if constant[k] { 1 } else { n };
+            // An op over per-row values alone whose result is a full row
+            // (it is read as one): computed once, then repeated.
+            let repeated = !constant[k]
+                && match *node {
+                    FusedNode::Binary { a, b, .. } => constant[a] && constant[b],
+                    FusedNode::Scalar { x, .. } | FusedNode::Unary { x, .. } => constant[x],
+                    FusedNode::Where { cond, a, b } => constant[cond] && constant[a] && constant[b],
+                    _ => false,
+                };
+            out.resize(if repeated { 1 } else { len }, 0.0);
+            // Node `x`'s row, or its one value where it is constant: each op
+            // runs as the elementwise kernel's vector loops, a constant
+            // operand as a scalar one (the same float32 operations).
+            let row_of = |x: usize| &done[x][..];
             match node {
                 FusedNode::Input { index: i } => {
                     let base = offset(index, &strides[*i]);
                     let step = strides[*i][axis];
-                    out.extend((0..len).map(|j| values[*i][base + j * step]));
+                    if step == 1 {
+                        out.copy_from_slice(&values[*i][base..base + len]);
+                    } else {
+                        for (j, slot) in out.iter_mut().enumerate() {
+                            *slot = values[*i][base + j * step];
+                        }
+                    }
                 }
-                FusedNode::Const { value } => out.resize(len, *value as f32),
-                FusedNode::Binary { op, a, b } => {
-                    out.extend((0..len).map(|j| op.apply(at(*a, j), at(*b, j))));
-                }
+                FusedNode::Const { value } => out.fill(*value as f32),
+                FusedNode::Binary { op, a, b } => match (constant[*a], constant[*b]) {
+                    (true, true) => out[0] = op.apply(done[*a][0], done[*b][0]),
+                    (true, false) => scalar_block(*op, row_of(*b), done[*a][0], true, out),
+                    (false, true) => scalar_block(*op, row_of(*a), done[*b][0], false, out),
+                    (false, false) => binary_block(*op, row_of(*a), row_of(*b), out),
+                },
                 FusedNode::Scalar {
                     op,
                     x,
                     scalar,
                     scalar_on_left,
-                } => {
-                    let s = *scalar as f32;
-                    out.extend((0..len).map(|j| {
-                        if *scalar_on_left {
-                            op.apply(s, at(*x, j))
-                        } else {
-                            op.apply(at(*x, j), s)
-                        }
-                    }));
-                }
+                } => scalar_block(*op, row_of(*x), *scalar as f32, *scalar_on_left, out),
                 FusedNode::Unary { op, x } => {
-                    out.extend((0..len).map(|j| op.apply(at(*x, j) as f64) as f32));
+                    for (slot, &v) in out.iter_mut().zip(row_of(*x)) {
+                        *slot = op.apply(v as f64) as f32;
+                    }
                 }
                 FusedNode::Where { cond, a, b } => {
-                    out.extend((0..len).map(|j| {
-                        if at(*cond, j) != 0.0 {
+                    let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
+                    for (j, slot) in out.iter_mut().enumerate() {
+                        *slot = if at(*cond, j) != 0.0 {
                             at(*a, j)
                         } else {
                             at(*b, j)
-                        }
-                    }));
+                        };
+                    }
                 }
                 FusedNode::Reduce { op, x } => {
-                    let lane: Vec<f32> = (0..n).map(|j| at(*x, j)).collect();
-                    out.push(reduce_lane(*op, &lane));
+                    out[0] = if constant[*x] {
+                        let lane = vec![done[*x][0]; n];
+                        reduce_lane(*op, &lane)
+                    } else {
+                        reduce_lane(*op, row_of(*x))
+                    };
                 }
                 FusedNode::MatMul { .. } => unreachable!("a row kernel has no matmul"),
+            }
+            if repeated {
+                let value = out[0];
+                out.resize(len, value);
             }
         }
         let base = (r / inner) * n * inner + r % inner;
