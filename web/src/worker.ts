@@ -41,9 +41,10 @@ async function start(backend: BackendChoice) {
   }
 }
 
-/** The wasm Playground's precompile step, which an older build lacks. */
+/** The wasm Playground's precompile step (which an older build lacks):
+ * the kernels left, or undefined while a run holds the runtime. */
 interface Precompiling {
-  precompile?: (max: number) => number;
+  precompile?: (max: number) => number | undefined;
 }
 
 /**
@@ -56,13 +57,15 @@ async function precompileWhileIdle() {
   if (!playground || !step) return;
   let compiled = 0;
   let remaining = step.call(playground, 0);
-  while (remaining > 0) {
+  while (remaining === undefined || remaining > 0) {
     const left = step.call(playground, 2);
-    // During a run nothing compiles and `left` stays as it was.
-    compiled += remaining - left;
-    remaining = left;
-    post({ type: "library", compiled, remaining });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (left !== undefined && remaining !== undefined && left < remaining) {
+      compiled += remaining - left;
+      post({ type: "library", compiled, remaining: left });
+    }
+    if (left !== undefined) remaining = left;
+    // During a run nothing compiles: wait longer.
+    await new Promise((resolve) => setTimeout(resolve, left === undefined ? 50 : 5));
   }
 }
 

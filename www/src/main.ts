@@ -518,12 +518,16 @@ function showBackend(p: Playground) {
       compiled + remaining > 0
         ? `; precompiled kernel library: ${compiled} of ${compiled + remaining} kernels compiled while idle`
         : "";
-    backendBadge.title = reason
+    const title = reason
       ? `WebGPU unavailable: ${reason}`
       : p.backend === "wgpu"
         ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}${library}`
         : "tpu tensors run on the CPU reference backend (Rust loops)";
-    backendBadge.dataset.library = remaining === 0 && compiled > 0 ? "ready" : compiled > 0 ? "compiling" : "none";
+    // Only what changed: the library reports often while it compiles, and
+    // rewriting attributes each time kept Playwright from clicking Stop.
+    if (backendBadge.title !== title) backendBadge.title = title;
+    const state = remaining === 0 && compiled > 0 ? "ready" : compiled > 0 ? "compiling" : "none";
+    if (backendBadge.dataset.library !== state) backendBadge.dataset.library = state;
   };
   describe();
   p.onLibrary = describe;

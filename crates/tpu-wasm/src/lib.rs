@@ -73,12 +73,12 @@ impl Playground {
     /// Compiles up to `max` more kernels of the precompiled library (the
     /// common per-op kernels and fused patterns, `tpu-wgpu`'s `library.rs`)
     /// and returns how many remain; the worker calls it while idle, so a Run
-    /// never waits for more than one step. During a run it compiles nothing.
-    pub fn precompile(&self, max: u32) -> u32 {
-        match self.runtimes.borrow_mut().as_mut() {
-            Some(runtimes) => runtimes.single.precompile(max as usize) as u32,
-            None => 1,
-        }
+    /// never waits for more than one step. During a run it compiles nothing
+    /// and returns `undefined`.
+    pub fn precompile(&self, max: u32) -> Option<u32> {
+        let mut runtimes = self.runtimes.borrow_mut();
+        let runtimes = runtimes.as_mut()?;
+        Some(runtimes.single.precompile(max as usize) as u32)
     }
 
     /// The backend as a person is shown it: `"WebGPU (SwiftShader,
