@@ -53,27 +53,6 @@ pub struct WgpuBackend {
     from_library: bool,
 }
 
-/// A compute pipeline from WGSL `source`, with entry point `main`.
-fn compile(
-    device: &wgpu::Device,
-    name: &str,
-    source: &str,
-    cache: Option<&wgpu::PipelineCache>,
-) -> wgpu::ComputePipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(name),
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache,
-    })
-}
-
 /// The most bytes of released buffers kept for reuse.
 const POOL_BYTES: u64 = 256 << 20;
 
@@ -141,7 +120,7 @@ impl WgpuBackend {
                 .name("tpu-precompile".into())
                 .spawn(move || {
                     while let Some((name, source)) = library::next(&queue) {
-                        let pipeline = compile(&device, &name, &source, cache.as_ref());
+                        let pipeline = library::compile(&device, &name, &source, cache.as_ref());
                         library::finish(&queue, name, pipeline);
                     }
                 });
@@ -311,7 +290,8 @@ impl WgpuBackend {
             self.from_library = true;
             return p;
         }
-        let pipeline = compile(&self.device, name, &source(), self.pipeline_cache.as_ref());
+        let pipeline =
+            library::compile(&self.device, name, &source(), self.pipeline_cache.as_ref());
         self.pipelines.insert(name.to_string(), pipeline.clone());
         pipeline
     }
@@ -399,7 +379,8 @@ impl Backend for WgpuBackend {
             let Some((name, source)) = library::next(&shared) else {
                 break;
             };
-            let pipeline = compile(&self.device, &name, &source, self.pipeline_cache.as_ref());
+            let pipeline =
+                library::compile(&self.device, &name, &source, self.pipeline_cache.as_ref());
             library::finish(&shared, name, pipeline);
         }
         library::remaining(&shared)

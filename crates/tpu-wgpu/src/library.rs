@@ -86,6 +86,27 @@ pub fn kernels() -> Vec<(String, String)> {
     out
 }
 
+/// A compute pipeline from WGSL `source`, with entry point `main`.
+pub(crate) fn compile(
+    device: &wgpu::Device,
+    name: &str,
+    source: &str,
+    cache: Option<&wgpu::PipelineCache>,
+) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(name),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache,
+    })
+}
+
 /// The library while it compiles in the background: a queue that the
 /// compiling thread (natively) or `WgpuBackend::precompile` (in the
 /// browser) takes kernels from, and the pipelines done. A run that needs a
