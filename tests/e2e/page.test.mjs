@@ -98,7 +98,13 @@ test("compiled kernels persist in IndexedDB and are found after a reload", async
 
 test("Stop ends an endless loop within a second and the page stays usable", async () => {
   const { page, errors } = await openPage();
-  await setProgram(page, "while True:\n    pass\n");
+  // The browser compiles the library's pipelines in its GPU process, where
+  // the page's frames are drawn too: a click waits for a frame.
+  await waitForLibrary(page);
+  // Not `while True: pass`, which now spends the run's 10,000,000-step
+  // budget in about a second, sooner than a slow click: this loop lasts
+  // several seconds.
+  await setProgram(page, "x = 0\nwhile True:\n    x = (x * 31 + 7) % 1000003\n    y = str(x) * 50\n");
   await page.click("#run");
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "running…");
   await page.waitForTimeout(300);

@@ -49,7 +49,7 @@ interface Precompiling {
 
 /**
  * Compiles the precompiled kernel library (WebGPU only; nothing to do on
- * the CPU reference) a few kernels per turn of the event loop, so that a Run
+ * the CPU reference) one kernel per turn of the event loop, so that a Run
  * message is handled at the next turn and never waits for the library.
  */
 async function precompileWhileIdle() {
@@ -58,14 +58,17 @@ async function precompileWhileIdle() {
   let compiled = 0;
   let remaining = step.call(playground, 0);
   while (remaining === undefined || remaining > 0) {
-    const left = step.call(playground, 2);
+    const left = step.call(playground, 1);
     if (left !== undefined && remaining !== undefined && left < remaining) {
       compiled += remaining - left;
       post({ type: "library", compiled, remaining: left });
     }
     if (left !== undefined) remaining = left;
-    // During a run nothing compiles: wait longer.
-    await new Promise((resolve) => setTimeout(resolve, left === undefined ? 50 : 5));
+    // One kernel at a time, spaced out: the browser compiles a pipeline in
+    // its GPU process after `createComputePipeline` returns, and there a
+    // backlog of them (on SwiftShader, 100 kernels took seconds) held up the
+    // page's own frames. During a run nothing compiles.
+    await new Promise((resolve) => setTimeout(resolve, left === undefined ? 50 : 100));
   }
 }
 

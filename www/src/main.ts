@@ -514,23 +514,22 @@ function showBackend(p: Playground) {
   const reason = p.fallbackReason;
   const describe = () => {
     const { compiled, remaining } = p.library;
-    const library =
-      compiled + remaining > 0
-        ? `; precompiled kernel library: ${compiled} of ${compiled + remaining} kernels compiled while idle`
-        : "";
-    const title = reason
+    const done = remaining === 0 && compiled > 0;
+    const library = done ? `; precompiled kernel library: ${compiled} kernels compiled while the page was idle` : "";
+    backendBadge.title = reason
       ? `WebGPU unavailable: ${reason}`
       : p.backend === "wgpu"
         ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}${library}`
         : "tpu tensors run on the CPU reference backend (Rust loops)";
-    // Only what changed: the library reports often while it compiles, and
-    // rewriting attributes each time kept Playwright from clicking Stop.
-    if (backendBadge.title !== title) backendBadge.title = title;
-    const state = remaining === 0 && compiled > 0 ? "ready" : compiled > 0 ? "compiling" : "none";
-    if (backendBadge.dataset.library !== state) backendBadge.dataset.library = state;
+    backendBadge.dataset.library = done ? "ready" : "none";
   };
   describe();
-  p.onLibrary = describe;
+  // The page changes once, when the library is done: the worker reports
+  // every few milliseconds while it compiles, and rewriting the badge's
+  // attributes that often kept Playwright from clicking Stop.
+  p.onLibrary = ({ compiled, remaining }) => {
+    if (remaining === 0 && compiled > 0) describe();
+  };
 }
 
 backendSelect.addEventListener("change", async () => {
