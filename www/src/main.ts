@@ -524,9 +524,8 @@ function showBackend(p: Playground) {
     backendBadge.dataset.library = done ? "ready" : "none";
   };
   describe();
-  // The page changes once, when the library is done: the worker reports
-  // every few milliseconds while it compiles, and rewriting the badge's
-  // attributes that often kept Playwright from clicking Stop.
+  // The badge changes once, when the library is done (the worker reports
+  // after each kernel it compiles).
   p.onLibrary = ({ compiled, remaining }) => {
     if (remaining === 0 && compiled > 0) describe();
   };
