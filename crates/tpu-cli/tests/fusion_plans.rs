@@ -183,8 +183,13 @@ fn transformer_block_forward_and_backward() {
 /// regenerates it).
 #[test]
 fn the_precompiled_library_is_what_fused_mode_makes_of_its_programs() {
+    let transformer = program(
+        "BATCH = 2\nTOKENS = 4\nWIDTH = 16\nHEADS = 2\n",
+        include_str!("../src/bench/transformer.py"),
+    );
     let programs = [
         include_str!("../../tpu-wgpu/library/library.py"),
+        &transformer,
         include_str!("../../../www/src/examples/hello.py"),
         include_str!("../../../www/src/examples/mlp.py"),
         include_str!("../../../www/src/examples/attention.py"),

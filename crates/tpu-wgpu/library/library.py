@@ -1,5 +1,6 @@
 # The precompiled kernel library's program: the common patterns of PyTorch
-# training, forward and backward, at tiny sizes. A fused kernel's WGSL depends
+# training, forward and backward, at tiny sizes (the library also takes in
+# `tpu bench`'s transformer block and the page's examples). A fused kernel's WGSL depends
 # on its pattern and ranks, never on sizes, so what this program compiles
 # serves the same patterns at any size. `library.wgsl` holds the fused kernels
 # it makes in Fused mode (regenerate: UPDATE_EXPECT=1 cargo test -p tpu-cli
@@ -11,28 +12,6 @@ import torch.nn.functional as F
 
 device = "tpu"
 torch.manual_seed(0)
-
-
-class Block(nn.Module):
-    def __init__(self, d, heads):
-        super().__init__()
-        self.heads = heads
-        self.ln1 = nn.LayerNorm(d)
-        self.qkv = nn.Linear(d, 3 * d)
-        self.proj = nn.Linear(d, d)
-        self.ln2 = nn.LayerNorm(d)
-        self.fc1 = nn.Linear(d, 4 * d)
-        self.fc2 = nn.Linear(4 * d, d)
-
-    def forward(self, x):
-        B, T, C = x.shape
-        q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
-        q = q.view(B, T, self.heads, C // self.heads).transpose(1, 2)
-        k = k.view(B, T, self.heads, C // self.heads).transpose(1, 2)
-        v = v.view(B, T, self.heads, C // self.heads).transpose(1, 2)
-        att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(att.transpose(1, 2).contiguous().view(B, T, C))
-        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
 
 
 # An MLP classifier: linear + bias + ReLU, cross-entropy, AdamW.
@@ -54,17 +33,6 @@ for opt in [torch.optim.SGD(reg.parameters(), lr=0.1, momentum=0.9), torch.optim
     opt.zero_grad()
     loss.backward()
     opt.step()
-print(loss.item())
-
-# A transformer block: layer norm, attention, softmax, GELU.
-block = Block(16, 2).to(device)
-opt = torch.optim.AdamW(block.parameters())
-h = torch.randn(2, 4, 16, device=device)
-out = block(h)
-loss = out.pow(2).mean()
-opt.zero_grad()
-loss.backward()
-opt.step()
 print(loss.item())
 
 # Softmax and log-softmax over 2-D rows, layer norm over 2-D rows.

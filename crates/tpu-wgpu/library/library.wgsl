@@ -2547,6 +2547,1011 @@ fn is_denormal(x: f32) -> bool {
 fn denormal_steps(x: f32) -> f32 {
     return f32(bitcast<u32>(x) & 0x7fffffu);
 }
+fn max_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x > acc);
+}
+fn min_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x < acc);
+}
+fn exp_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (x > 88.72283) { return inf(); }
+    if (x < -103.97208) { return 0.0; }
+    return exp(x);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_3(x: f32) -> f32 {
+    return exp_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(18u);
+    let inner = param(19u);
+    let along = param(20u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let s0 = param(10u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        if (e == 0u) {
+            v1 = x;
+        } else {
+            v1 = max_step(v1, x);
+        }
+    }
+    var v4 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        let v3 = unary_3(v2);
+        let x = v3;
+        v4 = v4 + x;
+    }
+    out1[i] = v4;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        let v3 = unary_3(v2);
+        let v5 = div_f32(v3, v4);
+        out0[base + e * inner] = v3;
+        out2[base + e * inner] = v5;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn max_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x > acc);
+}
+fn min_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x < acc);
+}
+fn exp_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (x > 88.72283) { return inf(); }
+    if (x < -103.97208) { return 0.0; }
+    return exp(x);
+}
+fn log_f32(x: f32) -> f32 {
+    if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return log(denormal_steps(x)) - 103.27893;
+    }
+    if (x == 0.0) { return -inf(); }
+    if (is_inf(x)) { return x; }
+    return log(x);
+}
+fn unary_3(x: f32) -> f32 {
+    return exp_f32(x);
+}
+fn unary_5(x: f32) -> f32 {
+    return log_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out3: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out4: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(18u);
+    let inner = param(19u);
+    let along = param(20u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let s0 = param(10u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        if (e == 0u) {
+            v1 = x;
+        } else {
+            v1 = max_step(v1, x);
+        }
+    }
+    var v4 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        let v3 = unary_3(v2);
+        let x = v3;
+        v4 = v4 + x;
+    }
+    let v5 = unary_5(v4);
+    out2[i] = v4;
+    out3[i] = v5;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        let v3 = unary_3(v2);
+        let v6 = (v2 - v5);
+        out0[base + e * inner] = v2;
+        out1[base + e * inner] = v3;
+        out4[base + e * inner] = v6;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+fn pow_f32(a: f32, b: f32) -> f32 {
+    if (b == 0.0 || a == 1.0) { return 1.0; }
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    if (b == 2.0) { return a * a; }
+    if (b == 1.0) { return a; }
+    if (b == 0.5) { return sqrt_f32(a); }
+    if (b == -0.5) { return div_f32(1.0, sqrt_f32(a)); }
+    if (b == 3.0) { return a * a * a; }
+    if (b == -1.0) { return div_f32(1.0, a); }
+    if (b == -2.0) { return div_f32(1.0, a * a); }
+    if (is_inf(b)) {
+        if (a == -1.0) { return 1.0; }
+        return select(0.0, inf(), (abs(a) > 1.0) == (b > 0.0));
+    }
+    let integer = b == floor(b);
+    let odd = integer && abs(b) < 16777216.0 && fract(b * 0.5) != 0.0;
+    let sign = select(0u, sign_bit(a), odd);
+    if (a == 0.0) {
+        return with_sign(select(0.0, inf(), b < 0.0), sign);
+    }
+    if (is_inf(a)) {
+        return with_sign(select(0.0, inf(), b > 0.0), sign);
+    }
+    if (a < 0.0 && !integer) { return nan(); }
+    var l = log2(abs(a));
+    if (is_denormal(a)) { l = log2(denormal_steps(a)) - 149.0; }
+    let t = b * l;
+    if (t >= 128.0) { return with_sign(inf(), sign); }
+    if (t < -150.0) { return with_sign(0.0, sign); }
+    return with_sign(exp2(t), sign);
+}
+fn unary_8(x: f32) -> f32 {
+    return sqrt_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out3: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out4: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(18u);
+    let inner = param(19u);
+    let along = param(20u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let s0 = param(10u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        v1 = v1 + x;
+    }
+    let v2 = div_f32(v1, bitcast<f32>(param(21u)));
+    var v5 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v3 = (v0 - v2);
+        let v4 = (v3 * v3);
+        let x = v4;
+        v5 = v5 + x;
+    }
+    let v6 = div_f32(v5, bitcast<f32>(param(22u)));
+    let v7 = (v6 + bitcast<f32>(param(23u)));
+    let v8 = unary_8(v7);
+    let v9 = div_f32(bitcast<f32>(param(24u)), v8);
+    out1[i] = v8;
+    out2[i] = v9;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v3 = (v0 - v2);
+        let v10 = (v3 * v9);
+        let v11 = pow_f32(v10, bitcast<f32>(param(25u)));
+        out0[base + e * inner] = v3;
+        out3[base + e * inner] = v10;
+        out4[base + e * inner] = v11;
+    }
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 + v1);
+    let v3 = in2[o2];
+    let v4 = (v2 + v3);
+    let v5 = bitcast<f32>(param(34u));
+    out0[i] = v2;
+    out1[i] = v4;
+    out2[i] = v5;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_3(x: f32) -> f32 {
+    return -x;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = div_f32(v0, v1);
+    let v3 = unary_3(v2);
+    out0[i] = v3;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+fn pow_f32(a: f32, b: f32) -> f32 {
+    if (b == 0.0 || a == 1.0) { return 1.0; }
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    if (b == 2.0) { return a * a; }
+    if (b == 1.0) { return a; }
+    if (b == 0.5) { return sqrt_f32(a); }
+    if (b == -0.5) { return div_f32(1.0, sqrt_f32(a)); }
+    if (b == 3.0) { return a * a * a; }
+    if (b == -1.0) { return div_f32(1.0, a); }
+    if (b == -2.0) { return div_f32(1.0, a * a); }
+    if (is_inf(b)) {
+        if (a == -1.0) { return 1.0; }
+        return select(0.0, inf(), (abs(a) > 1.0) == (b > 0.0));
+    }
+    let integer = b == floor(b);
+    let odd = integer && abs(b) < 16777216.0 && fract(b * 0.5) != 0.0;
+    let sign = select(0u, sign_bit(a), odd);
+    if (a == 0.0) {
+        return with_sign(select(0.0, inf(), b < 0.0), sign);
+    }
+    if (is_inf(a)) {
+        return with_sign(select(0.0, inf(), b > 0.0), sign);
+    }
+    if (a < 0.0 && !integer) { return nan(); }
+    var l = log2(abs(a));
+    if (is_denormal(a)) { l = log2(denormal_steps(a)) - 149.0; }
+    let t = b * l;
+    if (t >= 128.0) { return with_sign(inf(), sign); }
+    if (t < -150.0) { return with_sign(0.0, sign); }
+    return with_sign(exp2(t), sign);
+}
+fn unary_20(x: f32) -> f32 {
+    return -x;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 17>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read> in5: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(58u);
+    let inner = param(59u);
+    let along = param(60u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    var o5 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+        o5 = o5 + c * param(50u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let s3 = param(34u + along);
+    let s4 = param(42u + along);
+    let s5 = param(50u + along);
+    let v3 = in1[o1];
+    let v5 = in2[o2];
+    var v9 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
+        let v2 = (v1 * bitcast<f32>(param(62u)));
+        let v4 = (v3 * v2);
+        let v7 = in3[o3 + e * s3];
+        let v8 = (v4 * v7);
+        let x = v8;
+        v9 = v9 + x;
+    }
+    let v10 = in4[o4];
+    let v11 = (v9 * v10);
+    let v12 = in5[o5];
+    let v13 = div_f32(v11, v12);
+    let v14 = div_f32(v13, bitcast<f32>(param(63u)));
+    var v19 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
+        let v2 = (v1 * bitcast<f32>(param(62u)));
+        let v4 = (v3 * v2);
+        let v6 = (v4 * v5);
+        let v7 = in3[o3 + e * s3];
+        let v15 = (v14 * v7);
+        let v16 = (v14 * v7);
+        let v17 = (v6 + v15);
+        let v18 = (v17 + v16);
+        let x = v18;
+        v19 = v19 + x;
+    }
+    let v20 = unary_20(v19);
+    let v21 = div_f32(v20, bitcast<f32>(param(64u)));
+    out1[i] = v21;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
+        let v2 = (v1 * bitcast<f32>(param(62u)));
+        let v4 = (v3 * v2);
+        let v6 = (v4 * v5);
+        let v7 = in3[o3 + e * s3];
+        let v15 = (v14 * v7);
+        let v16 = (v14 * v7);
+        let v17 = (v6 + v15);
+        let v18 = (v17 + v16);
+        out0[base + e * inner] = v18;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_5(x: f32) -> f32 {
+    return -x;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(42u);
+    let inner = param(43u);
+    let along = param(44u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let s3 = param(34u + along);
+    var v4 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v3 = in2[o2 + e * s2];
+        let x = v3;
+        v4 = v4 + x;
+    }
+    let v5 = unary_5(v4);
+    let v6 = in3[o3];
+    let v7 = div_f32(v5, v6);
+    out1[i] = v7;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 + v1);
+        out0[base + e * inner] = v2;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 13>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 * v1);
+    let v3 = in2[o2];
+    let v4 = (v3 + v2);
+    let v5 = in3[o3];
+    let v6 = (v5 + v4);
+    let v7 = in4[o4];
+    let v8 = div_f32(v3, v7);
+    out0[i] = v6;
+    out1[i] = v8;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_6(x: f32) -> f32 {
+    return -x;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 14>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(50u);
+    let inner = param(51u);
+    let along = param(52u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let s3 = param(34u + along);
+    let s4 = param(42u + along);
+    let v1 = in1[o1];
+    let v4 = in2[o2];
+    var v7 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = div_f32(v0, v1);
+        let v3 = div_f32(v2, v1);
+        let v5 = (v4 * v3);
+        let v6 = unary_6(v5);
+        let x = v6;
+        v7 = v7 + x;
+    }
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v8 = in3[o3 + e * s3];
+        let v9 = (v8 + v7);
+        let v10 = (v9 * v0);
+        let v11 = in4[o4 + e * s4];
+        let v12 = (v11 + v10);
+        out0[base + e * inner] = v12;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
 fn div_f32(a: f32, b: f32) -> f32 {
     if (is_nan(a) || is_nan(b)) { return nan(); }
     let sign = sign_bit(a) ^ sign_bit(b);
@@ -2722,125 +3727,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let v0 = acc;
     let v1 = (v0 * bitcast<f32>(param(29u)));
     out0[i] = v1;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn max_step(acc: f32, x: f32) -> f32 {
-    if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x > acc);
-}
-fn min_step(acc: f32, x: f32) -> f32 {
-    if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x < acc);
-}
-fn exp_f32(x: f32) -> f32 {
-    if (is_nan(x)) { return nan(); }
-    if (x > 88.72283) { return inf(); }
-    if (x < -103.97208) { return 0.0; }
-    return exp(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_3(x: f32) -> f32 {
-    return exp_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(18u);
-    let inner = param(19u);
-    let along = param(20u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-    }
-    let s0 = param(10u + along);
-    var v1 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let x = v0;
-        if (e == 0u) {
-            v1 = x;
-        } else {
-            v1 = max_step(v1, x);
-        }
-    }
-    var v4 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v2 = (v0 - v1);
-        let v3 = unary_3(v2);
-        let x = v3;
-        v4 = v4 + x;
-    }
-    out1[i] = v4;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v2 = (v0 - v1);
-        let v3 = unary_3(v2);
-        let v5 = div_f32(v3, v4);
-        out0[base + e * inner] = v3;
-        out2[base + e * inner] = v5;
-    }
 }
 // ---- library kernel ----
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 8>;
@@ -3734,85 +4620,6 @@ fn div_f32(a: f32, b: f32) -> f32 {
     if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
     return a / b;
 }
-fn unary_3(x: f32) -> f32 {
-    return -x;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = div_f32(v0, v1);
-    let v3 = unary_3(v2);
-    out0[i] = v3;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
 fn unary_16(x: f32) -> f32 {
     return -x;
 }
@@ -4330,1970 +5137,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     out1[i] = v3;
 }
 // ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_12(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out3: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-    }
-    let v0 = bitcast<f32>(param(26u));
-    let v1 = bitcast<f32>(param(27u));
-    let v2 = in0[o0];
-    let v3 = (v2 * bitcast<f32>(param(28u)));
-    let v4 = in1[o1];
-    let v5 = (v4 - v0);
-    let v6 = (bitcast<f32>(param(29u)) * v5);
-    let v7 = (v0 + v6);
-    let v8 = (v1 * bitcast<f32>(param(30u)));
-    let v9 = (bitcast<f32>(param(31u)) * v4);
-    let v10 = (v9 * v4);
-    let v11 = (v8 + v10);
-    let v12 = unary_12(v11);
-    let v13 = div_f32(v12, bitcast<f32>(param(32u)));
-    out0[i] = v3;
-    out1[i] = v7;
-    out2[i] = v11;
-    out3[i] = v13;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = (v0 + bitcast<f32>(param(34u)));
-    let v2 = in1[o1];
-    let v3 = div_f32(v2, v1);
-    let v4 = (bitcast<f32>(param(35u)) * v3);
-    let v5 = in2[o2];
-    let v6 = (v5 + v4);
-    let v7 = bitcast<f32>(param(36u));
-    out0[i] = v6;
-    out1[i] = v7;
-}
-// ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = bitcast<f32>(param(34u));
-    let v1 = in0[o0];
-    let v2 = (v1 * bitcast<f32>(param(35u)));
-    let v3 = in1[o1];
-    let v4 = in2[o2];
-    let v5 = (v3 - v4);
-    let v6 = (bitcast<f32>(param(36u)) * v5);
-    let v7 = (v4 + v6);
-    out0[i] = v0;
-    out1[i] = v2;
-    out2[i] = v7;
-}
-// ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = (v0 * bitcast<f32>(param(26u)));
-    let v2 = in1[o1];
-    let v3 = (bitcast<f32>(param(27u)) * v2);
-    let v4 = (v3 * v2);
-    out0[i] = v1;
-    out1[i] = v4;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_3(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 + v1);
-    let v3 = unary_3(v2);
-    let v4 = div_f32(v3, bitcast<f32>(param(34u)));
-    let v5 = (v4 + bitcast<f32>(param(35u)));
-    let v6 = in2[o2];
-    let v7 = div_f32(v6, v5);
-    let v8 = (bitcast<f32>(param(36u)) * v7);
-    out0[i] = v2;
-    out1[i] = v8;
-}
-// ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = bitcast<f32>(param(34u));
-    let v1 = in0[o0];
-    let v2 = (v1 * bitcast<f32>(param(35u)));
-    let v3 = in1[o1];
-    let v4 = in2[o2];
-    let v5 = (v3 - v4);
-    out0[i] = v0;
-    out1[i] = v2;
-    out2[i] = v5;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn unary_9(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 11>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 + v1);
-    let v3 = in2[o2];
-    let v4 = (v3 * bitcast<f32>(param(42u)));
-    let v5 = in3[o3];
-    let v6 = (bitcast<f32>(param(43u)) * v5);
-    let v7 = (v6 * v5);
-    let v8 = (v4 + v7);
-    let v9 = unary_9(v8);
-    out0[i] = v2;
-    out1[i] = v8;
-    out2[i] = v9;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = div_f32(v0, bitcast<f32>(param(34u)));
-    let v2 = (v1 + bitcast<f32>(param(35u)));
-    let v3 = in1[o1];
-    let v4 = div_f32(v3, v2);
-    let v5 = (bitcast<f32>(param(36u)) * v4);
-    let v6 = in2[o2];
-    let v7 = (v6 + v5);
-    let v8 = bitcast<f32>(param(37u));
-    let v9 = bitcast<f32>(param(38u));
-    out0[i] = v7;
-    out1[i] = v8;
-    out2[i] = v9;
-}
-// ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = (v0 * bitcast<f32>(param(42u)));
-    let v2 = in1[o1];
-    let v3 = in2[o2];
-    let v4 = (v2 - v3);
-    let v5 = (bitcast<f32>(param(43u)) * v4);
-    let v6 = (v3 + v5);
-    let v7 = in3[o3];
-    let v8 = (v7 * bitcast<f32>(param(44u)));
-    let v9 = (bitcast<f32>(param(45u)) * v2);
-    let v10 = (v9 * v2);
-    let v11 = (v8 + v10);
-    out0[i] = v1;
-    out1[i] = v6;
-    out2[i] = v11;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_1(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(8) var<storage, read_write> out3: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = unary_1(v0);
-    let v2 = div_f32(v1, bitcast<f32>(param(42u)));
-    let v3 = (v2 + bitcast<f32>(param(43u)));
-    let v4 = in1[o1];
-    let v5 = div_f32(v4, v3);
-    let v6 = (bitcast<f32>(param(44u)) * v5);
-    let v7 = in2[o2];
-    let v8 = (v7 + v6);
-    let v9 = bitcast<f32>(param(45u));
-    let v10 = bitcast<f32>(param(46u));
-    let v11 = in3[o3];
-    let v12 = (v11 * bitcast<f32>(param(47u)));
-    out0[i] = v8;
-    out1[i] = v9;
-    out2[i] = v10;
-    out3[i] = v12;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn unary_10(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 - v1);
-    let v3 = (bitcast<f32>(param(34u)) * v2);
-    let v4 = (v1 + v3);
-    let v5 = in2[o2];
-    let v6 = (v5 * bitcast<f32>(param(35u)));
-    let v7 = (bitcast<f32>(param(36u)) * v0);
-    let v8 = (v7 * v0);
-    let v9 = (v6 + v8);
-    let v10 = unary_10(v9);
-    out0[i] = v4;
-    out1[i] = v9;
-    out2[i] = v10;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(8) var<storage, read_write> out3: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = div_f32(v0, bitcast<f32>(param(42u)));
-    let v2 = (v1 + bitcast<f32>(param(43u)));
-    let v3 = in1[o1];
-    let v4 = div_f32(v3, v2);
-    let v5 = (bitcast<f32>(param(44u)) * v4);
-    let v6 = in2[o2];
-    let v7 = (v6 + v5);
-    let v8 = bitcast<f32>(param(45u));
-    let v9 = bitcast<f32>(param(46u));
-    let v10 = in3[o3];
-    let v11 = (v10 * bitcast<f32>(param(47u)));
-    out0[i] = v7;
-    out1[i] = v8;
-    out2[i] = v9;
-    out3[i] = v11;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_12(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out3: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let m = param(34u);
-    let k = param(35u);
-    let n = param(36u);
-    let col = i % n;
-    let row = (i / n) % m;
-    let batch = i / (m * n);
-    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
-    let ar = param(14u);
-    let ac = param(15u);
-    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
-    let br = param(22u);
-    let bc = param(23u);
-    var acc = 0.0;
-    for (var p = 0u; p < k; p = p + 1u) {
-        acc = acc + in0[ao + p * ar + row * ac] * in1[bo + p * br + col * bc];
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = acc;
-    let v1 = bitcast<f32>(param(37u));
-    let v2 = bitcast<f32>(param(38u));
-    let v3 = in2[o2];
-    let v4 = (v3 * bitcast<f32>(param(39u)));
-    let v5 = (v0 - v1);
-    let v6 = (bitcast<f32>(param(40u)) * v5);
-    let v7 = (v1 + v6);
-    let v8 = (v2 * bitcast<f32>(param(41u)));
-    let v9 = (bitcast<f32>(param(42u)) * v0);
-    let v10 = (v9 * v0);
-    let v11 = (v8 + v10);
-    let v12 = unary_12(v11);
-    let v13 = div_f32(v12, bitcast<f32>(param(43u)));
-    let v14 = (v13 + bitcast<f32>(param(44u)));
-    let v15 = div_f32(v7, v14);
-    let v16 = (bitcast<f32>(param(45u)) * v15);
-    let v17 = (v4 + v16);
-    out0[i] = v0;
-    out1[i] = v7;
-    out2[i] = v11;
-    out3[i] = v17;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_10(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 - v1);
-    let v3 = (bitcast<f32>(param(42u)) * v2);
-    let v4 = (v1 + v3);
-    let v5 = in2[o2];
-    let v6 = (v5 * bitcast<f32>(param(43u)));
-    let v7 = (bitcast<f32>(param(44u)) * v0);
-    let v8 = (v7 * v0);
-    let v9 = (v6 + v8);
-    let v10 = unary_10(v9);
-    let v11 = div_f32(v10, bitcast<f32>(param(45u)));
-    let v12 = (v11 + bitcast<f32>(param(46u)));
-    let v13 = div_f32(v4, v12);
-    let v14 = (bitcast<f32>(param(47u)) * v13);
-    let v15 = in3[o3];
-    let v16 = (v15 + v14);
-    out0[i] = v4;
-    out1[i] = v9;
-    out2[i] = v16;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn max_step(acc: f32, x: f32) -> f32 {
-    if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x > acc);
-}
-fn min_step(acc: f32, x: f32) -> f32 {
-    if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x < acc);
-}
-fn exp_f32(x: f32) -> f32 {
-    if (is_nan(x)) { return nan(); }
-    if (x > 88.72283) { return inf(); }
-    if (x < -103.97208) { return 0.0; }
-    return exp(x);
-}
-fn log_f32(x: f32) -> f32 {
-    if (is_nan(x) || x < 0.0) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return log(denormal_steps(x)) - 103.27893;
-    }
-    if (x == 0.0) { return -inf(); }
-    if (is_inf(x)) { return x; }
-    return log(x);
-}
-fn unary_3(x: f32) -> f32 {
-    return exp_f32(x);
-}
-fn unary_5(x: f32) -> f32 {
-    return log_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out3: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out4: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(18u);
-    let inner = param(19u);
-    let along = param(20u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-    }
-    let s0 = param(10u + along);
-    var v1 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let x = v0;
-        if (e == 0u) {
-            v1 = x;
-        } else {
-            v1 = max_step(v1, x);
-        }
-    }
-    var v4 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v2 = (v0 - v1);
-        let v3 = unary_3(v2);
-        let x = v3;
-        v4 = v4 + x;
-    }
-    let v5 = unary_5(v4);
-    out2[i] = v4;
-    out3[i] = v5;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v2 = (v0 - v1);
-        let v3 = unary_3(v2);
-        let v6 = (v2 - v5);
-        out0[base + e * inner] = v2;
-        out1[base + e * inner] = v3;
-        out4[base + e * inner] = v6;
-    }
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn pow_f32(a: f32, b: f32) -> f32 {
-    if (b == 0.0 || a == 1.0) { return 1.0; }
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    if (b == 2.0) { return a * a; }
-    if (b == 1.0) { return a; }
-    if (b == 0.5) { return sqrt_f32(a); }
-    if (b == -0.5) { return div_f32(1.0, sqrt_f32(a)); }
-    if (b == 3.0) { return a * a * a; }
-    if (b == -1.0) { return div_f32(1.0, a); }
-    if (b == -2.0) { return div_f32(1.0, a * a); }
-    if (is_inf(b)) {
-        if (a == -1.0) { return 1.0; }
-        return select(0.0, inf(), (abs(a) > 1.0) == (b > 0.0));
-    }
-    let integer = b == floor(b);
-    let odd = integer && abs(b) < 16777216.0 && fract(b * 0.5) != 0.0;
-    let sign = select(0u, sign_bit(a), odd);
-    if (a == 0.0) {
-        return with_sign(select(0.0, inf(), b < 0.0), sign);
-    }
-    if (is_inf(a)) {
-        return with_sign(select(0.0, inf(), b > 0.0), sign);
-    }
-    if (a < 0.0 && !integer) { return nan(); }
-    var l = log2(abs(a));
-    if (is_denormal(a)) { l = log2(denormal_steps(a)) - 149.0; }
-    let t = b * l;
-    if (t >= 128.0) { return with_sign(inf(), sign); }
-    if (t < -150.0) { return with_sign(0.0, sign); }
-    return with_sign(exp2(t), sign);
-}
-fn unary_8(x: f32) -> f32 {
-    return sqrt_f32(x);
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out2: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out3: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out4: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(18u);
-    let inner = param(19u);
-    let along = param(20u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-    }
-    let s0 = param(10u + along);
-    var v1 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let x = v0;
-        v1 = v1 + x;
-    }
-    let v2 = div_f32(v1, bitcast<f32>(param(21u)));
-    var v5 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v3 = (v0 - v2);
-        let v4 = (v3 * v3);
-        let x = v4;
-        v5 = v5 + x;
-    }
-    let v6 = div_f32(v5, bitcast<f32>(param(22u)));
-    let v7 = (v6 + bitcast<f32>(param(23u)));
-    let v8 = unary_8(v7);
-    let v9 = div_f32(bitcast<f32>(param(24u)), v8);
-    out1[i] = v8;
-    out2[i] = v9;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v3 = (v0 - v2);
-        let v10 = (v3 * v9);
-        let v11 = pow_f32(v10, bitcast<f32>(param(25u)));
-        out0[base + e * inner] = v3;
-        out3[base + e * inner] = v10;
-        out4[base + e * inner] = v11;
-    }
-}
-// ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 + v1);
-    let v3 = in2[o2];
-    let v4 = (v2 + v3);
-    let v5 = bitcast<f32>(param(34u));
-    out0[i] = v2;
-    out1[i] = v4;
-    out2[i] = v5;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn sqrt_f32(x: f32) -> f32 {
-    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
-    if (is_denormal(x) && sign_bit(x) == 0u) {
-        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
-    }
-    if (x == 0.0 || is_inf(x)) { return x; }
-    return sqrt(x);
-}
-fn pow_f32(a: f32, b: f32) -> f32 {
-    if (b == 0.0 || a == 1.0) { return 1.0; }
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    if (b == 2.0) { return a * a; }
-    if (b == 1.0) { return a; }
-    if (b == 0.5) { return sqrt_f32(a); }
-    if (b == -0.5) { return div_f32(1.0, sqrt_f32(a)); }
-    if (b == 3.0) { return a * a * a; }
-    if (b == -1.0) { return div_f32(1.0, a); }
-    if (b == -2.0) { return div_f32(1.0, a * a); }
-    if (is_inf(b)) {
-        if (a == -1.0) { return 1.0; }
-        return select(0.0, inf(), (abs(a) > 1.0) == (b > 0.0));
-    }
-    let integer = b == floor(b);
-    let odd = integer && abs(b) < 16777216.0 && fract(b * 0.5) != 0.0;
-    let sign = select(0u, sign_bit(a), odd);
-    if (a == 0.0) {
-        return with_sign(select(0.0, inf(), b < 0.0), sign);
-    }
-    if (is_inf(a)) {
-        return with_sign(select(0.0, inf(), b > 0.0), sign);
-    }
-    if (a < 0.0 && !integer) { return nan(); }
-    var l = log2(abs(a));
-    if (is_denormal(a)) { l = log2(denormal_steps(a)) - 149.0; }
-    let t = b * l;
-    if (t >= 128.0) { return with_sign(inf(), sign); }
-    if (t < -150.0) { return with_sign(0.0, sign); }
-    return with_sign(exp2(t), sign);
-}
-fn unary_20(x: f32) -> f32 {
-    return -x;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 17>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read> in4: array<f32>;
-@group(0) @binding(6) var<storage, read> in5: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(8) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(58u);
-    let inner = param(59u);
-    let along = param(60u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    var o4 = 0u;
-    var o5 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-        o4 = o4 + c * param(42u + axis);
-        o5 = o5 + c * param(50u + axis);
-    }
-    let s0 = param(10u + along);
-    let s1 = param(18u + along);
-    let s2 = param(26u + along);
-    let s3 = param(34u + along);
-    let s4 = param(42u + along);
-    let s5 = param(50u + along);
-    let v3 = in1[o1];
-    let v5 = in2[o2];
-    var v9 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
-        let v2 = (v1 * bitcast<f32>(param(62u)));
-        let v4 = (v3 * v2);
-        let v7 = in3[o3 + e * s3];
-        let v8 = (v4 * v7);
-        let x = v8;
-        v9 = v9 + x;
-    }
-    let v10 = in4[o4];
-    let v11 = (v9 * v10);
-    let v12 = in5[o5];
-    let v13 = div_f32(v11, v12);
-    let v14 = div_f32(v13, bitcast<f32>(param(63u)));
-    var v19 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
-        let v2 = (v1 * bitcast<f32>(param(62u)));
-        let v4 = (v3 * v2);
-        let v6 = (v4 * v5);
-        let v7 = in3[o3 + e * s3];
-        let v15 = (v14 * v7);
-        let v16 = (v14 * v7);
-        let v17 = (v6 + v15);
-        let v18 = (v17 + v16);
-        let x = v18;
-        v19 = v19 + x;
-    }
-    let v20 = unary_20(v19);
-    let v21 = div_f32(v20, bitcast<f32>(param(64u)));
-    out1[i] = v21;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v1 = pow_f32(v0, bitcast<f32>(param(61u)));
-        let v2 = (v1 * bitcast<f32>(param(62u)));
-        let v4 = (v3 * v2);
-        let v6 = (v4 * v5);
-        let v7 = in3[o3 + e * s3];
-        let v15 = (v14 * v7);
-        let v16 = (v14 * v7);
-        let v17 = (v6 + v15);
-        let v18 = (v17 + v16);
-        out0[base + e * inner] = v18;
-    }
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_5(x: f32) -> f32 {
-    return -x;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(42u);
-    let inner = param(43u);
-    let along = param(44u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-    }
-    let s0 = param(10u + along);
-    let s1 = param(18u + along);
-    let s2 = param(26u + along);
-    let s3 = param(34u + along);
-    var v4 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v3 = in2[o2 + e * s2];
-        let x = v3;
-        v4 = v4 + x;
-    }
-    let v5 = unary_5(v4);
-    let v6 = in3[o3];
-    let v7 = div_f32(v5, v6);
-    out1[i] = v7;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v1 = in1[o1 + e * s1];
-        let v2 = (v0 + v1);
-        out0[base + e * inner] = v2;
-    }
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 13>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read> in4: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(7) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    var o4 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-        o4 = o4 + c * param(42u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 * v1);
-    let v3 = in2[o2];
-    let v4 = (v3 + v2);
-    let v5 = in3[o3];
-    let v6 = (v5 + v4);
-    let v7 = in4[o4];
-    let v8 = div_f32(v3, v7);
-    out0[i] = v6;
-    out1[i] = v8;
-}
-// ---- library kernel ----
-
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-fn is_inf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-fn nan() -> f32 {
-    var bits = 0x7fc00000u;
-    return bitcast<f32>(bits);
-}
-fn inf() -> f32 {
-    var bits = 0x7f800000u;
-    return bitcast<f32>(bits);
-}
-fn sign_bit(x: f32) -> u32 {
-    return bitcast<u32>(x) & 0x80000000u;
-}
-fn with_sign(magnitude: f32, sign: u32) -> f32 {
-    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
-}
-fn is_denormal(x: f32) -> bool {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    return bits != 0u && bits < 0x800000u;
-}
-fn denormal_steps(x: f32) -> f32 {
-    return f32(bitcast<u32>(x) & 0x7fffffu);
-}
-fn div_f32(a: f32, b: f32) -> f32 {
-    if (is_nan(a) || is_nan(b)) { return nan(); }
-    let sign = sign_bit(a) ^ sign_bit(b);
-    if (b == 0.0) {
-        if (a == 0.0) { return nan(); }
-        return with_sign(inf(), sign);
-    }
-    if (is_inf(b)) {
-        if (is_inf(a)) { return nan(); }
-        return with_sign(0.0, sign);
-    }
-    if (is_inf(a)) { return with_sign(inf(), sign); }
-    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
-    return a / b;
-}
-fn unary_6(x: f32) -> f32 {
-    return -x;
-}
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 14>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read> in3: array<f32>;
-@group(0) @binding(5) var<storage, read> in4: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rn = param(50u);
-    let inner = param(51u);
-    let along = param(52u);
-    let base = (i / inner) * rn * inner + i % inner;
-    let rank = param(1u);
-    var rest = base;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    var o4 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-        o3 = o3 + c * param(34u + axis);
-        o4 = o4 + c * param(42u + axis);
-    }
-    let s0 = param(10u + along);
-    let s1 = param(18u + along);
-    let s2 = param(26u + along);
-    let s3 = param(34u + along);
-    let s4 = param(42u + along);
-    let v1 = in1[o1];
-    let v4 = in2[o2];
-    var v7 = 0.0;
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v2 = div_f32(v0, v1);
-        let v3 = div_f32(v2, v1);
-        let v5 = (v4 * v3);
-        let v6 = unary_6(v5);
-        let x = v6;
-        v7 = v7 + x;
-    }
-    for (var e = 0u; e < rn; e = e + 1u) {
-        let v0 = in0[o0 + e * s0];
-        let v8 = in3[o3 + e * s3];
-        let v9 = (v8 + v7);
-        let v10 = (v9 * v0);
-        let v11 = in4[o4 + e * s4];
-        let v12 = (v11 + v10);
-        out0[base + e * inner] = v12;
-    }
-}
-// ---- library kernel ----
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 4>;
 fn param(i: u32) -> u32 {
     return params[i / 4u][i % 4u];
@@ -6667,6 +5510,128 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var acc = 0.0;
     for (var p = 0u; p < k; p = p + 1u) {
         acc = acc + in0[ao + row * ar + p * ac] * in1[bo + p * br + col * bc];
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o2 = o2 + c * param(26u + axis);
+    }
+    let v0 = acc;
+    let v1 = bitcast<f32>(param(37u));
+    let v2 = bitcast<f32>(param(38u));
+    let v3 = in2[o2];
+    let v4 = (v3 * bitcast<f32>(param(39u)));
+    let v5 = (v0 - v1);
+    let v6 = (bitcast<f32>(param(40u)) * v5);
+    let v7 = (v1 + v6);
+    let v8 = (v2 * bitcast<f32>(param(41u)));
+    let v9 = (bitcast<f32>(param(42u)) * v0);
+    let v10 = (v9 * v0);
+    let v11 = (v8 + v10);
+    let v12 = unary_12(v11);
+    let v13 = div_f32(v12, bitcast<f32>(param(43u)));
+    let v14 = (v13 + bitcast<f32>(param(44u)));
+    let v15 = div_f32(v7, v14);
+    let v16 = (bitcast<f32>(param(45u)) * v15);
+    let v17 = (v4 + v16);
+    out0[i] = v0;
+    out1[i] = v7;
+    out2[i] = v11;
+    out3[i] = v17;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_12(x: f32) -> f32 {
+    return sqrt_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out3: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let m = param(34u);
+    let k = param(35u);
+    let n = param(36u);
+    let col = i % n;
+    let row = (i / n) % m;
+    let batch = i / (m * n);
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
+    var acc = 0.0;
+    for (var p = 0u; p < k; p = p + 1u) {
+        acc = acc + in0[ao + p * ar + row * ac] * in1[bo + p * br + col * bc];
     }
     let rank = param(1u);
     var rest = i;

@@ -4,8 +4,8 @@
 //! every size; pipelines are keyed by their source. The library is the
 //! common per-op kernels plus the fused kernels that
 //! `library/library.py` (an MLP with cross-entropy and AdamW, a regression
-//! with SGD and Adam, a transformer block, softmax and layer norm, forward
-//! and backward) and the page's one-rank examples make in Fused mode, kept
+//! with SGD and Adam, softmax and layer norm, forward and backward), `tpu
+//! bench`'s transformer block and the page's one-rank examples make in Fused mode, kept
 //! in `library/library.wgsl` and
 //! checked against what the planner makes now (`tpu-cli`'s `library`
 //! test). The backend compiles it in the background as it starts: natively
