@@ -476,6 +476,22 @@ pub enum Op {
     Scatter { accumulate: bool },
     /// `torch.where(cond, a, b)` with broadcasting of all three.
     Where,
+    /// `F.pad` with a constant: the input surrounded by `before[d]` and
+    /// `after[d]` elements of `value` along each dimension `d`.
+    Pad {
+        before: Vec<usize>,
+        after: Vec<usize>,
+        value: f64,
+    },
+    /// The gradient of `unfold(axis, size, step)`: the input is the unfolded
+    /// shape (`axis` holds the window count, the last dimension the window),
+    /// and each output element along `axis` is the sum of every window
+    /// element that read it (PyTorch's `aten::unfold_backward`).
+    UnfoldBackward {
+        axis: usize,
+        size: usize,
+        step: usize,
+    },
     /// A reduction along `axis`; the output keeps the axis with size 1.
     Reduce { op: ReduceOp, axis: usize },
     /// Running sums along `axis`, from the end when `reverse` (the gradient).
@@ -538,6 +554,8 @@ impl Op {
             Op::Scatter { accumulate: false } => "aten::index_put_".into(),
             Op::Scatter { accumulate: true } => "aten::index_add_".into(),
             Op::Where => "aten::where".into(),
+            Op::Pad { .. } => "aten::constant_pad_nd".into(),
+            Op::UnfoldBackward { .. } => "aten::unfold_backward".into(),
             Op::Reduce { op, .. } => format!("aten::{}", op.name()),
             Op::Cumsum { .. } => "aten::cumsum".into(),
             Op::Arange { .. } => "aten::arange".into(),
@@ -584,6 +602,8 @@ impl Op {
             }
             .into(),
             Op::Where => "where".into(),
+            Op::Pad { .. } => "pad".into(),
+            Op::UnfoldBackward { .. } => "unfold_backward".into(),
             Op::Reduce { op, .. } => format!("reduce_{}", op.name()),
             Op::Cumsum { reverse, .. } => if *reverse { "cumsum_rev" } else { "cumsum" }.into(),
             Op::Arange { .. } => "arange".into(),

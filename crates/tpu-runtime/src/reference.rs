@@ -6,7 +6,8 @@
 //! the kernels the arms call live beside it: `reference/creation.rs`
 //! (`arange`, `linspace`, `eye`, `nonzero`), `reference/matmul.rs`,
 //! `reference/reduce.rs` (reductions and running sums), `reference/indexing.rs`
-//! (strided windows, gathers, scatters, `where`'s selection) and
+//! (strided windows, gathers, scatters, `where`'s selection), `reference/window.rs`
+//! (padding and the gradient of `unfold`) and
 //! `reference/fused.rs` (fusion groups).
 
 use crate::backend::{
@@ -22,6 +23,7 @@ mod indexing;
 mod matmul;
 mod pallas;
 mod reduce;
+mod window;
 pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
 use indexing::{pick, scatter, select, strided_positions};
@@ -239,6 +241,22 @@ impl ReferenceBackend {
                 scatter(&mut base, index, values, *accumulate);
                 base
             }
+            Op::Pad { before, value, .. } => window::pad(
+                self.get(inputs[0].buffer)?,
+                inputs[0].shape,
+                before,
+                out,
+                out_dtype,
+                *value,
+            ),
+            Op::UnfoldBackward { axis, step, .. } => window::unfold_backward(
+                self.get(inputs[0].buffer)?,
+                inputs[0].shape,
+                *axis,
+                *step,
+                out,
+                out_dtype,
+            ),
             Op::Where => {
                 let HostData::Bool(cond) = self.get(inputs[0].buffer)? else {
                     return Err(unsupported("where with a non-bool condition"));

@@ -4,7 +4,8 @@
 //! operands get them from `dense`, which copies a view through one `Strided`
 //! op. Writes through views, `cat`, and the gather and scatters of advanced
 //! indexing live in `views/writes.rs`; the index expressions that use them
-//! (`t[...]`, `t[...] = v`) in `views/index.rs`.
+//! (`t[...]`, `t[...] = v`) in `views/index.rs`; `unfold` and `pad`, which
+//! convolutions and pooling are built from, in `views/windows.rs`.
 
 use crate::autograd::GradFn;
 use crate::runtime::{Runtime, RuntimeError};
@@ -12,6 +13,7 @@ use crate::tensor::{Layout, Tensor};
 use tpu_ir::{Op, Shape};
 
 mod index;
+mod windows;
 mod writes;
 pub use index::IndexItem;
 

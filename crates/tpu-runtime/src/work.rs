@@ -49,6 +49,7 @@ pub(crate) fn op_work(
         // Copies move bytes and compute nothing; the creation ops only write
         // their output (random draws are made on the host and uploaded).
         Op::Strided { .. }
+        | Op::Pad { .. }
         | Op::Cast { .. }
         | Op::Fill { .. }
         | Op::Arange { .. }
@@ -68,6 +69,7 @@ pub(crate) fn op_work(
         | Op::CompareScalar { .. }
         | Op::SumAll
         | Op::Where
+        | Op::UnfoldBackward { .. }
         | Op::Reduce { .. }
         | Op::Cumsum { .. } => Work {
             vector_flops: largest,

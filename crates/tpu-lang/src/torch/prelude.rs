@@ -48,6 +48,8 @@ const PRELUDE_LR_SCHEDULER: &str = include_str!("prelude/lr_scheduler.py");
 const PRELUDE_NN_INIT: &str = include_str!("prelude/nn_init.py");
 const PRELUDE_NN_LOSS: &str = include_str!("prelude/nn_loss.py");
 const PRELUDE_NN_LAYERS: &str = include_str!("prelude/nn_layers.py");
+const PRELUDE_NN_CNN: &str = include_str!("prelude/nn_cnn.py");
+const PRELUDE_FUNCTIONAL_CNN: &str = include_str!("prelude/functional_cnn.py");
 const PRELUDE_DATA: &str = include_str!("prelude/data.py");
 const PRELUDE_AUTOGRAD: &str = include_str!("prelude/autograd.py");
 const PRELUDE_GRAD_MODE: &str = include_str!("prelude/grad_mode.py");
@@ -84,11 +86,15 @@ const SUBMODULES: &[Submodule] = &[
             ("nn.py", PRELUDE_NN),
             ("nn_loss.py", PRELUDE_NN_LOSS),
             ("nn_layers.py", PRELUDE_NN_LAYERS),
+            ("nn_cnn.py", PRELUDE_NN_CNN),
         ],
     ),
     (
         "torch.nn.functional",
-        &[("functional.py", PRELUDE_FUNCTIONAL)],
+        &[
+            ("functional.py", PRELUDE_FUNCTIONAL),
+            ("functional_cnn.py", PRELUDE_FUNCTIONAL_CNN),
+        ],
     ),
     ("torch.nn.init", &[("nn_init.py", PRELUDE_NN_INIT)]),
     ("torch.nn.utils", &[("utils.py", PRELUDE_UTILS)]),

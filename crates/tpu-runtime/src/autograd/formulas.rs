@@ -128,6 +128,18 @@ pub(crate) enum GradFn {
         axis: usize,
         sizes: Vec<usize>,
     },
+    /// `unfold(axis, size, step)` of a tensor of `shape`.
+    Unfold {
+        shape: Shape,
+        axis: usize,
+        size: usize,
+        step: usize,
+    },
+    /// `F.pad` of a tensor of `shape` with `before` elements first.
+    Pad {
+        before: Vec<usize>,
+        shape: Shape,
+    },
 }
 
 impl GradFn {
@@ -186,6 +198,8 @@ impl GradFn {
             GradFn::Select { .. } => "SelectBackward0".into(),
             GradFn::Gather { .. } => "IndexBackward0".into(),
             GradFn::Cat { .. } => "CatBackward0".into(),
+            GradFn::Unfold { .. } => "UnfoldBackward0".into(),
+            GradFn::Pad { .. } => "ConstantPadNdBackward0".into(),
             GradFn::Custom { name, .. } => name.clone(),
         }
     }
@@ -589,6 +603,16 @@ impl Runtime {
                 }
                 out
             }
+            GradFn::Unfold {
+                shape,
+                axis,
+                size,
+                step,
+            } => vec![Some(
+                self.unfold_backward(g, shape, *axis, *size, *step)
+                    .await?,
+            )],
+            GradFn::Pad { before, shape } => vec![Some(self.pad_backward(g, before, shape).await?)],
         })
     }
 

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 mod compose;
-use compose::{arg_extremum, cumsum, erf, floor_divide, linspace, scatter, strided};
+use compose::{
+    arg_extremum, cumsum, erf, floor_divide, linspace, pad, scatter, strided, unfold_backward,
+};
 use tpu_ir::{BinaryOp, CompareOp, DType, IntOrFloat, Op, ReduceOp, UnaryOp};
 
 /// A value of the function being written: its SSA name and type.
@@ -441,6 +443,18 @@ fn lower_node(w: &mut Writer, node: &Node, args: &[V]) -> Lowered {
             w.reshape(&g, out)
         }
         Op::Scatter { accumulate } => scatter(w, args, *accumulate, out),
+        Op::Pad {
+            before,
+            after,
+            value,
+        } => {
+            let x = w.convert(&args[0], dtype);
+            Ok(pad(w, &x, before, after, *value))
+        }
+        Op::UnfoldBackward { axis, size, step } => {
+            let g = w.convert(&args[0], dtype);
+            unfold_backward(w, &g, *axis, *size, *step, out)
+        }
         Op::Nonzero | Op::Random { .. } => {
             Err("made on the host; the capture keeps it as a parameter".into())
         }

@@ -15,6 +15,7 @@ pub(crate) mod expr;
 mod matmul;
 mod strided;
 mod sum_all;
+mod window;
 
 use tpu_ir::{DType, Op, ReduceOp, Shape};
 use tpu_runtime::{BackendError, Operand};
@@ -47,6 +48,8 @@ pub(crate) fn source(op: &Op) -> String {
         Op::Unary { op } => elementwise::unary(*op),
         Op::Binary { op } => broadcast::binary(*op),
         Op::Strided { .. } => strided::copy(),
+        Op::Pad { .. } => window::pad(),
+        Op::UnfoldBackward { .. } => window::unfold_backward(),
         Op::Reduce { op, .. } => axis::reduce(*op),
         Op::Cumsum { reverse, .. } => axis::cumsum(*reverse),
         Op::MatMul {
@@ -85,6 +88,10 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
         Op::Unary { .. } => elementwise::plain(out),
         Op::Binary { .. } => broadcast::launch(inputs[0].shape, inputs[1].shape, out)?,
         Op::Strided { offset, strides } => strided::launch(*offset, strides, out)?,
+        Op::Pad { before, value, .. } => window::pad_launch(inputs[0].shape, before, *value, out)?,
+        Op::UnfoldBackward { axis, size, step } => {
+            window::unfold_backward_launch(inputs[0].shape, *axis, *size, *step, out)?
+        }
         Op::Reduce { op, axis } => {
             if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
                 return Err(unsupported_dtype(DType::Int64));

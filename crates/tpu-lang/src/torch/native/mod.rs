@@ -49,6 +49,8 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.permute",
     "torch._C.transpose",
     "torch._C.expand",
+    "torch._C.unfold",
+    "torch._C.pad",
     "torch._C.unsqueeze",
     "torch._C.squeeze",
     "torch._C.contiguous",
@@ -175,7 +177,8 @@ impl Interpreter<'_> {
             "unary" | "binary" | "compare" | "where" => self.native_elementwise(a).await,
             "matmul" | "mm" | "bmm" | "sum" | "prod" | "mean" | "extremum_dim" | "extremum_all"
             | "arg_extremum" | "cumsum" => self.native_reductions(a).await,
-            "view" | "reshape" | "permute" | "transpose" | "expand" | "unsqueeze" | "squeeze"
+            "view" | "reshape" | "permute" | "transpose" | "expand" | "unfold" | "pad"
+            | "unsqueeze" | "squeeze"
             | "contiguous" | "is_contiguous" | "stride" | "clone" | "slice" | "select" | "cat"
             | "take" | "cast" | "to_device" | "same_storage" | "storage_offset" | "data_ptr" => {
                 self.native_views(a).await

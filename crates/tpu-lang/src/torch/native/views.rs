@@ -20,6 +20,13 @@ impl Interpreter<'_> {
             "permute" => tensor(rt.permute(&a.tensor(0)?, &a.ints(1)?)?),
             "transpose" => tensor(rt.transpose(&a.tensor(0)?, a.int(1)?, a.int(2)?)?),
             "expand" => tensor(rt.expand(&a.tensor(0)?, &a.ints(1)?)?),
+            "unfold" => tensor(rt.unfold(&a.tensor(0)?, a.int(1)?, a.int(2)?, a.int(3)?)?),
+            "pad" => {
+                let as_sizes = |v: Vec<i64>| v.into_iter().map(|p| p.max(0) as usize).collect();
+                let before: Vec<usize> = as_sizes(a.ints(1)?);
+                let after: Vec<usize> = as_sizes(a.ints(2)?);
+                tensor(rt.pad(&a.tensor(0)?, &before, &after, a.float(3)?).await?)
+            }
             "unsqueeze" => tensor(rt.unsqueeze(&a.tensor(0)?, a.int(1)?)?),
             "squeeze" => {
                 let t = a.tensor(0)?;

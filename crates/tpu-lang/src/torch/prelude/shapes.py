@@ -252,13 +252,9 @@ def roll(input, shifts, dims=()):
 
 
 def _unfold(self, dimension, size, step):
-    d = dimension % _py_max(self.dim(), 1)
-    n = self.shape[d]
-    count = (n - size) // step + 1
-    index = (arange(count, device=self.device) * step).unsqueeze(1) + arange(size, device=self.device)
-    picked = self.index_select(d, index.flatten())
-    shape = list(self.shape)
-    return picked.reshape(shape[:d] + [count, size] + shape[d + 1:]).movedim(d + 1, -1)
+    # A view, as in PyTorch: `dimension` counts the windows, a new last
+    # dimension runs along each.
+    return _C.unfold(self, dimension, size, step)
 
 
 def _each(tensors, one):

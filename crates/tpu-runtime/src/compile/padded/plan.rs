@@ -477,6 +477,13 @@ impl Planner<'_> {
             Op::Nonzero | Op::Random { .. } | Op::Pallas { .. } => {
                 return Err(format!("{} inside the graph", node.op.aten_name()));
             }
+            // Windows over a dynamic size would move with the size.
+            Op::Pad { .. } | Op::UnfoldBackward { .. } => {
+                return Err(format!(
+                    "{} in a graph with dynamic sizes",
+                    node.op.aten_name()
+                ));
+            }
         };
         if factors.len() != out.len()
             || factors

@@ -343,3 +343,80 @@ pub(super) fn scatter(w: &mut Writer, args: &[V], accumulate: bool, out: &[usize
     };
     w.reshape(&v, out)
 }
+
+/// `stablehlo.pad` of `x` by `low`/`high` with `interior` elements between
+/// neighbours, filled with `value`.
+fn pad_with(
+    w: &mut Writer,
+    x: &V,
+    low: &[usize],
+    high: &[usize],
+    interior: &[usize],
+    value: f64,
+) -> V {
+    let fill = w.constant(value, &[], x.dtype);
+    let dims: Vec<usize> = x
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| low[d] + high[d] + n + n.saturating_sub(1) * interior[d])
+        .collect();
+    let attr = format!(
+        "edge_padding_low = {}, edge_padding_high = {}, interior_padding = {}",
+        i64s(low),
+        i64s(high),
+        i64s(interior)
+    );
+    w.op("pad", &[x, &fill], &attr, &dims, x.dtype)
+}
+
+/// `F.pad` with a constant.
+pub(super) fn pad(w: &mut Writer, x: &V, before: &[usize], after: &[usize], value: f64) -> V {
+    let interior = vec![0; x.dims.len()];
+    pad_with(w, x, before, after, &interior, value)
+}
+
+/// The gradient of `unfold(axis, size, step)`: for each window offset `k`,
+/// the slice `g[.., k]` spread `step` apart along `axis` (interior padding)
+/// from position `k`, all added up.
+pub(super) fn unfold_backward(
+    w: &mut Writer,
+    g: &V,
+    axis: usize,
+    size: usize,
+    step: usize,
+    out: &[usize],
+) -> Lowered {
+    let rank = out.len();
+    let count = g.dims[axis];
+    let mut sum = w.constant(0.0, out, g.dtype);
+    if count == 0 {
+        return Ok(sum);
+    }
+    for k in 0..size {
+        let mut start = vec![0; rank + 1];
+        let mut limit = g.dims.clone();
+        start[rank] = k;
+        limit[rank] = k + 1;
+        let attr = format!(
+            "start_indices = {}, limit_indices = {}, strides = {}",
+            i64s(&start),
+            i64s(&limit),
+            i64s(&vec![1; rank + 1])
+        );
+        let mut sliced = g.dims.clone();
+        sliced[rank] = 1;
+        let part = w.op("slice", &[g], &attr, &sliced, g.dtype);
+        let part = w.reshape(&part, &g.dims[..rank])?;
+        let mut low = vec![0; rank];
+        let mut high = vec![0; rank];
+        let mut interior = vec![0; rank];
+        low[axis] = k;
+        interior[axis] = step - 1;
+        // The last window ends inside the input: k + (count - 1) * step < n.
+        high[axis] = out[axis] - k - ((count - 1) * step + 1);
+        let placed = pad_with(w, &part, &low, &high, &interior, 0.0);
+        sum = w.binary("add", &sum, &placed);
+    }
+    Ok(sum)
+}
