@@ -50,6 +50,12 @@ def pad(input, pad, mode="constant", value=None):
         return _renamed(out, "ConstantPadNdBackward0")
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError("Unsupported padding mode: " + str(mode))
+    if len(pad) not in (2, 4, 6) or input.dim() not in (len(pad) // 2 + 1, len(pad) // 2 + 2):
+        raise NotImplementedError("Padding size " + str(len(pad)) + " is not supported for " + str(input.dim())
+                                  + "D input tensor.\nSupported combinations for non-constant padding:\n"
+                                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                  "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     out = input
     for d in range(n):
         if before[d] == 0 and after[d] == 0:

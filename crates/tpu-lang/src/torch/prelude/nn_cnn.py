@@ -33,7 +33,7 @@ class _ConvNd(Module):
         self.dilation = _ntuple(dilation, n)
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
-                raise ValueError("Invalid padding string '" + padding + "', should be one of {'valid', 'same'}")
+                raise ValueError("Invalid padding string '" + padding + "', should be one of {'same', 'valid'}")
             if padding == "same" and any(s != 1 for s in self.stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
             self.padding = padding
