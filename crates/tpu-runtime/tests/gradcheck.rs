@@ -27,6 +27,10 @@ enum Case {
     Take,
     Cat,
     Where,
+    /// Overlapping windows (size 3, step 1) and sparse ones (size 1, step 2),
+    /// chained as a convolution's im2col chains them.
+    Unfold,
+    Pad,
 }
 
 const SHAPE: [usize; 2] = [3, 4];
@@ -109,6 +113,15 @@ async fn apply(rt: &mut Runtime, case: Case, x: &Tensor) -> Result<Tensor, Runti
             let sq = rt.binary(BinaryOp::Mul, &neg, x).await?;
             rt.where_(&cond, &sq, x).await?
         }
+        Case::Unfold => {
+            let rows = rt.unfold(x, 1, 3, 1)?;
+            let both = rt.unfold(&rows, 0, 2, 1)?;
+            let sparse = rt.unfold(x, 0, 1, 2)?;
+            let a = rt.reshape(&both, &[-1]).await?;
+            let b = rt.reshape(&sparse, &[-1]).await?;
+            rt.cat(&[a, b], 0).await?
+        }
+        Case::Pad => rt.pad(x, &[1, 0], &[2, 3], 0.5).await?,
     })
 }
 
@@ -210,6 +223,8 @@ fn gradients_match_finite_differences() {
         Case::Take,
         Case::Cat,
         Case::Where,
+        Case::Unfold,
+        Case::Pad,
     ] {
         block_on(check(case, values(false)));
     }
