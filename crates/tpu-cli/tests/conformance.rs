@@ -1,4 +1,4 @@
-//! The conformance corpus (`tests/conformance/`: PyTorch programs and what PyTorch
+//! The conformance corpus (`tests/conformance/` and its `cnn/`: PyTorch programs and what PyTorch
 //! 2.15 printed) through `tpu run`, on each backend and in each eager mode, judged
 //! by the corpus's rule.
 //! Every program must agree; the browser runs the same corpus through the wasm
@@ -15,10 +15,17 @@ fn check_backend(backend: &str) {
         let outcomes =
             support::run_corpus(&support::corpus_dir("tests/conformance"), backend, mode);
         assert!(outcomes.len() >= 11, "the corpus went missing");
+        let cnn = support::run_corpus(&support::corpus_dir("tests/conformance/cnn"), backend, mode);
+        assert!(!cnn.is_empty(), "the cnn corpus went missing");
         problems.extend(outcomes.into_iter().filter_map(|o| {
             o.verdict
                 .err()
                 .map(|why| format!("{} on {backend} in {mode}: {why}", o.name))
+        }));
+        problems.extend(cnn.into_iter().filter_map(|o| {
+            o.verdict
+                .err()
+                .map(|why| format!("cnn/{} on {backend} in {mode}: {why}", o.name))
         }));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

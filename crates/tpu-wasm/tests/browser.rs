@@ -69,7 +69,7 @@ async fn errors_come_back_in_the_report_with_line_and_column() {
     assert_eq!(report.stdout, "2\n");
 }
 
-/// The whole conformance corpus (`tests/conformance`), name, program, and what
+/// The whole conformance corpus (`tests/conformance`, and `cnn/`), name, program, and what
 /// PyTorch printed.
 const CORPUS: &[(&str, &str, &str)] = &[
     (
@@ -126,6 +126,11 @@ const CORPUS: &[(&str, &str, &str)] = &[
         "rng_compat",
         include_str!("../../../tests/conformance/rng_compat.py"),
         include_str!("../../../tests/conformance/rng_compat.expected"),
+    ),
+    (
+        "cnn/cnn_classifier",
+        include_str!("../../../tests/conformance/cnn/cnn_classifier.py"),
+        include_str!("../../../tests/conformance/cnn/cnn_classifier.expected"),
     ),
 ];
 

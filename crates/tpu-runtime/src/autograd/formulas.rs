@@ -609,8 +609,7 @@ impl Runtime {
                 size,
                 step,
             } => vec![Some(
-                self.unfold_backward(g, shape, *axis, *size, *step)
-                    .await?,
+                self.unfold_backward(g, shape, *axis, *size, *step).await?,
             )],
             GradFn::Pad { before, shape } => vec![Some(self.pad_backward(g, before, shape).await?)],
         })

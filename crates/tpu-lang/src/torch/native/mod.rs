@@ -178,11 +178,9 @@ impl Interpreter<'_> {
             "matmul" | "mm" | "bmm" | "sum" | "prod" | "mean" | "extremum_dim" | "extremum_all"
             | "arg_extremum" | "cumsum" => self.native_reductions(a).await,
             "view" | "reshape" | "permute" | "transpose" | "expand" | "unfold" | "pad"
-            | "unsqueeze" | "squeeze"
-            | "contiguous" | "is_contiguous" | "stride" | "clone" | "slice" | "select" | "cat"
-            | "take" | "cast" | "to_device" | "same_storage" | "storage_offset" | "data_ptr" => {
-                self.native_views(a).await
-            }
+            | "unsqueeze" | "squeeze" | "contiguous" | "is_contiguous" | "stride" | "clone"
+            | "slice" | "select" | "cat" | "take" | "cast" | "to_device" | "same_storage"
+            | "storage_offset" | "data_ptr" => self.native_views(a).await,
             "detach" | "detach_" | "backward" | "requires_grad_" | "set_grad_enabled"
             | "is_grad_enabled" | "retain_grad" | "rename_grad_fn" | "set_data" | "parameter"
             | "is_parameter" | "grad" | "set_grad" | "autograd_grad" | "custom_grad_node" => {
