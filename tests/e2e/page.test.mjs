@@ -156,6 +156,7 @@ const EXAMPLE_CHECKS = {
   attention: /torch\.Size\(\[2, 16, 64\]\)/,
   fusion: /same result: True/,
   mxu: /head_dim 128: scores \(8, 128, 128\)/,
+  cnn: /step 9: loss 0\.\d+\naccuracy 1\.000/,
   compile: /batch 6: [\d.]+\nnormalized: 1\.0000/,
   pallas: /matmul \(256, 256\) True\nrmsnorm \(256, 256\) True/,
   collective: /v5e 4x4[\s\S]*all-reduce[\s\S]*latency-bound: True/,
@@ -188,6 +189,13 @@ test("every example runs from the menu and prints what it should", async () => {
       assert.match(await page.textContent("#panel-torus"), /simulated/);
       await page.screenshot({ path: join(artifacts, "panel-torus-collective.png"), fullPage: true });
       await page.click(".tabs [data-panel=kernels]");
+    }
+    if (id === "cnn") {
+      // Each convolution is the matmul it lowers to, and 16 output channels
+      // fill an eighth of the MXU's columns.
+      await page.click(".tabs [data-panel=kernels]");
+      assert.match(await page.textContent("#panel-kernels"), /output dimension of 16 fills 12% of a 128-wide MXU/);
+      await page.screenshot({ path: join(artifacts, "panel-kernels-cnn.png"), fullPage: true });
     }
     for (const panel of ["summary", "kernels", "timeline", "modes", "chip", "torus", "ops"]) {
       const text = await page.textContent(`#panel-${panel}`);

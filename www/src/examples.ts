@@ -11,6 +11,7 @@ import mlp from "./examples/mlp.py?raw";
 import attention from "./examples/attention.py?raw";
 import fusion from "./examples/fusion.py?raw";
 import mxu from "./examples/mxu.py?raw";
+import cnn from "./examples/cnn.py?raw";
 import compile from "./examples/compile.py?raw";
 import pallas from "./examples/pallas.py?raw";
 import collective from "./examples/collective.py?raw";
@@ -41,6 +42,7 @@ export const EXAMPLES: Example[] = [
   { id: "attention", title: "Attention block", source: attention },
   { id: "fusion", title: "Fusion: Strict against Fused", source: fusion },
   { id: "mxu", title: "MXU alignment: head dimension 64 or 128", source: mxu },
+  { id: "cnn", title: "A small CNN: convolutions on the MXU", source: cnn },
   { id: "compile", title: "torch.compile: graphs, a recompile, a graph break", source: compile },
   { id: "pallas", title: "Pallas kernels: a blocked matmul and RMSNorm", source: pallas },
   { id: "collective", title: "Collectives on a v5e 4x4 slice", source: collective },

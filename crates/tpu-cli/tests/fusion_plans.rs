@@ -195,6 +195,7 @@ fn the_precompiled_library_is_what_fused_mode_makes_of_its_programs() {
         include_str!("../../../www/src/examples/attention.py"),
         include_str!("../../../www/src/examples/fusion.py"),
         include_str!("../../../www/src/examples/mxu.py"),
+        include_str!("../../../www/src/examples/cnn.py"),
         include_str!("../../../www/src/examples/compile.py"),
     ];
     let mut kernels: Vec<String> = Vec::new();

@@ -7053,6 +7053,1285 @@ fn is_denormal(x: f32) -> bool {
 fn denormal_steps(x: f32) -> f32 {
     return f32(bitcast<u32>(x) & 0x7fffffu);
 }
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(18u);
+    let inner = param(19u);
+    let along = param(20u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let s0 = param(10u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        v1 = v1 + x;
+    }
+    let v2 = div_f32(v1, bitcast<f32>(param(21u)));
+    out0[i] = v2;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 8>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(26u);
+    let inner = param(27u);
+    let along = param(28u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let v1 = in1[o1];
+    var v4 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        let v3 = (v2 * v2);
+        let x = v3;
+        v4 = v4 + x;
+    }
+    out1[i] = v4;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v2 = (v0 - v1);
+        out0[base + e * inner] = v2;
+    }
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 * bitcast<f32>(param(26u)));
+    let v2 = in1[o1];
+    let v3 = (v2 * bitcast<f32>(param(27u)));
+    let v4 = (v1 + v3);
+    out0[i] = v4;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 8>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 * bitcast<f32>(param(26u)));
+    let v2 = (v1 * bitcast<f32>(param(27u)));
+    let v3 = in1[o1];
+    let v4 = (v3 * bitcast<f32>(param(28u)));
+    let v5 = (v2 + v4);
+    out0[i] = v5;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_2(x: f32) -> f32 {
+    return sqrt_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 5>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 + bitcast<f32>(param(18u)));
+    let v2 = unary_2(v1);
+    let v3 = div_f32(bitcast<f32>(param(19u)), v2);
+    out0[i] = v2;
+    out1[i] = v3;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn unary_7(x: f32) -> f32 {
+    return select(x, 0.0, x < 0.0 && !is_nan(x));
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 11>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 * v1);
+    let v3 = in2[o2];
+    let v4 = (v2 * v3);
+    let v5 = in3[o3];
+    let v6 = (v4 + v5);
+    let v7 = unary_7(v6);
+    out0[i] = v2;
+    out1[i] = v7;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn max_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x > acc);
+}
+fn min_step(acc: f32, x: f32) -> f32 {
+    if (is_nan(acc) || is_nan(x)) { return nan(); }
+    return select(acc, x, x < acc);
+}
+fn exp_f32(x: f32) -> f32 {
+    if (is_nan(x)) { return nan(); }
+    if (x > 88.72283) { return inf(); }
+    if (x < -103.97208) { return 0.0; }
+    return exp(x);
+}
+fn log_f32(x: f32) -> f32 {
+    if (is_nan(x) || x < 0.0) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return log(denormal_steps(x)) - 103.27893;
+    }
+    if (x == 0.0) { return -inf(); }
+    if (is_inf(x)) { return x; }
+    return log(x);
+}
+fn unary_5(x: f32) -> f32 {
+    return exp_f32(x);
+}
+fn unary_7(x: f32) -> f32 {
+    return log_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 8>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(26u);
+    let inner = param(27u);
+    let along = param(28u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    var v3 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 + v1);
+        let x = v2;
+        if (e == 0u) {
+            v3 = x;
+        } else {
+            v3 = max_step(v3, x);
+        }
+    }
+    var v6 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 + v1);
+        let v4 = (v2 - v3);
+        let v5 = unary_5(v4);
+        let x = v5;
+        v6 = v6 + x;
+    }
+    let v7 = unary_7(v6);
+    out1[i] = v6;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 + v1);
+        let v4 = (v2 - v3);
+        let v5 = unary_5(v4);
+        let v8 = (v4 - v7);
+        out0[base + e * inner] = v5;
+        out2[base + e * inner] = v8;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 8>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let m = param(26u);
+    let k = param(27u);
+    let n = param(28u);
+    let col = i % n;
+    let row = (i / n) % m;
+    let batch = i / (m * n);
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
+    var acc = 0.0;
+    for (var p = 0u; p < k; p = p + 1u) {
+        acc = acc + in0[ao + row * ar + p * ac] * in1[bo + p * br + col * bc];
+    }
+    let v0 = acc;
+    let v1 = div_f32(v0, bitcast<f32>(param(29u)));
+    out0[i] = v1;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 14>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(50u);
+    let inner = param(51u);
+    let along = param(52u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let s3 = param(34u + along);
+    let s4 = param(42u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        v1 = v1 + x;
+    }
+    var v3 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v2 = in1[o1 + e * s1];
+        let x = v2;
+        v3 = v3 + x;
+    }
+    var v5 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v4 = in2[o2 + e * s2];
+        let x = v4;
+        v5 = v5 + x;
+    }
+    let v6 = in3[o3];
+    let v7 = (v5 * v6);
+    let v8 = in4[o4];
+    let v9 = div_f32(v7, v8);
+    let v10 = div_f32(v9, bitcast<f32>(param(53u)));
+    out0[i] = v1;
+    out1[i] = v3;
+    out2[i] = v10;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(34u);
+    let inner = param(35u);
+    let along = param(36u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    let v0 = in0[o0];
+    var v7 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 * v1);
+        let v3 = (v0 * v1);
+        let v4 = in2[o2 + e * s2];
+        let v5 = (v4 + v2);
+        let v6 = (v5 + v3);
+        let x = v6;
+        v7 = v7 + x;
+    }
+    out1[i] = v7;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v1 = in1[o1 + e * s1];
+        let v2 = (v0 * v1);
+        let v3 = (v0 * v1);
+        let v4 = in2[o2 + e * s2];
+        let v5 = (v4 + v2);
+        let v6 = (v5 + v3);
+        out0[base + e * inner] = v6;
+    }
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_2(x: f32) -> f32 {
+    return -x;
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 6>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(18u);
+    let inner = param(19u);
+    let along = param(20u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let s0 = param(10u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        v1 = v1 + x;
+    }
+    let v2 = unary_2(v1);
+    let v3 = div_f32(v2, bitcast<f32>(param(21u)));
+    out0[i] = v3;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 14>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 * bitcast<f32>(param(50u)));
+    let v2 = in1[o1];
+    let v3 = (v2 + v1);
+    let v4 = in2[o2];
+    let v5 = (v4 * bitcast<f32>(param(51u)));
+    let v6 = in3[o3];
+    let v7 = (v6 + v5);
+    let v8 = in4[o4];
+    let v9 = (v8 * bitcast<f32>(param(52u)));
+    out0[i] = v3;
+    out1[i] = v7;
+    out2[i] = v9;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 7>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 * bitcast<f32>(param(26u)));
+    let v2 = in1[o1];
+    let v3 = (v1 + v2);
+    let v4 = (v3 * bitcast<f32>(param(27u)));
+    out0[i] = v3;
+    out1[i] = v4;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 11>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 + v1);
+    let v3 = in2[o2];
+    let v4 = (v3 * bitcast<f32>(param(42u)));
+    let v5 = in3[o3];
+    let v6 = (v4 + v5);
+    let v7 = (v6 * bitcast<f32>(param(43u)));
+    out0[i] = v2;
+    out1[i] = v6;
+    out2[i] = v7;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 + v1);
+    let v3 = in2[o2];
+    let v4 = (v3 * bitcast<f32>(param(34u)));
+    out0[i] = v2;
+    out1[i] = v4;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rn = param(34u);
+    let inner = param(35u);
+    let along = param(36u);
+    let base = (i / inner) * rn * inner + i % inner;
+    let rank = param(1u);
+    var rest = base;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+    }
+    let s0 = param(10u + along);
+    let s1 = param(18u + along);
+    let s2 = param(26u + along);
+    var v1 = 0.0;
+    for (var e = 0u; e < rn; e = e + 1u) {
+        let v0 = in0[o0 + e * s0];
+        let x = v0;
+        v1 = v1 + x;
+    }
+    let v2 = in1[o1];
+    let v3 = (v2 + v1);
+    let v4 = (v3 * bitcast<f32>(param(37u)));
+    let v5 = in2[o2];
+    let v6 = (v5 + v4);
+    out0[i] = v1;
+    out1[i] = v3;
+    out2[i] = v6;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let m = param(42u);
+    let k = param(43u);
+    let n = param(44u);
+    let col = i % n;
+    let row = (i / n) % m;
+    let batch = i / (m * n);
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
+    var acc = 0.0;
+    for (var p = 0u; p < k; p = p + 1u) {
+        acc = acc + in0[ao + p * ar + row * ac] * in1[bo + p * br + col * bc];
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o2 = 0u;
+    var o3 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+    }
+    let v0 = acc;
+    let v1 = in2[o2];
+    let v2 = (v1 * bitcast<f32>(param(45u)));
+    let v3 = (v2 + v0);
+    let v4 = (v3 * bitcast<f32>(param(46u)));
+    let v5 = in3[o3];
+    let v6 = (v5 + v4);
+    out0[i] = v0;
+    out1[i] = v3;
+    out2[i] = v6;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn sqrt_f32(x: f32) -> f32 {
+    if (is_nan(x) || (sign_bit(x) != 0u && x != 0.0)) { return nan(); }
+    if (is_denormal(x) && sign_bit(x) == 0u) {
+        return sqrt(2.0 * denormal_steps(x)) * 2.646978e-23;
+    }
+    if (x == 0.0 || is_inf(x)) { return x; }
+    return sqrt(x);
+}
+fn div_f32(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) { return nan(); }
+    let sign = sign_bit(a) ^ sign_bit(b);
+    if (b == 0.0) {
+        if (a == 0.0) { return nan(); }
+        return with_sign(inf(), sign);
+    }
+    if (is_inf(b)) {
+        if (is_inf(a)) { return nan(); }
+        return with_sign(0.0, sign);
+    }
+    if (is_inf(a)) { return with_sign(inf(), sign); }
+    if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
+    return a / b;
+}
+fn unary_2(x: f32) -> f32 {
+    return sqrt_f32(x);
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 5>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 + bitcast<f32>(param(18u)));
+    let v2 = unary_2(v1);
+    let v3 = div_f32(bitcast<f32>(param(19u)), v2);
+    out0[i] = v3;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
+fn unary_9(x: f32) -> f32 {
+    return select(x, 0.0, x < 0.0 && !is_nan(x));
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 13>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 - v1);
+    let v3 = in2[o2];
+    let v4 = (v2 * v3);
+    let v5 = in3[o3];
+    let v6 = (v4 * v5);
+    let v7 = in4[o4];
+    let v8 = (v6 + v7);
+    let v9 = unary_9(v8);
+    out0[i] = v9;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
 fn exp_neg_square(a: f32) -> f32 {
     // exp(-a*a) with -a*a rounded to float32 first: Cody-Waite reduction by
     // ln 2 and a degree-7 Taylor polynomial on |r| <= ln2/2.

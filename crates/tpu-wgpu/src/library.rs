@@ -73,6 +73,17 @@ pub fn kernels() -> Vec<(String, String)> {
         offset: 0,
         strides: vec![1],
     });
+    // Convolutions' and pooling's padding and their window gradients.
+    ops.push(Op::Pad {
+        before: vec![0],
+        after: vec![0],
+        value: 0.0,
+    });
+    ops.push(Op::UnfoldBackward {
+        axis: 0,
+        size: 1,
+        step: 1,
+    });
     let mut out: Vec<(String, String)> = ops
         .iter()
         .map(|op| (op.kernel_name(), kernels::source(op)))
