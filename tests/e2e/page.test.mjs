@@ -195,6 +195,7 @@ test("every example runs from the menu and prints what it should", async () => {
       // fill an eighth of the MXU's columns.
       await page.click(".tabs [data-panel=kernels]");
       assert.match(await page.textContent("#panel-kernels"), /output dimension of 16 fills 12% of a 128-wide MXU/);
+      await page.locator("#panel-kernels tr", { hasText: "output dimension of 16" }).first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(artifacts, "panel-kernels-cnn.png"), fullPage: true });
     }
     for (const panel of ["summary", "kernels", "timeline", "modes", "chip", "torus", "ops"]) {

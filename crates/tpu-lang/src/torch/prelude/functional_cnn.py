@@ -198,11 +198,11 @@ def _conv2d_windows(x, weight, bias, kernel, stride, dilation, pads, groups):
     return out.permute(0, 3, 1, 2).contiguous()
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+def conv1d(input, weight, bias=None, stride=[1], padding=[0], dilation=[1], groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+def conv2d(input, weight, bias=None, stride=[1, 1], padding=[0, 0], dilation=[1, 1], groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -353,11 +353,11 @@ def _avg_pool(name, input, kernel_size, stride, padding, ceil_mode, count_includ
     return _pool_output(input, out, None, n)[0]
 
 
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+def avg_pool1d(input, kernel_size, stride=(), padding=[0], ceil_mode=False, count_include_pad=True):
     return _avg_pool("avg_pool1d", input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+def avg_pool2d(input, kernel_size, stride=(), padding=[0, 0], ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     return _avg_pool("avg_pool2d", input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override, 2)
