@@ -93,7 +93,13 @@ function ranked(report: Report): boolean {
 export function renderKernels(target: HTMLElement, report: Report) {
   const several = ranked(report);
   const kernelRow = (k: KernelRecord, i: number) => {
-    const ops = k.ops.map((o) => report.ops[o]?.name ?? "?");
+    // A convolution's matmul says which convolution it is.
+    const ops = k.ops.map((o) => {
+      const op = report.ops[o];
+      if (!op) return "?";
+      const c = op.conv;
+      return c ? `${op.name} (conv: ${c.taps} taps, ${c.in_channels}→${c.out_channels} channels${c.groups > 1 ? ` ×${c.groups} groups` : ""})` : op.name;
+    });
     const cost = k.cost;
     // The source opens in a block that scrolls inside its cell; the table's
     // fixed layout keeps it from widening the table.

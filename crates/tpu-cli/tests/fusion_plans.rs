@@ -254,3 +254,64 @@ fn a_run_after_the_library_compiled_finds_its_fused_kernels_precompiled() {
     );
     assert_eq!(first_launches(false).map(|(_, p)| p), Some(0));
 }
+
+/// A convolution in eval mode with its batch norm and activation is one
+/// kernel after the windows' padding and im2col copy: the matmul with its
+/// bias, the normalisation and the ReLU as its epilogue. The simulated TPU
+/// runs it as a convolution, tap by tap, and says what its channels fill.
+#[test]
+fn a_convolution_fuses_its_bias_batch_norm_and_activation() {
+    let source = "import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n\
+        m = nn.Sequential(nn.Conv2d(8, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU()).to('tpu').eval()\n\
+        with torch.no_grad():\n    y = m(torch.randn(4, 8, 10, 10, device='tpu'))\nprint(y.sum().item())\n";
+    let report = fused_report(source, Box::new(ReferenceBackend::new()));
+    let conv = report
+        .kernels
+        .iter()
+        .find(|k| k.ops.iter().any(|&i| report.ops[i].name == "aten::mm"))
+        .expect("the convolution's kernel");
+    let names: Vec<&str> = conv
+        .ops
+        .iter()
+        .map(|&i| report.ops[i].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "aten::mm",
+            "aten::add",
+            "aten::sub",
+            "aten::mul",
+            "aten::mul",
+            "aten::add",
+            "aten::relu"
+        ]
+    );
+    let geometry = conv.work.conv.as_ref().expect("costed as a convolution");
+    assert_eq!(
+        (
+            geometry.taps,
+            geometry.positions,
+            geometry.in_channels,
+            geometry.out_channels
+        ),
+        (9, 400, 8, 16)
+    );
+    let hints = &conv.cost.as_ref().unwrap().hints;
+    assert!(
+        hints
+            .iter()
+            .any(|h| h.starts_with("8 input channels fill 6%")),
+        "{hints:?}"
+    );
+    let before: Vec<&str> = report
+        .kernels
+        .iter()
+        .take_while(|k| !std::ptr::eq(*k, conv))
+        .map(|k| k.name.as_str())
+        .collect();
+    // The padding and the im2col copy, then the batch norm's scale
+    // (`1 / sqrt(running_var + eps)`, a kernel of its own).
+    assert_eq!(before.len(), 3, "{before:?}");
+    assert_eq!(before[..2], ["pad", "strided_copy"]);
+}

@@ -32,6 +32,27 @@ pub struct Work {
     pub hbm_bytes: f64,
     /// A gather or scatter (SparseCore work where the chip has them).
     pub sparse: bool,
+    /// For a convolution's matmul: the convolution, which the MXU runs tap
+    /// by tap (see `Conv`), costed as such instead of as `matmul`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub conv: Option<Conv>,
+}
+
+/// A convolution as a TPU's MXU runs it: at each of the `taps` kernel
+/// positions (per group), every one of `positions` output positions (batch
+/// times output pixels) is a row that contracts `in_channels` into
+/// `out_channels`. XLA pads the channels to the MXU's width at every tap, so
+/// a layer of 8 input channels uses 1/16 of a 128-wide array however large
+/// its kernel.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Conv {
+    pub groups: usize,
+    pub taps: usize,
+    pub positions: usize,
+    pub in_channels: usize,
+    pub out_channels: usize,
 }
 
 /// Which unit of the chip runs a kernel.
@@ -111,8 +132,49 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
     let memory_us = work.hbm_bytes / hbm * 1e6;
     let vector_us = work.vector_flops / (peak * VPU_FRACTION) * 1e6;
     let mut hints = Vec::new();
-    let (unit, compute_us, mxu_utilization, matmul_flops) = match work.matmul {
-        Some([batch, m, k, n]) => {
+    let (unit, compute_us, mxu_utilization, matmul_flops) = match (&work.conv, work.matmul) {
+        (Some(conv), Some(_)) => {
+            let w = chip.mxu_width;
+            let (m, k, n) = (conv.positions, conv.in_channels, conv.out_channels);
+            let utilization = mxu_utilization(w, m, k, n);
+            let flops = 2.0 * (conv.groups * conv.taps * m * k * n) as f64;
+            let mxu_us = if utilization > 0.0 {
+                flops / (peak * utilization) * 1e6
+            } else {
+                0.0
+            };
+            for (what, x) in [("input", k), ("output", n)] {
+                if x % w != 0 {
+                    let per = if what == "input" {
+                        " at each kernel tap"
+                    } else {
+                        ""
+                    };
+                    let (noun, verb) = if x == 1 {
+                        ("channel", "fills")
+                    } else {
+                        ("channels", "fill")
+                    };
+                    hints.push(format!(
+                        "{x} {what} {noun} {verb} {} of a {w}-wide MXU{per}; a multiple of {w} would use all of it",
+                        fill(x, w)
+                    ));
+                }
+            }
+            if m % 8 != 0 {
+                hints.push(format!(
+                    "{m} output positions pad to {} (the MXU streams rows eight at a time)",
+                    pad(m, 8)
+                ));
+            }
+            (
+                Unit::Mxu,
+                mxu_us + vector_us,
+                Some(utilization),
+                Some(flops),
+            )
+        }
+        (_, Some([batch, m, k, n])) => {
             let w = chip.mxu_width;
             let utilization = mxu_utilization(w, m, k, n);
             let flops = 2.0 * (batch * m * k * n) as f64;
@@ -142,8 +204,10 @@ pub fn kernel_cost(chip: &Chip, work: &Work) -> Cost {
                 Some(flops),
             )
         }
-        None if work.sparse && chip.sparse_cores > 0 => (Unit::SparseCore, vector_us, None, None),
-        None => (Unit::Vpu, vector_us, None, None),
+        (_, None) if work.sparse && chip.sparse_cores > 0 => {
+            (Unit::SparseCore, vector_us, None, None)
+        }
+        (_, None) => (Unit::Vpu, vector_us, None, None),
     };
     let body = compute_us.max(memory_us);
     let bound = if launch_us > body {
@@ -177,6 +241,38 @@ mod tests {
         assert_eq!(mxu_utilization(128, 256, 64, 128), 0.5);
         assert_eq!(mxu_utilization(256, 256, 128, 256), 0.5);
         assert_eq!(mxu_utilization(128, 4, 128, 128), 0.5);
+    }
+
+    #[test]
+    fn a_convolution_pads_its_channels_at_every_tap() {
+        let v5e = preset("v5e").unwrap();
+        // A 3x3 conv from 8 to 16 channels over 32 images of 12x12: im2col
+        // makes it [4608, 72] @ [72, 16], but the MXU contracts the 8 input
+        // channels tap by tap, each padded to 128.
+        let conv = Conv {
+            groups: 1,
+            taps: 9,
+            positions: 4608,
+            in_channels: 8,
+            out_channels: 16,
+        };
+        let work = Work {
+            matmul: Some([1, 4608, 72, 16]),
+            conv: Some(conv),
+            ..Work::default()
+        };
+        let cost = kernel_cost(&v5e, &work);
+        assert_eq!(cost.mxu_utilization, Some(8.0 / 128.0 * 16.0 / 128.0));
+        assert_eq!(cost.matmul_flops, Some(2.0 * 4608.0 * 72.0 * 16.0));
+        assert_eq!(
+            cost.hints,
+            [
+                "8 input channels fill 6% of a 128-wide MXU at each kernel tap; a multiple of 128 would use all of it",
+                "16 output channels fill 12% of a 128-wide MXU; a multiple of 128 would use all of it",
+            ]
+        );
+        let plain = kernel_cost(&v5e, &Work { conv: None, ..work });
+        assert!(cost.compute_us > plain.compute_us);
     }
 
     #[test]

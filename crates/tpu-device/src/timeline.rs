@@ -299,6 +299,7 @@ mod tests {
                 vector_flops: 1e6,
                 hbm_bytes: 1e6 * (i + 1) as f64,
                 sparse: i % 5 == 0,
+                conv: None,
             };
             items.push(launch(&chip, &format!("k{i}"), work));
             if i % 7 == 6 {

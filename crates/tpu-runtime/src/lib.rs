@@ -42,4 +42,6 @@ pub use runtime::{
     scalar_type_name,
 };
 pub use tensor::{Device, Home, Tensor};
+/// A convolution as the MXU runs it, for `Runtime::set_conv`.
+pub use tpu_device::cost::Conv;
 pub use views::{IndexItem, infer_shape, normalize_axis};

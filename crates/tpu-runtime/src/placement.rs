@@ -216,6 +216,10 @@ impl Runtime {
                 kernel_language: done.kernel_language.to_string(),
                 line: self.line,
                 fallback,
+                conv: match op {
+                    Op::MatMul { .. } => self.conv.take(),
+                    _ => None,
+                },
             });
             if self.compiled.capture.is_some() {
                 self.capture_op(op, inputs, ((home, done.buffer), &out_shape, out_dtype))

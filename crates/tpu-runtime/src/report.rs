@@ -285,6 +285,10 @@ pub struct OpRecord {
     /// backend (no kernel for it yet), if it did.
     #[serde(default)]
     pub fallback: Option<String>,
+    /// For a convolution's matmul: the convolution (see `Runtime::set_conv`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub conv: Option<tpu_device::cost::Conv>,
 }
 
 #[cfg(test)]

@@ -85,6 +85,9 @@ pub struct Runtime {
     pub(crate) line: Option<u32>,
     /// Fuel the ops since the last `take_work_fuel` cost (`work::op_fuel`).
     pub(crate) work_fuel: u64,
+    /// The convolution the next matmul computes (`set_conv`), noted on its
+    /// op record so that the cost model runs it as one.
+    pub(crate) conv: Option<tpu_device::cost::Conv>,
     print_options: PrintOptions,
     /// The simulated TPU: its chip and slice.
     device: (tpu_device::Chip, tpu_device::Slice),
@@ -130,6 +133,7 @@ impl Runtime {
             live_bytes: 0,
             line: None,
             work_fuel: 0,
+            conv: None,
             print_options: PrintOptions::default(),
             device: default_device(),
             chosen_device: default_device(),

@@ -117,6 +117,7 @@ pub(crate) fn pallas_work(kernel: &tpu_ir::PallasKernel) -> Work {
         vector_flops: vector_flops * points,
         hbm_bytes: block_traffic(kernel),
         sparse: false,
+        conv: None,
     }
 }
 
@@ -194,6 +195,7 @@ pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
         vector_flops: (computed * kernel.shape.numel()) as f64,
         hbm_bytes: inputs + outputs,
         sparse: false,
+        conv: None,
     }
 }
 

@@ -7415,6 +7415,85 @@ fn is_denormal(x: f32) -> bool {
 fn denormal_steps(x: f32) -> f32 {
     return f32(bitcast<u32>(x) & 0x7fffffu);
 }
+fn unary_3(x: f32) -> f32 {
+    return select(x, 0.0, x < 0.0 && !is_nan(x));
+}
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let m = param(34u);
+    let k = param(35u);
+    let n = param(36u);
+    let col = i % n;
+    let row = (i / n) % m;
+    let batch = i / (m * n);
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
+    var acc = 0.0;
+    for (var p = 0u; p < k; p = p + 1u) {
+        acc = acc + in0[ao + row * ar + p * ac] * in1[bo + p * br + col * bc];
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o2 = o2 + c * param(26u + axis);
+    }
+    let v0 = acc;
+    let v1 = in2[o2];
+    let v2 = (v0 + v1);
+    let v3 = unary_3(v2);
+    out0[i] = v3;
+}
+// ---- library kernel ----
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+fn is_inf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+fn nan() -> f32 {
+    var bits = 0x7fc00000u;
+    return bitcast<f32>(bits);
+}
+fn inf() -> f32 {
+    var bits = 0x7f800000u;
+    return bitcast<f32>(bits);
+}
+fn sign_bit(x: f32) -> u32 {
+    return bitcast<u32>(x) & 0x80000000u;
+}
+fn with_sign(magnitude: f32, sign: u32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(magnitude) & 0x7fffffffu) | sign);
+}
+fn is_denormal(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits != 0u && bits < 0x800000u;
+}
+fn denormal_steps(x: f32) -> f32 {
+    return f32(bitcast<u32>(x) & 0x7fffffu);
+}
 fn max_step(acc: f32, x: f32) -> f32 {
     if (is_nan(acc) || is_nan(x)) { return nan(); }
     return select(acc, x, x > acc);
@@ -7990,45 +8069,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     out2[i] = v7;
 }
 // ---- library kernel ----
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
-fn param(i: u32) -> u32 {
-    return params[i / 4u][i % 4u];
-}
-@group(0) @binding(1) var<storage, read> in0: array<f32>;
-@group(0) @binding(2) var<storage, read> in1: array<f32>;
-@group(0) @binding(3) var<storage, read> in2: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 256u + gid.x;
-    if (i >= param(0u)) {
-        return;
-    }
-    let rank = param(1u);
-    var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
-    var o2 = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
-        let axis = rank - 1u - d;
-        let size = param(2u + axis);
-        let c = rest % size;
-        rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
-        o2 = o2 + c * param(26u + axis);
-    }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
-    let v2 = (v0 + v1);
-    let v3 = in2[o2];
-    let v4 = (v3 * bitcast<f32>(param(34u)));
-    out0[i] = v2;
-    out1[i] = v4;
-}
-// ---- library kernel ----
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 10>;
 fn param(i: u32) -> u32 {
     return params[i / 4u][i % 4u];
@@ -8081,6 +8121,99 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     out0[i] = v1;
     out1[i] = v3;
     out2[i] = v6;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 9>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out1: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = (v0 * bitcast<f32>(param(34u)));
+    let v2 = in1[o1];
+    let v3 = (v1 + v2);
+    let v4 = (v3 * bitcast<f32>(param(35u)));
+    let v5 = in2[o2];
+    let v6 = (v5 + v4);
+    out0[i] = v3;
+    out1[i] = v6;
+}
+// ---- library kernel ----
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 13>;
+fn param(i: u32) -> u32 {
+    return params[i / 4u][i % 4u];
+}
+@group(0) @binding(1) var<storage, read> in0: array<f32>;
+@group(0) @binding(2) var<storage, read> in1: array<f32>;
+@group(0) @binding(3) var<storage, read> in2: array<f32>;
+@group(0) @binding(4) var<storage, read> in3: array<f32>;
+@group(0) @binding(5) var<storage, read> in4: array<f32>;
+@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out1: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out2: array<f32>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 256u + gid.x;
+    if (i >= param(0u)) {
+        return;
+    }
+    let rank = param(1u);
+    var rest = i;
+    var o0 = 0u;
+    var o1 = 0u;
+    var o2 = 0u;
+    var o3 = 0u;
+    var o4 = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let axis = rank - 1u - d;
+        let size = param(2u + axis);
+        let c = rest % size;
+        rest = rest / size;
+        o0 = o0 + c * param(10u + axis);
+        o1 = o1 + c * param(18u + axis);
+        o2 = o2 + c * param(26u + axis);
+        o3 = o3 + c * param(34u + axis);
+        o4 = o4 + c * param(42u + axis);
+    }
+    let v0 = in0[o0];
+    let v1 = in1[o1];
+    let v2 = (v0 + v1);
+    let v3 = in2[o2];
+    let v4 = (v3 * bitcast<f32>(param(50u)));
+    let v5 = in3[o3];
+    let v6 = (v4 + v5);
+    let v7 = (v6 * bitcast<f32>(param(51u)));
+    let v8 = in4[o4];
+    let v9 = (v8 + v7);
+    out0[i] = v2;
+    out1[i] = v6;
+    out2[i] = v9;
 }
 // ---- library kernel ----
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
@@ -8256,7 +8389,7 @@ fn denormal_steps(x: f32) -> f32 {
 fn unary_9(x: f32) -> f32 {
     return select(x, 0.0, x < 0.0 && !is_nan(x));
 }
-@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 13>;
+@group(0) @binding(0) var<uniform> params: array<vec4<u32>, 16>;
 fn param(i: u32) -> u32 {
     return params[i / 4u][i % 4u];
 }
@@ -8265,7 +8398,8 @@ fn param(i: u32) -> u32 {
 @group(0) @binding(3) var<storage, read> in2: array<f32>;
 @group(0) @binding(4) var<storage, read> in3: array<f32>;
 @group(0) @binding(5) var<storage, read> in4: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out0: array<f32>;
+@group(0) @binding(6) var<storage, read> in5: array<f32>;
+@group(0) @binding(7) var<storage, read_write> out0: array<f32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
@@ -8273,32 +8407,46 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if (i >= param(0u)) {
         return;
     }
+    let m = param(58u);
+    let k = param(59u);
+    let n = param(60u);
+    let col = i % n;
+    let row = (i / n) % m;
+    let batch = i / (m * n);
+    let ao = param(10u) + (batch / param(12u)) * param(11u) + (batch % param(12u)) * param(13u);
+    let ar = param(14u);
+    let ac = param(15u);
+    let bo = param(18u) + (batch / param(20u)) * param(19u) + (batch % param(20u)) * param(21u);
+    let br = param(22u);
+    let bc = param(23u);
+    var acc = 0.0;
+    for (var p = 0u; p < k; p = p + 1u) {
+        acc = acc + in0[ao + row * ar + p * ac] * in1[bo + p * br + col * bc];
+    }
     let rank = param(1u);
     var rest = i;
-    var o0 = 0u;
-    var o1 = 0u;
     var o2 = 0u;
     var o3 = 0u;
     var o4 = 0u;
+    var o5 = 0u;
     for (var d = 0u; d < rank; d = d + 1u) {
         let axis = rank - 1u - d;
         let size = param(2u + axis);
         let c = rest % size;
         rest = rest / size;
-        o0 = o0 + c * param(10u + axis);
-        o1 = o1 + c * param(18u + axis);
         o2 = o2 + c * param(26u + axis);
         o3 = o3 + c * param(34u + axis);
         o4 = o4 + c * param(42u + axis);
+        o5 = o5 + c * param(50u + axis);
     }
-    let v0 = in0[o0];
-    let v1 = in1[o1];
+    let v0 = acc;
+    let v1 = in2[o2];
     let v2 = (v0 - v1);
-    let v3 = in2[o2];
+    let v3 = in3[o3];
     let v4 = (v2 * v3);
-    let v5 = in3[o3];
+    let v5 = in4[o4];
     let v6 = (v4 * v5);
-    let v7 = in4[o4];
+    let v7 = in5[o5];
     let v8 = (v6 + v7);
     let v9 = unary_9(v8);
     out0[i] = v9;

@@ -338,6 +338,16 @@ eager_calls: number, compiles: Array<CompileRecord>,
 notes: Array<string>, };
 
 /**
+ * A convolution as a TPU's MXU runs it: at each of the `taps` kernel
+ * positions (per group), every one of `positions` output positions (batch
+ * times output pixels) is a row that contracts `in_channels` into
+ * `out_channels`. XLA pads the channels to the MXU's width at every tap, so
+ * a layer of 8 input channels uses 1/16 of a 128-wide array however large
+ * its kernel.
+ */
+export type Conv = { groups: number, taps: number, positions: number, in_channels: number, out_channels: number, };
+
+/**
  * A kernel's simulated cost.
  */
 export type Cost = { unit: CostUnit, 
@@ -765,7 +775,11 @@ line: number | null,
  * Why a `tpu` op ran on the host reference instead of the accelerator
  * backend (no kernel for it yet), if it did.
  */
-fallback: string | null, };
+fallback: string | null, 
+/**
+ * For a convolution's matmul: the convolution (see `Runtime::set_conv`).
+ */
+conv?: Conv, };
 
 /**
  * Bounded dynamic shapes: a dynamic compile's graph run padded to a bound
@@ -1160,7 +1174,12 @@ hbm_bytes: number,
 /**
  * A gather or scatter (SparseCore work where the chip has them).
  */
-sparse: boolean, };
+sparse: boolean, 
+/**
+ * For a convolution's matmul: the convolution, which the MXU runs tap
+ * by tap (see `Conv`), costed as such instead of as `matmul`.
+ */
+conv?: Conv, };
 
 /**
  * What is particular to a run of several ranks.

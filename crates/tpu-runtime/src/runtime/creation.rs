@@ -247,6 +247,7 @@ impl Runtime {
             kernel_language: "Rust".into(),
             line: self.line,
             fallback: None,
+            conv: None,
         });
         Ok(out)
     }

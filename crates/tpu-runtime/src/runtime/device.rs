@@ -98,6 +98,14 @@ impl Runtime {
             while let Some(s) = syncs.next_if(|s| s.after_kernels <= i) {
                 items.push(sync_item(s));
             }
+            // A convolution's matmul (and its epilogue) runs as the
+            // convolution it is.
+            if k.work.matmul.is_some() && k.work.conv.is_none() {
+                k.work.conv = k
+                    .ops
+                    .iter()
+                    .find_map(|&o| report.ops.get(o).and_then(|r| r.conv.clone()));
+            }
             let cost = tpu_device::cost::kernel_cost(chip, &k.work);
             items.push(Item::Launch {
                 name: k.name.clone(),
@@ -116,6 +124,12 @@ impl Runtime {
         ));
         report.timeline = Some(timeline);
         report.summary = Some(crate::report::summarize(report));
+    }
+
+    /// `set_conv`: the next matmul computes this convolution (`None` clears
+    /// it); the functional convolutions bracket their matmul with it.
+    pub fn set_conv(&mut self, conv: Option<tpu_device::cost::Conv>) {
+        self.conv = conv;
     }
 
     /// Chooses the simulated TPU: the chip the Report's costs and timeline

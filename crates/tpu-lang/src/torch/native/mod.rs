@@ -51,6 +51,7 @@ pub const NATIVE_FUNCTIONS: &[&str] = &[
     "torch._C.expand",
     "torch._C.unfold",
     "torch._C.pad",
+    "torch._C.set_conv",
     "torch._C.unsqueeze",
     "torch._C.squeeze",
     "torch._C.contiguous",
@@ -192,6 +193,22 @@ impl Interpreter<'_> {
                 self.native_creation(a).await
             }
             "set_printoptions" => self.native_set_printoptions(a),
+            "set_conv" => {
+                // [groups, taps, positions, in_channels, out_channels] per group,
+                // or None.
+                let conv = a.opt_ints(0)?.map(|v| {
+                    let at = |i: usize| v.get(i).copied().unwrap_or(0).max(0) as usize;
+                    tpu_runtime::Conv {
+                        groups: at(0),
+                        taps: at(1),
+                        positions: at(2),
+                        in_channels: at(3),
+                        out_channels: at(4),
+                    }
+                });
+                self.runtime.set_conv(conv);
+                Ok(Value::None)
+            }
             "dist_seat"
             | "dist_set_initialized"
             | "dist_is_initialized"

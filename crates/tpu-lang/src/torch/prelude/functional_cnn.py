@@ -171,31 +171,34 @@ def _windows(x, kernel, stride, dilation):
 
 
 def _conv2d_windows(x, weight, bias, kernel, stride, dilation, pads, groups):
-    # As a TPU runs it: every output position a row, its input channels and
-    # kernel taps the contraction, the output channels the MXU's columns.
+    # im2col: each output position's input channels and kernel taps in a
+    # column ([N, groups, C/groups * kh * kw, OH * OW], one copy of the
+    # windows), multiplied by the weight as [groups, O/groups, taps]. The
+    # product is channels-first already, so a bias, a batch norm in eval mode
+    # and an activation after it are the matmul's epilogue in Fused mode. The
+    # cost model runs it as a TPU does (positions as rows, channels as the
+    # contraction and the columns, tap by tap), from the `set_conv` note.
     if any(p != (0, 0) for p in pads):
         x = torch._C.pad(x, [0, 0, pads[0][0], pads[1][0]], [0, 0, pads[0][1], pads[1][1]], 0.0)
     win = _windows(x, kernel, stride, dilation)
     n, c, oh, ow = win.shape[0], win.shape[1], win.shape[2], win.shape[3]
     o = weight.shape[0]
     taps = (c // groups) * kernel[0] * kernel[1]
-    rows = n * oh * ow
-    if groups == 1:
-        # im2col: [N * OH * OW, C * kh * kw], one copy of the windows.
-        cols = win.permute(0, 2, 3, 1, 4, 5).reshape(rows, taps)
-        out = torch.matmul(cols, weight.reshape(o, taps).t())
-        if bias is not None:
-            out = out + bias
-        out = out.reshape(n, oh, ow, o)
-    else:
-        cols = win.reshape(n, groups, c // groups, oh, ow, kernel[0], kernel[1])
-        cols = cols.permute(1, 0, 3, 4, 2, 5, 6).reshape(groups, rows, taps)
-        out = torch.matmul(cols, weight.reshape(groups, o // groups, taps).transpose(1, 2))
-        out = out.reshape(groups, n, oh, ow, o // groups).permute(1, 2, 3, 0, 4).reshape(n, oh, ow, o)
-        if bias is not None:
-            out = out + bias
-    # PyTorch's layout: channels first, contiguous.
-    return out.permute(0, 3, 1, 2).contiguous()
+    torch._C.set_conv([groups, kernel[0] * kernel[1], n * oh * ow, c // groups, o // groups])
+    try:
+        if groups == 1:
+            cols = win.permute(0, 1, 4, 5, 2, 3).reshape(n, taps, oh * ow)
+            out = torch.matmul(weight.reshape(o, taps), cols)
+        else:
+            cols = win.reshape(n, groups, c // groups, oh, ow, kernel[0], kernel[1])
+            cols = cols.permute(0, 1, 2, 5, 6, 3, 4).reshape(n, groups, taps, oh * ow)
+            out = torch.matmul(weight.reshape(groups, o // groups, taps), cols)
+    finally:
+        torch._C.set_conv(None)
+    out = out.reshape(n, o, oh, ow)
+    if bias is not None:
+        out = out + bias.reshape(1, o, 1, 1)
+    return out
 
 
 def conv1d(input, weight, bias=None, stride=[1], padding=[0], dilation=[1], groups=1):
