@@ -191,12 +191,13 @@ test("every example runs from the menu and prints what it should", async () => {
       await page.click(".tabs [data-panel=kernels]");
     }
     if (id === "cnn") {
-      // Each convolution is the matmul it lowers to, costed tap by tap: 16
-      // output channels fill an eighth of the MXU's columns.
+      // The first convolution (on the panel's first page) is the matmul it
+      // lowers to, named and costed as a convolution, tap by tap: one input
+      // channel, and 16 output channels fill an eighth of the MXU's columns.
       await page.click(".tabs [data-panel=kernels]");
       const kernels = await page.textContent("#panel-kernels");
-      assert.match(kernels, /aten::mm \(conv: 9 taps, 16→16 channels\)/);
-      assert.match(kernels, /16 input channels fill 12% of a 128-wide MXU at each kernel tap/);
+      assert.match(kernels, /aten::mm \(conv: 9 taps, 1→16 channels\)/);
+      assert.match(kernels, /1 input channel fills 1% of a 128-wide MXU at each kernel tap/);
       assert.match(kernels, /16 output channels fill 12% of a 128-wide MXU/);
       await page.locator("#panel-kernels tr", { hasText: "conv: 9 taps, 1→16" }).first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(artifacts, "panel-kernels-cnn.png"), fullPage: true });

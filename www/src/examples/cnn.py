@@ -4,10 +4,11 @@ import torch.nn.functional as F
 
 # A small convolutional network learns to tell three kinds of synthetic 8x8
 # images apart: a vertical bar, a horizontal bar, a bright corner. On a TPU a
-# convolution is a matmul in disguise: every output position is a row, the
-# input channels times the 3x3 taps are the contraction, the output channels
-# are the MXU's columns. With 16 channels the 128-wide MXU is mostly padding;
-# the Kernels panel shows each conv's matmul, its MXU use and the hint.
+# convolution is a matmul in disguise: every output position is a row and, at
+# each of the 3x3 kernel taps, the input channels are the contraction and the
+# output channels the MXU's columns. With 1 or 16 channels the 128-wide MXU is
+# mostly padding; the Kernels panel names each convolution's matmul, its MXU
+# use and the hints.
 device = "tpu"
 torch.manual_seed(0)
 model = nn.Sequential(
