@@ -27,6 +27,7 @@ WORKLOADS = {
         "crates/tpu-cli/src/bench/transformer.py",
         dict(BATCH=8, TOKENS=128, WIDTH=256, HEADS=4),
     ),
+    "cnn_train_step": ("crates/tpu-cli/src/bench/cnn.py", dict(BATCH=32, CH=32, SIZE=32)),
 }
 
 

@@ -32,6 +32,12 @@ const WORKLOADS: &[Workload] = &[
         full: &[("BATCH", 8), ("TOKENS", 128), ("WIDTH", 256), ("HEADS", 4)],
         small: &[("BATCH", 2), ("TOKENS", 8), ("WIDTH", 16), ("HEADS", 4)],
     },
+    Workload {
+        name: "cnn_train_step",
+        source: include_str!("bench/cnn.py"),
+        full: &[("BATCH", 32), ("CH", 32), ("SIZE", 32)],
+        small: &[("BATCH", 4), ("CH", 4), ("SIZE", 8)],
+    },
 ];
 
 /// One line of `tpu bench --json`.

@@ -149,7 +149,7 @@ fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
     assert!(add["fallback"].is_null());
 }
 
-/// The benchmark harness at toy sizes: it runs both workloads in both modes
+/// The benchmark harness at toy sizes: it runs every workload in both modes
 /// and prints the JSON fields the issue asks for. Times at these sizes are
 /// noise and are not checked (benchmarks are not timed unit tests); kernel
 /// counts are deterministic and are.
@@ -170,7 +170,10 @@ fn bench_prints_one_json_object_per_workload() {
         .map(|l| serde_json::from_str(l).expect("a JSON object per line"))
         .collect();
     let names: Vec<&str> = lines.iter().map(|l| l["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["mlp_train_step", "transformer_block_fwd_bwd"]);
+    assert_eq!(
+        names,
+        ["mlp_train_step", "transformer_block_fwd_bwd", "cnn_train_step"]
+    );
     for l in &lines {
         for field in [
             "backend",

@@ -26,7 +26,7 @@ mod reduce;
 mod window;
 pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
-use indexing::{pick, scatter, select, strided_positions};
+use indexing::{pick, scatter, select, strided_pick};
 use matmul::{batched, batched_in_place};
 use reduce::{cumsum, pairwise_sum, reduce, reduce_lane};
 
@@ -211,12 +211,18 @@ impl ReferenceBackend {
                 }
             }
             Op::Strided { offset, strides } => {
-                let positions = strided_positions(out, *offset, strides);
                 let src = self.get(inputs[0].buffer)?;
-                if positions.iter().any(|&p| p >= src.len()) {
+                let last = out
+                    .dims()
+                    .iter()
+                    .zip(strides)
+                    .map(|(&d, &s)| d.saturating_sub(1) * s)
+                    .sum::<usize>()
+                    + offset;
+                if out.numel() > 0 && last >= src.len() {
                     return Err(BackendError::Device("strided window out of range".into()));
                 }
-                pick(src, &positions)
+                strided_pick(src, out, *offset, strides)
             }
             Op::Gather => {
                 let HostData::I64(index) = self.get(inputs[1].buffer)? else {
@@ -349,10 +355,32 @@ fn broadcast<T: Copy, U>(
     f: impl Fn(T, T) -> U,
 ) -> Vec<U> {
     let mut result = Vec::with_capacity(out.numel());
-    for_each_index(out, |index| {
-        result.push(f(a[offset(index, sa)], b[offset(index, sb)]));
+    let (la, lb) = (sa.last().copied().unwrap_or(0), sb.last().copied().unwrap_or(0));
+    for_each_row(out, |index, n| {
+        let (oa, ob) = (offset(index, sa), offset(index, sb));
+        result.extend((0..n).map(|j| f(a[oa + j * la], b[ob + j * lb])));
     });
     result
+}
+
+/// Visits every row (run along the last dimension) of `shape` in row-major
+/// order: the multi-index of the row's first element, and the row's length.
+/// A 0-d shape is one row of one element.
+fn for_each_row(shape: &Shape, mut visit: impl FnMut(&[usize], usize)) {
+    let dims = shape.dims();
+    match dims.split_last() {
+        None => visit(&[], 1),
+        Some((&last, outer)) => {
+            if last == 0 {
+                return;
+            }
+            let mut index = vec![0usize; dims.len()];
+            for_each_index(&Shape::new(outer.to_vec()), |o| {
+                index[..outer.len()].copy_from_slice(o);
+                visit(&index, last);
+            });
+        }
+    }
 }
 
 /// Visits every multi-index of `shape` in row-major order.

@@ -47,17 +47,14 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
         .iter()
         .map(|i| i.shape.dims() == kernel.shape.dims())
         .collect();
-    // Each broadcast input's offset for every element, computed once.
-    let offsets: Vec<Option<Vec<usize>>> = strides
+    // Each broadcast input is read through a cursor that walks the kernel's
+    // shape with the input's broadcast strides, one row run at a time.
+    let mut cursors: Vec<Option<Cursor>> = strides
         .iter()
         .zip(&dense)
         .enumerate()
         .map(|(index, (s, &d))| {
-            (!d && !kernel.is_matmul_operand(index)).then(|| {
-                let mut o = Vec::with_capacity(n);
-                for_each_index(&kernel.shape, |index| o.push(offset(index, s)));
-                o
-            })
+            (!d && !kernel.is_matmul_operand(index)).then(|| Cursor::new(kernel.shape.dims(), s))
         })
         .collect();
     let mut outs: Vec<Vec<f32>> = kernel
@@ -73,13 +70,9 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
             let (done, rest) = blocks.split_at_mut(k);
             let out = &mut rest[0][..len];
             match node {
-                FusedNode::Input { index } => match &offsets[*index] {
+                FusedNode::Input { index } => match &mut cursors[*index] {
                     None => out.copy_from_slice(&values[*index][start..start + len]),
-                    Some(o) => {
-                        for (e, slot) in out.iter_mut().enumerate() {
-                            *slot = values[*index][o[start + e]];
-                        }
-                    }
+                    Some(cursor) => cursor.read(values[*index], out),
                 },
                 FusedNode::Const { value } => out.fill(*value as f32),
                 FusedNode::Binary { op, a, b } => {
@@ -118,6 +111,54 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
         start += len;
     }
     outs
+}
+
+/// A position in a kernel's iteration space and the offset it reads in a
+/// broadcast input, advanced in row-major order.
+struct Cursor {
+    dims: Vec<usize>,
+    strides: Vec<usize>,
+    index: Vec<usize>,
+    offset: usize,
+}
+
+impl Cursor {
+    fn new(dims: &[usize], strides: &[usize]) -> Cursor {
+        Cursor {
+            dims: dims.to_vec(),
+            strides: strides.to_vec(),
+            index: vec![0; dims.len()],
+            offset: 0,
+        }
+    }
+
+    /// Fills `out` with the next `out.len()` elements.
+    fn read(&mut self, values: &[f32], out: &mut [f32]) {
+        let Some(last) = self.dims.len().checked_sub(1) else {
+            out.fill(values[0]);
+            return;
+        };
+        let (n, inner) = (self.dims[last], self.strides[last]);
+        let mut done = 0;
+        while done < out.len() {
+            let run = (n - self.index[last]).min(out.len() - done);
+            for (j, slot) in out[done..done + run].iter_mut().enumerate() {
+                *slot = values[self.offset + j * inner];
+            }
+            done += run;
+            self.index[last] += run;
+            self.offset += run * inner;
+            // Carry into the outer dimensions at the end of a row.
+            let mut axis = last;
+            while self.index[axis] == self.dims[axis] && axis > 0 {
+                self.offset -= self.dims[axis] * self.strides[axis];
+                self.index[axis] = 0;
+                axis -= 1;
+                self.index[axis] += 1;
+                self.offset += self.strides[axis];
+            }
+        }
+    }
 }
 
 /// `out[i] = x[i] op s` (or `s op x[i]`), with the common ops chosen outside

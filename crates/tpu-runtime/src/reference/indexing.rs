@@ -3,15 +3,35 @@
 //! copies, gathers, `where`'s branches), the mask selection of `where`, and
 //! scatters that overwrite or accumulate in index order.
 
-use super::{for_each_index, offset};
+use super::{for_each_row, offset};
 use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
 use tpu_ir::Shape;
 
-/// The flat positions a strided window reads, in row-major order of `shape`.
-pub(super) fn strided_positions(shape: &Shape, start: usize, strides: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(shape.numel());
-    for_each_index(shape, |index| out.push(start + offset(index, strides)));
-    out
+/// The strided window of `data` at `start` with `strides`, in row-major
+/// order of `shape` (a strided copy), read row by row without listing the
+/// positions first.
+pub(super) fn strided_pick(data: &HostData, shape: &Shape, start: usize, strides: &[usize]) -> HostData {
+    fn rows<T: Copy>(v: &[T], shape: &Shape, start: usize, strides: &[usize]) -> Vec<T> {
+        let mut out = Vec::with_capacity(shape.numel());
+        let inner = strides.last().copied().unwrap_or(0);
+        for_each_row(shape, |index, n| {
+            let first = start + offset(index, strides);
+            if inner == 1 {
+                out.extend_from_slice(&v[first..first + n]);
+            } else {
+                out.extend((0..n).map(|j| v[first + j * inner]));
+            }
+        });
+        out
+    }
+    match data {
+        HostData::F32(v) => HostData::F32(rows(v, shape, start, strides)),
+        HostData::F64(v) => HostData::F64(rows(v, shape, start, strides)),
+        HostData::BF16(v) => HostData::BF16(rows(v, shape, start, strides)),
+        HostData::I32(v) => HostData::I32(rows(v, shape, start, strides)),
+        HostData::I64(v) => HostData::I64(rows(v, shape, start, strides)),
+        HostData::Bool(v) => HostData::Bool(rows(v, shape, start, strides)),
+    }
 }
 
 /// The elements of `data` at `positions`, in that order.

@@ -1,10 +1,10 @@
 //! The window ops behind convolutions and pooling: `Pad` (a constant border)
 //! and `UnfoldBackward` (the sum of every window element that read an input
-//! element). Both move values by position, so they are written as scatters of
-//! the input into a filled output, in the input's order.
+//! element). Both move values by position, row by row along the last
+//! dimension: `pad` copies each input row into place, `unfold_backward` adds
+//! each window into place in the gradient's order.
 
-use super::indexing::scatter;
-use super::{for_each_index, offset};
+use super::{for_each_row, offset};
 use crate::data::HostData;
 use tpu_ir::{DType, Shape};
 
@@ -18,25 +18,43 @@ pub(super) fn pad(
     out_dtype: DType,
     value: f64,
 ) -> HostData {
+    fn place<T: Copy>(
+        data: &mut [T],
+        input: &[T],
+        input_shape: &Shape,
+        before: &[usize],
+        strides: &[usize],
+    ) {
+        let mut at = 0;
+        for_each_row(input_shape, |index, n| {
+            let first: usize = index
+                .iter()
+                .zip(before)
+                .zip(strides)
+                .map(|((i, b), s)| (i + b) * s)
+                .sum();
+            data[first..first + n].copy_from_slice(&input[at..at + n]);
+            at += n;
+        });
+    }
     let strides = out.strides();
-    let mut positions = Vec::with_capacity(input_shape.numel());
-    for_each_index(input_shape, |index| {
-        let at: usize = index
-            .iter()
-            .zip(before)
-            .zip(&strides)
-            .map(|((i, b), s)| (i + b) * s)
-            .sum();
-        positions.push(at as i64);
-    });
     let mut data = HostData::filled(out_dtype, out.numel(), value);
-    scatter(&mut data, &positions, input, false);
+    match (&mut data, input) {
+        (HostData::F32(d), HostData::F32(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::F64(d), HostData::F64(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::BF16(d), HostData::BF16(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::I32(d), HostData::I32(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::I64(d), HostData::I64(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::Bool(d), HostData::Bool(x)) => place(d, x, input_shape, before, &strides),
+        _ => unreachable!("the output has the input's dtype"),
+    }
     data
 }
 
 /// The gradient of `unfold(axis, size, step)`: `grad` has the unfolded shape
 /// (`axis` counts windows, the last dimension is the window); element
-/// `[.., w, .., k]` adds into output element `[.., w * step + k, ..]`.
+/// `[.., w, .., k]` adds into output element `[.., w * step + k, ..]`, in the
+/// gradient's order.
 pub(super) fn unfold_backward(
     grad: &HostData,
     grad_shape: &Shape,
@@ -45,16 +63,44 @@ pub(super) fn unfold_backward(
     out: &Shape,
     out_dtype: DType,
 ) -> HostData {
+    fn add<T: Copy + std::ops::Add<Output = T>>(
+        data: &mut [T],
+        grad: &[T],
+        grad_shape: &Shape,
+        axis: usize,
+        step: usize,
+        strides: &[usize],
+    ) {
+        let rank = grad_shape.rank() - 1;
+        let along = strides[axis];
+        let mut at = 0;
+        for_each_row(grad_shape, |index, n| {
+            let first = offset(&index[..rank], strides) + index[axis] * (step - 1) * along;
+            for (j, &g) in grad[at..at + n].iter().enumerate() {
+                let slot = &mut data[first + j * along];
+                *slot = *slot + g;
+            }
+            at += n;
+        });
+    }
     let strides = out.strides();
-    let rank = grad_shape.rank() - 1;
-    let mut positions = Vec::with_capacity(grad_shape.numel());
-    for_each_index(grad_shape, |index| {
-        let mut at = offset(&index[..rank], &strides);
-        at += index[rank] * strides[axis];
-        at += index[axis] * (step - 1) * strides[axis];
-        positions.push(at as i64);
-    });
     let mut data = HostData::filled(out_dtype, out.numel(), 0.0);
-    scatter(&mut data, &positions, grad, true);
+    match (&mut data, grad) {
+        (HostData::F32(d), HostData::F32(g)) => add(d, g, grad_shape, axis, step, &strides),
+        (HostData::F64(d), HostData::F64(g)) => add(d, g, grad_shape, axis, step, &strides),
+        _ => {
+            // Other dtypes (bfloat16; integers take no gradients), through
+            // float32.
+            let widened = unfold_backward(
+                &grad.cast(DType::Float32),
+                grad_shape,
+                axis,
+                step,
+                out,
+                DType::Float32,
+            );
+            return widened.cast(out_dtype);
+        }
+    }
     data
 }
