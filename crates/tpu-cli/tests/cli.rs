@@ -172,7 +172,11 @@ fn bench_prints_one_json_object_per_workload() {
     let names: Vec<&str> = lines.iter().map(|l| l["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["mlp_train_step", "transformer_block_fwd_bwd", "cnn_train_step"]
+        [
+            "mlp_train_step",
+            "transformer_block_fwd_bwd",
+            "cnn_train_step"
+        ]
     );
     for l in &lines {
         for field in [

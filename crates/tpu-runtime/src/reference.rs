@@ -355,7 +355,10 @@ fn broadcast<T: Copy, U>(
     f: impl Fn(T, T) -> U,
 ) -> Vec<U> {
     let mut result = Vec::with_capacity(out.numel());
-    let (la, lb) = (sa.last().copied().unwrap_or(0), sb.last().copied().unwrap_or(0));
+    let (la, lb) = (
+        sa.last().copied().unwrap_or(0),
+        sb.last().copied().unwrap_or(0),
+    );
     for_each_row(out, |index, n| {
         let (oa, ob) = (offset(index, sa), offset(index, sb));
         result.extend((0..n).map(|j| f(a[oa + j * la], b[ob + j * lb])));

@@ -247,6 +247,11 @@ const COMPILE: &[(&str, &str, &str)] = &[
         include_str!("../../../tests/compile/compile_module_mlp.expected"),
     ),
     (
+        "compile_cnn",
+        include_str!("../../../tests/compile/compile_cnn.py"),
+        include_str!("../../../tests/compile/compile_cnn.expected"),
+    ),
+    (
         "compile_op_coverage",
         include_str!("../../../tests/compile/compile_op_coverage.py"),
         include_str!("../../../tests/compile/compile_op_coverage.expected"),

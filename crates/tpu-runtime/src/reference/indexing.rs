@@ -10,7 +10,12 @@ use tpu_ir::Shape;
 /// The strided window of `data` at `start` with `strides`, in row-major
 /// order of `shape` (a strided copy), read row by row without listing the
 /// positions first.
-pub(super) fn strided_pick(data: &HostData, shape: &Shape, start: usize, strides: &[usize]) -> HostData {
+pub(super) fn strided_pick(
+    data: &HostData,
+    shape: &Shape,
+    start: usize,
+    strides: &[usize],
+) -> HostData {
     fn rows<T: Copy>(v: &[T], shape: &Shape, start: usize, strides: &[usize]) -> Vec<T> {
         let mut out = Vec::with_capacity(shape.numel());
         let inner = strides.last().copied().unwrap_or(0);
