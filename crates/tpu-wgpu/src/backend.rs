@@ -51,6 +51,23 @@ pub struct WgpuBackend {
     library: Option<library::SharedPrecompiler>,
     /// Whether the last pipeline asked for came from the library.
     from_library: bool,
+    /// The thread compiling the library natively, joined when the backend
+    /// is dropped: a thread still inside the driver while the device and
+    /// the process go away crashed NVIDIA's Vulkan driver at exit.
+    #[cfg(not(target_arch = "wasm32"))]
+    precompiling: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for WgpuBackend {
+    fn drop(&mut self) {
+        if let Some(library) = &self.library {
+            library::stop(library);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(thread) = self.precompiling.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The most bytes of released buffers kept for reuse.
@@ -99,6 +116,8 @@ impl WgpuBackend {
             scratch: None,
             library: None,
             from_library: false,
+            #[cfg(not(target_arch = "wasm32"))]
+            precompiling: None,
         })
     }
 
@@ -116,14 +135,15 @@ impl WgpuBackend {
             let (device, cache) = (self.device.clone(), self.pipeline_cache.clone());
             let queue = shared.clone();
             // Without a thread, kernels compile when first used, as before.
-            let _ = std::thread::Builder::new()
+            self.precompiling = std::thread::Builder::new()
                 .name("tpu-precompile".into())
                 .spawn(move || {
                     while let Some((name, source)) = library::next(&queue) {
                         let pipeline = library::compile(&device, &name, &source, cache.as_ref());
                         library::finish(&queue, name, pipeline);
                     }
-                });
+                })
+                .ok();
         }
         self.library = Some(shared);
     }

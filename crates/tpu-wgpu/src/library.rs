@@ -173,6 +173,11 @@ pub(crate) fn claim(shared: &SharedPrecompiler, name: &str) -> Option<wgpu::Comp
     None
 }
 
+/// Empties the queue: the thread stops after the kernel it is compiling.
+pub(crate) fn stop(shared: &SharedPrecompiler) {
+    lock(shared).queue.clear();
+}
+
 /// How many kernels are still queued or compiling.
 pub(crate) fn remaining(shared: &SharedPrecompiler) -> usize {
     let library = lock(shared);
