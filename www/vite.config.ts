@@ -1,6 +1,10 @@
-// Vite builds the page from index.html; the wasm package in ./pkg is produced by
-// `cargo xtask` (wasm-pack --target web) before Vite runs. The dependencies
-// are their own chunk; the Sharding panel is loaded when first needed (main.ts).
+// Vite builds the page from index.html. The page imports the npm package by
+// its name (`tpu-playground`, the workspace's web/, linked into node_modules)
+// and its exports, which are its built dist/: `cargo xtask` runs wasm-pack
+// (web/pkg) and builds the package before Vite runs, as a user's bundler
+// would find it; the package's default worker URL is bundled from there. The
+// dependencies are their own chunk; the Sharding and Compiled panels are
+// loaded when first needed (results.ts).
 import { defineConfig } from "vite";
 
 export default defineConfig({

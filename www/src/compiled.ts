@@ -9,8 +9,8 @@
 // `kernels` at the graph's `kernel_indices`); everything is read off the
 // record as it is. It is loaded on demand (main.ts imports it
 // dynamically), so the page's main chunk does not carry it.
-import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, PaddingRecord, Report, TensorType } from "../../web/src/report";
-import { el, us } from "./panels";
+import type { CompiledFunction, CompileRecord, DType, GraphRecord, KernelRecord, PaddingRecord, Report, TensorType } from "tpu-playground/report";
+import { el, us } from "./dom";
 
 /** What the panel links to elsewhere on the page. */
 export interface CompiledLinks {

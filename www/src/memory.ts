@@ -6,8 +6,8 @@
 // each rank's peak, and the points as a table. The bytes are the runtime's
 // own (the tensors each rank holds), not a simulation; only their order in
 // the run is shown, not simulated time.
-import type { MemoryPoint, Report } from "../../web/src/report";
-import { el, paginated, table } from "./panels";
+import type { MemoryPoint, Report } from "tpu-playground/report";
+import { bytesText, el, paginated, svg, table } from "./dom";
 
 /** The kinds, in stacking order, with their labels and CSS classes. */
 const KINDS = [
@@ -24,23 +24,8 @@ export function total(p: MemoryPoint): number {
   return KINDS.reduce((sum, [k]) => sum + p[k], 0);
 }
 
-export function bytesText(n: number): string {
-  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
-  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
-  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(2)} KiB`;
-  return `${n} B`;
-}
-
 function where(p: MemoryPoint): string {
   return `step ${p.step} · ${p.phase}${p.module ? ` of ${p.module}` : ""} · line ${p.line}`;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
 }
 
 /** One rank's points as stacked bars, a bar per phase, steps marked. */

@@ -5,7 +5,7 @@
 // ends, its Report's stdout and tracebacks replace the streamed text, each
 // traceback with a link to its line. A run of several ranks can be read one
 // rank at a time: that rank's own output, errors and deadlocked wait.
-import type { Diagnostic, Report } from "../../web/src/report";
+import type { Diagnostic, Report } from "tpu-playground/report";
 
 export class OutputPane {
   private streamed = document.createTextNode("");

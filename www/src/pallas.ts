@@ -4,8 +4,8 @@
 // chip's, how its dot products fill the MXU, the block operations traced
 // from the kernel, and the WGSL shader it became. All of it is the Report's
 // `pallas` record; nothing is derived here.
-import type { PallasOperand, PallasRecord, Report } from "../../web/src/report";
-import { el, table } from "./panels";
+import type { PallasOperand, PallasRecord, Report } from "tpu-playground/report";
+import { el, table } from "./dom";
 
 function bytes(n: number): string {
   return `${n.toLocaleString("en-US")} bytes`;

@@ -6,83 +6,15 @@
 // are shown a page at a time and always say how many rows they hide. Everything shown comes from the
 // Report, totals included (the runtime adds them up); simulated time is
 // labelled as such.
-import type { ChipPreset, Figure } from "../../web/src/protocol";
-import type { EagerMode, KernelRecord, OpRecord, Report, SyncRecord } from "../../web/src/report";
+import type { ChipPreset, Figure } from "tpu-playground";
+import type { EagerMode, KernelRecord, OpRecord, Report, SyncRecord } from "tpu-playground/report";
+import { el, paginated, table, us } from "./dom";
 import { renderPallas } from "./pallas";
-
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  node.append(...children);
-  return node;
-}
-
-export function us(value: number): string {
-  if (value >= 1000) return `${(value / 1000).toFixed(2)} ms`;
-  return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
-}
 
 function cacheText(k: KernelRecord): string {
   if (k.cache_hit === null) return "host fallback";
   if (!k.cache_hit) return "miss (compiled)";
   return k.cache_persisted ? "hit (persisted)" : "hit";
-}
-
-/** Rows a table shows at once; the pager says how many it hides. */
-export const PAGE_ROWS = 50;
-
-/**
- * A table (or list) of `items` shown a page at a time: the DOM never holds
- * more than PAGE_ROWS rows, however long the run, and the pager always says
- * how many rows are hidden.
- */
-export function paginated<T>(
-  items: T[],
-  row: (item: T, index: number) => HTMLElement,
-  frame: (rows: HTMLElement[]) => HTMLElement,
-  noun = "rows",
-): HTMLElement {
-  const box = el("div", { className: "paginated" });
-  let page = 0;
-  const pages = Math.max(1, Math.ceil(items.length / PAGE_ROWS));
-  const count = (n: number) => n.toLocaleString("en-US");
-  const show = () => {
-    const first = page * PAGE_ROWS;
-    const shown = items.slice(first, first + PAGE_ROWS);
-    const parts: HTMLElement[] = [frame(shown.map((item, i) => row(item, first + i)))];
-    if (items.length > PAGE_ROWS) {
-      const prev = el("button", { type: "button", className: "secondary", disabled: page === 0 }, "‹ previous");
-      const next = el("button", { type: "button", className: "secondary", disabled: page === pages - 1 }, "next ›");
-      prev.addEventListener("click", () => {
-        page -= 1;
-        show();
-      });
-      next.addEventListener("click", () => {
-        page += 1;
-        show();
-      });
-      const where = `${noun} ${count(first + 1)}–${count(first + shown.length)} of ${count(items.length)} (${count(
-        items.length - shown.length,
-      )} hidden)`;
-      parts.push(el("p", { className: "pager" }, prev, " ", next, " ", el("span", {}, where)));
-    }
-    box.replaceChildren(...parts);
-  };
-  show();
-  return box;
-}
-
-export function table(className: string, headers: string[], rows: HTMLElement[]): HTMLElement {
-  return el(
-    "table",
-    { className },
-    el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", {}, h)))),
-    el("tbody", {}, ...rows),
-  );
 }
 
 /** Whether the run had several ranks, whose rows then say which rank made them. */

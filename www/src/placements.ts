@@ -7,7 +7,7 @@
 // partial sums are written as the book writes unreduced axes, `{U_tp}`. Mesh
 // dimensions without names are called mesh0, mesh1, ... This is notation
 // only: the shards themselves (shapes, offsets) come from the Report.
-import type { MeshReport } from "../../web/src/report";
+import type { MeshReport } from "tpu-playground/report";
 
 /** One placement, read from its PyTorch repr. */
 export type Placement =

@@ -10,8 +10,8 @@
 // local shapes (one entry per rank per tensor); this file only lays them out.
 // It is loaded on demand (main.ts imports it dynamically), so the page's main
 // chunk does not carry it.
-import type { DistCollective, MeshReport, Report, ShardedTensor } from "../../web/src/report";
-import { el, paginated, table, us } from "./panels";
+import type { DistCollective, MeshReport, Report, ShardedTensor } from "tpu-playground/report";
+import { el, paginated, table, us } from "./dom";
 import { bookNotation, dimLetter, meshDimName, parsePlacement, pytorchNotation } from "./placements";
 import { renderMemory } from "./memory";
 

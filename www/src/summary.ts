@@ -3,8 +3,8 @@
 // bound by dispatch (launch overhead), compute or memory and why, the ops
 // that fell back to the host grouped by op with their reason, and the syncs
 // grouped by reason. The page only lays these out; the runtime computes them.
-import type { Report } from "../../web/src/report";
-import { el, paginated, table, us } from "./panels";
+import type { Report } from "tpu-playground/report";
+import { el, paginated, table, us } from "./dom";
 
 /** The run summary as the runtime writes it into the Report. */
 export type RunSummary = NonNullable<Report["summary"]>;

@@ -9,10 +9,9 @@
 // The Sharding panel brings a collective's simulated time into view here
 // (`focusTimeline`): the view zooms to it, a band marks it across the lanes,
 // and its events on its members' ICI lanes are outlined.
-import type { Report, TimelineLane } from "../../web/src/report";
-import { el, us } from "./panels";
+import type { Report, TimelineLane } from "tpu-playground/report";
+import { el, svg as svgEl, us } from "./dom";
 
-const SVG = "http://www.w3.org/2000/svg";
 const ROW = 24;
 /** Event labels drawn at most, so that a 10,000-kernel run stays quick. */
 const MAX_LABELS = 200;
@@ -85,34 +84,26 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
     ),
     el("div", { className: "axis-unit" }, "simulated time"),
   );
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "timeline");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "simulated timeline");
+  const svg = svgEl("svg", { class: "timeline", preserveAspectRatio: "none", height, role: "img", "aria-label": "simulated timeline" });
   /** The ICI lanes' event rectangles, which a focus outlines. */
   const ici: { rank: number | null; start: number; duration: number; rect: SVGRectElement }[] = [];
   placed.forEach(({ lane, at }) => {
     for (const e of lane.events) {
-      const rect = document.createElementNS(SVG, "rect");
+      const rect = svgEl("rect", {
+        x: e.start_us,
+        y: at * ROW + 4,
+        width: Math.max(e.duration_us, 0),
+        height: ROW - 8,
+        class: laneClass(lane.name),
+      });
       if (lane.name === "ICI") ici.push({ rank: lane.rank, start: e.start_us, duration: e.duration_us, rect });
-      rect.setAttribute("x", String(e.start_us));
-      rect.setAttribute("y", String(at * ROW + 4));
-      rect.setAttribute("width", String(Math.max(e.duration_us, 0)));
-      rect.setAttribute("height", String(ROW - 8));
-      rect.setAttribute("class", laneClass(lane.name));
-      const title = document.createElementNS(SVG, "title");
+      const title = svgEl("title");
       title.textContent = `${e.name}: ${us(e.duration_us)} at ${us(e.start_us)} (simulated)`;
       rect.append(title);
       svg.append(rect);
     }
   });
-  const band = document.createElementNS(SVG, "rect");
-  band.setAttribute("class", "focus-band");
-  band.setAttribute("y", "0");
-  band.setAttribute("height", String(height));
-  band.setAttribute("visibility", "hidden");
+  const band = svgEl("rect", { class: "focus-band", y: 0, height, visibility: "hidden" });
   svg.append(band);
   const labels = el("div", { className: "event-labels" });
   const axis = el("div", { className: "axis", role: "presentation" });

@@ -7,16 +7,10 @@
 // simulated. The chips' coordinates, the links (with their wraparound) and
 // each link's bytes come in the Report; this file only places and draws them.
 // The Sharding panel opens one of the ranks' collectives here (`playCollective`).
-import type { CollectiveStep, LinkTraffic, Report, Simulation, SliceLayout } from "../../web/src/report";
+import type { CollectiveStep, LinkTraffic, Report, Simulation, SliceLayout } from "tpu-playground/report";
+import { svg as svgEl } from "./dom";
 
-const SVG = "http://www.w3.org/2000/svg";
 const MAX_CHIPS = 1024;
-
-function svgEl(tag: string, attrs: Record<string, string | number>): SVGElement {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 /** Where chip coordinates sit in the drawing: 2-D as a grid, 3-D as layers. */
 function place(xyz: number[], dims: number[]): [number, number] {
@@ -69,7 +63,7 @@ function drawing(
   layout.chips.forEach((xyz, c) => {
     const [x, y] = at[c];
     const chip = svgEl("rect", { x: x - 8, y: y - 8, width: 16, height: 16, rx: 3, class: "chip" });
-    const title = document.createElementNS(SVG, "title");
+    const title = svgEl("title");
     title.textContent = `chip ${c} (${xyz.join(", ")})`;
     chip.append(title);
     svg.append(chip);

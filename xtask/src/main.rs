@@ -96,7 +96,7 @@ fn build_page(root: &Path) -> Result {
         &[("PATH", path)],
     )?;
     // The npm package (its client, worker and element, compiled by tsc), then
-    // the page, which uses the package's sources.
+    // the page, which imports the package by its name from its built `dist/`.
     run(root, "npm", &["run", "build", "--workspace", "web"], &[])?;
     run(root, "npm", &["run", "build", "--workspace", "www"], &[])
 }
