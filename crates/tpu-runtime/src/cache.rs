@@ -16,7 +16,7 @@
 //! own run did (`run_stats`, counted from `begin_run`).
 
 use crate::backend::BackendKind;
-use crate::report::CacheStats;
+use crate::records::CacheStats;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use tpu_ir::fingerprint;

@@ -10,7 +10,7 @@
 
 use crate::backend::{Backend, BackendError, BufferId, Dispatched, Operand};
 use crate::cache::{CacheEntry, CompilationCache, Lookup};
-use crate::report::KernelRecord;
+use crate::records::KernelRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op, Shape};

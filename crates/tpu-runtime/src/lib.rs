@@ -15,6 +15,7 @@ pub mod distributed;
 pub mod format;
 mod fusion;
 mod placement;
+mod records;
 mod reduce;
 mod reference;
 mod report;

@@ -1,5 +1,4 @@
-// Generated from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`;
-// do not edit. Regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.
+// Generated (hence its length) from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`; do not edit, regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.
 
 export type Report = { 
 /**

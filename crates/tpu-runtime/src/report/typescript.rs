@@ -34,7 +34,9 @@ impl TypeVisitor for Declarations {
     }
 }
 
-/// The generated file: every type the page receives from the runtime.
+/// The generated file: every type the page receives from the runtime. Its
+/// first line says it is generated, by what, and how to regenerate it (the
+/// project's rule for a file past 600 lines), all on one line.
 fn generate() -> String {
     let mut declarations = Declarations {
         // serde writes the u64 counters as plain JSON numbers.
@@ -51,8 +53,7 @@ fn generate() -> String {
     let roots = ["Report", "ChipPreset"].map(|name| by_name.remove(name).expect("a root"));
     let text: Vec<String> = roots.into_iter().chain(by_name.into_values()).collect();
     format!(
-        "// Generated from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`;\n\
-         // do not edit. Regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.\n\n{}\n",
+        "// Generated (hence its length) from the Rust types by `crates/tpu-runtime/src/report/typescript.rs`; do not edit, regenerate with `UPDATE_EXPECT=1 cargo test -p tpu-runtime typescript`.\n\n{}\n",
         text.join("\n\n")
     )
 }
