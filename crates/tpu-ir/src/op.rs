@@ -1,429 +1,72 @@
 //! The op set a backend implements. An `Op` names the computation only; operands
 //! and the output shape travel beside it, so that an op stream can be logged,
 //! compared and (later) fingerprinted without holding any tensor data.
-//! Kernel text lives in `tpu-wgpu`, not here; the creation ops' constants
-//! are in `op/creation.rs`.
+//! Kernel text lives in `tpu-wgpu`, not here; the elementwise ops and their
+//! reference math are in `op/elementwise.rs`, the creation ops' constants in
+//! `op/creation.rs`.
 
 use serde::{Deserialize, Serialize};
 
-mod creation;
-pub use creation::{IntOrFloat, RandomDraw};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    /// `a ** b`.
-    Pow,
-    /// `torch.maximum`; with a scalar, the lower bound of `clamp`.
-    Maximum,
-    /// `torch.minimum`; with a scalar, the upper bound of `clamp`.
-    Minimum,
-    /// `a // b`: Python's floor division.
-    FloorDiv,
-    /// `a % b`: Python's remainder, with the sign of the divisor.
-    Remainder,
-}
-
-impl BinaryOp {
-    pub fn name(self) -> &'static str {
-        match self {
-            BinaryOp::Add => "add",
-            BinaryOp::Sub => "sub",
-            BinaryOp::Mul => "mul",
-            BinaryOp::Div => "div",
-            BinaryOp::Pow => "pow",
-            BinaryOp::Maximum => "maximum",
-            BinaryOp::Minimum => "minimum",
-            BinaryOp::FloorDiv => "floor_divide",
-            BinaryOp::Remainder => "remainder",
+/// Declares an op enum with each variant's name written beside it, and
+/// derives from that one list `ALL` (every variant, in order), `name` and
+/// `from_name`. Every other list of op names (the `torch._C` primitives' op
+/// strings, the edge-value check) iterates `ALL` or calls `from_name`, so a
+/// new variant is one line here. A name is the one PyTorch's dispatcher
+/// gives the op (`aten::<name>`), which is also the string the prelude passes.
+macro_rules! named_ops {
+    (
+        $(#[$meta:meta])*
+        pub enum $enum:ident {
+            $($(#[$doc:meta])* $variant:ident => $name:literal,)+
         }
-    }
-
-    /// The op on floats (float32, or float64 for double tensors), rounded once
-    /// in the operands' own type as PyTorch's CPU kernels compute it.
-    pub fn apply<T: Real>(self, a: T, b: T) -> T {
-        match self {
-            BinaryOp::Add => a + b,
-            BinaryOp::Sub => a - b,
-            BinaryOp::Mul => a * b,
-            BinaryOp::Div => a / b,
-            BinaryOp::Pow => pow(a, b),
-            // NaN propagates through both, as in PyTorch.
-            BinaryOp::Maximum => {
-                if a.is_nan() || b.is_nan() {
-                    T::NAN
-                } else {
-                    a.max(b)
-                }
-            }
-            BinaryOp::Minimum => {
-                if a.is_nan() || b.is_nan() {
-                    T::NAN
-                } else {
-                    a.min(b)
-                }
-            }
-            BinaryOp::FloorDiv => floor_divide(a, b),
-            BinaryOp::Remainder => {
-                let r = a % b;
-                let zero = T::from_f64(0.0);
-                if r != zero && (r < zero) != (b < zero) {
-                    r + b
-                } else {
-                    r
-                }
-            }
+    ) => {
+        $(#[$meta])*
+        pub enum $enum {
+            $($(#[$doc])* $variant,)+
         }
-    }
 
-    /// The op on int64 values, wrapping on overflow as PyTorch's CPU kernels do.
-    /// Division of integers is true division in PyTorch, so callers convert to
-    /// float first; here it truncates, and division by zero gives 0.
-    pub fn apply_i64(self, a: i64, b: i64) -> i64 {
-        match self {
-            BinaryOp::Add => a.wrapping_add(b),
-            BinaryOp::Sub => a.wrapping_sub(b),
-            BinaryOp::Mul => a.wrapping_mul(b),
-            BinaryOp::Div => a.checked_div(b).unwrap_or(0),
-            BinaryOp::Pow => match u32::try_from(b) {
-                Ok(e) => a.wrapping_pow(e),
-                // PyTorch raises for negative integer powers of integers; the
-                // dispatcher checks scalars, tensors get 0 here.
-                Err(_) => 0,
-            },
-            BinaryOp::Maximum => a.max(b),
-            BinaryOp::Minimum => a.min(b),
-            BinaryOp::FloorDiv => {
-                if b == 0 {
-                    0
-                } else {
-                    a.wrapping_div_euclid(b) - i64::from(b < 0 && a.wrapping_rem_euclid(b) != 0)
+        impl $enum {
+            /// Every variant, in declaration order.
+            pub const ALL: [$enum; [$($name),+].len()] = [$($enum::$variant),+];
+
+            /// The op's name: `aten::<name>` in the Report, `unary_<name>`
+            /// and the like for its kernel, the op string of `torch._C`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($enum::$variant => $name,)+
                 }
             }
-            BinaryOp::Remainder => {
-                if b == 0 {
-                    0
-                } else {
-                    let r = a.wrapping_rem(b);
-                    if r != 0 && (r < 0) != (b < 0) {
-                        r + b
-                    } else {
-                        r
-                    }
+
+            /// The op `name` names, if any (the inverse of `name`).
+            pub fn from_name(name: &str) -> Option<$enum> {
+                match name {
+                    $($name => Some($enum::$variant),)+
+                    _ => None,
                 }
-            }
-        }
-    }
-}
-
-/// The float types the reference computes in: float32 (and bfloat16, widened)
-/// and float64. Ops are written once over it so both round the same way.
-pub trait Real:
-    Copy
-    + PartialOrd
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-    + std::ops::Rem<Output = Self>
-{
-    const NAN: Self;
-    fn from_f64(x: f64) -> Self;
-    fn is_nan(self) -> bool;
-    fn floor(self) -> Self;
-    fn sqrt(self) -> Self;
-    fn powf(self, e: Self) -> Self;
-    fn max(self, other: Self) -> Self;
-    fn min(self, other: Self) -> Self;
-}
-
-macro_rules! real {
-    ($t:ty) => {
-        impl Real for $t {
-            const NAN: Self = <$t>::NAN;
-            fn from_f64(x: f64) -> Self {
-                x as $t
-            }
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            fn floor(self) -> Self {
-                <$t>::floor(self)
-            }
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            fn powf(self, e: Self) -> Self {
-                <$t>::powf(self, e)
-            }
-            fn max(self, other: Self) -> Self {
-                <$t>::max(self, other)
-            }
-            fn min(self, other: Self) -> Self {
-                <$t>::min(self, other)
             }
         }
     };
 }
-real!(f32);
-real!(f64);
 
-/// `a ** b` as C's `pow`, with the exponents PyTorch's CPU kernel for a
-/// Python-number exponent special-cases (`x ** 2` is `x * x`, `x ** 0.5` is
-/// `sqrt(x)`, `x ** -0.5` is `1 / sqrt(x)`, so `(-inf) ** 0.5` is NaN and
-/// `(-0.0) ** -0.5` is `-inf`). PyTorch's tensor-exponent kernel calls C's
-/// `pow` for these too, which differs at `-inf` and `-0.0` only; both paths
-/// here take the special cases.
-pub fn pow<T: Real>(a: T, b: T) -> T {
-    let is = |v: f64| b == T::from_f64(v);
-    let one = T::from_f64(1.0);
-    if is(2.0) {
-        a * a
-    } else if is(1.0) {
-        a
-    } else if is(0.5) {
-        a.sqrt()
-    } else if is(-0.5) {
-        one / a.sqrt()
-    } else if is(3.0) {
-        a * a * a
-    } else if is(-1.0) {
-        one / a
-    } else if is(-2.0) {
-        one / (a * a)
-    } else {
-        a.powf(b)
-    }
-}
+mod creation;
+mod elementwise;
+pub use creation::{IntOrFloat, RandomDraw};
+pub use elementwise::{BinaryOp, CompareOp, Real, UnaryOp, erf, pow, pow_f32};
 
-/// `a // b` as PyTorch's `div_floor_floating`: through the exact `fmod`, so
-/// that `inf // 2` is NaN, `-1 // inf` is `-1`, and a quotient that rounds up
-/// to an integer (`3 // 0.3`) still floors to 9.
-pub fn floor_divide<T: Real>(a: T, b: T) -> T {
-    let zero = T::from_f64(0.0);
-    if b == zero {
-        return a / b;
-    }
-    let rem = a % b;
-    let mut div = (a - rem) / b;
-    if rem != zero && (b < zero) != (rem < zero) {
-        div = div - T::from_f64(1.0);
-    }
-    if div == zero {
-        // A zero with the sign of the true quotient.
-        return zero * (a / b);
-    }
-    let floor = div.floor();
-    if div - floor > T::from_f64(0.5) {
-        floor + T::from_f64(1.0)
-    } else {
-        floor
-    }
-}
-
-/// `a ** b` on float32 (see `pow`).
-pub fn pow_f32(a: f32, b: f32) -> f32 {
-    pow(a, b)
-}
-
-/// Elementwise comparisons; their result is a bool tensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum CompareOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl CompareOp {
-    pub fn name(self) -> &'static str {
-        match self {
-            CompareOp::Eq => "eq",
-            CompareOp::Ne => "ne",
-            CompareOp::Lt => "lt",
-            CompareOp::Le => "le",
-            CompareOp::Gt => "gt",
-            CompareOp::Ge => "ge",
-        }
-    }
-
-    /// IEEE comparison: every comparison with NaN is false except `!=`.
-    pub fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
-        match self {
-            CompareOp::Eq => a == b,
-            CompareOp::Ne => a != b,
-            CompareOp::Lt => a < b,
-            CompareOp::Le => a <= b,
-            CompareOp::Gt => a > b,
-            CompareOp::Ge => a >= b,
-        }
-    }
-}
-
-/// Elementwise functions of one tensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum UnaryOp {
-    Neg,
-    Abs,
-    Relu,
-    Exp,
-    Log,
-    Sqrt,
-    Tanh,
-    Sigmoid,
-    Sin,
-    Cos,
-    Erf,
-    Floor,
-    Ceil,
-    /// Round half to even, as `torch.round`.
-    Round,
-    Sign,
-}
-
-impl UnaryOp {
-    pub fn name(self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "neg",
-            UnaryOp::Abs => "abs",
-            UnaryOp::Relu => "relu",
-            UnaryOp::Exp => "exp",
-            UnaryOp::Log => "log",
-            UnaryOp::Sqrt => "sqrt",
-            UnaryOp::Tanh => "tanh",
-            UnaryOp::Sigmoid => "sigmoid",
-            UnaryOp::Sin => "sin",
-            UnaryOp::Cos => "cos",
-            UnaryOp::Erf => "erf",
-            UnaryOp::Floor => "floor",
-            UnaryOp::Ceil => "ceil",
-            UnaryOp::Round => "round",
-            UnaryOp::Sign => "sign",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<UnaryOp> {
-        use UnaryOp::*;
-        [
-            Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf, Floor, Ceil, Round, Sign,
-        ]
-        .into_iter()
-        .find(|op| op.name() == name)
-    }
-
-    /// Whether integer inputs keep their dtype (`abs`, `neg`, `relu`) rather
-    /// than becoming float32 (`exp` of an int64 tensor is float32 in PyTorch).
-    pub fn keeps_integers(self) -> bool {
-        matches!(
-            self,
-            UnaryOp::Neg
-                | UnaryOp::Abs
-                | UnaryOp::Relu
-                | UnaryOp::Floor
-                | UnaryOp::Ceil
-                | UnaryOp::Round
-                | UnaryOp::Sign
-        )
-    }
-
-    /// The definition on floats, computed in double and rounded by the caller,
-    /// so the reference is correctly rounded for float32.
-    pub fn apply(self, x: f64) -> f64 {
-        match self {
-            UnaryOp::Neg => -x,
-            UnaryOp::Abs => x.abs(),
-            // `-0.0` stays `-0.0` and NaN stays NaN: PyTorch's `relu` is
-            // `clamp_min(x, 0)`, which keeps `x` unless `x < 0`.
-            UnaryOp::Relu => {
-                if x < 0.0 {
-                    0.0
-                } else {
-                    x
-                }
-            }
-            UnaryOp::Exp => x.exp(),
-            UnaryOp::Log => x.ln(),
-            UnaryOp::Sqrt => x.sqrt(),
-            UnaryOp::Tanh => x.tanh(),
-            // PyTorch computes `1 / (1 + exp(-x))` in float32, where
-            // `exp(-x)` overflows past `x < -88.72`: the result is 0 there,
-            // not the tiny value exact arithmetic gives.
-            UnaryOp::Sigmoid => {
-                if -x > f64::from(FLOAT32_EXP_OVERFLOW) {
-                    0.0
-                } else {
-                    1.0 / (1.0 + (-x).exp())
-                }
-            }
-            UnaryOp::Sin => x.sin(),
-            UnaryOp::Cos => x.cos(),
-            UnaryOp::Erf => erf(x),
-            UnaryOp::Floor => x.floor(),
-            UnaryOp::Ceil => x.ceil(),
-            UnaryOp::Round => x.round_ties_even(),
-            // PyTorch's `(0 < x) - (x < 0)`: `sign(-0.0)` and `sign(nan)`
-            // are both `0.0`.
-            UnaryOp::Sign => f64::from(u8::from(x > 0.0)) - f64::from(u8::from(x < 0.0)),
-        }
-    }
-
-    pub fn apply_i64(self, x: i64) -> i64 {
-        match self {
-            UnaryOp::Neg => x.wrapping_neg(),
-            UnaryOp::Abs => x.wrapping_abs(),
-            UnaryOp::Sign => x.signum(),
-            UnaryOp::Relu => x.max(0),
-            _ => x,
-        }
-    }
-}
-
-/// The largest float32 `x` whose `exp(x)` is finite in float32 (`ln` of the
-/// largest float32, rounded down).
-pub const FLOAT32_EXP_OVERFLOW: f32 = 88.722_83;
-
-/// `erf` in double precision (musl's, through the `libm` crate): Python's
-/// `math.erf`, and `torch.erf` rounded once to float32.
-pub fn erf(x: f64) -> f64 {
-    libm::erf(x)
-}
-
-/// Reductions along one axis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    /// The index of the first maximum (NaN counts as the maximum), as int64.
-    ArgMax,
-    /// The index of the first minimum (NaN counts as the minimum), as int64.
-    ArgMin,
-}
-
-impl ReduceOp {
-    pub fn name(self) -> &'static str {
-        match self {
-            ReduceOp::Sum => "sum",
-            ReduceOp::Prod => "prod",
-            ReduceOp::Max => "max",
-            ReduceOp::Min => "min",
-            ReduceOp::ArgMax => "argmax",
-            ReduceOp::ArgMin => "argmin",
-        }
+named_ops! {
+    /// Reductions along one axis.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+    #[serde(rename_all = "lowercase")]
+    pub enum ReduceOp {
+        Sum => "sum",
+        Prod => "prod",
+        Max => "max",
+        Min => "min",
+        /// The index of the first maximum (NaN counts as the maximum), as int64.
+        ArgMax => "argmax",
+        /// The index of the first minimum (NaN counts as the minimum), as int64.
+        ArgMin => "argmin",
     }
 }
 
@@ -614,5 +257,58 @@ impl Op {
             // The code is specialised to the whole kernel, shapes included.
             Op::Pallas { kernel } => format!("pallas_{}_{}", kernel.name, kernel.fingerprint()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Debug;
+
+    /// What `named_ops!` derives for one enum. `ALL` holds every variant by
+    /// construction (the macro writes the enum and `ALL` from one list);
+    /// this checks it keeps declaration order (`as usize` is a variant's
+    /// declaration index, so a variant left out or repeated shifts the
+    /// rest), that each name comes back through `from_name` (two variants
+    /// given one name would not), and that other strings name nothing.
+    fn check_names<T: Copy + PartialEq + Debug>(
+        all: &[T],
+        index: fn(T) -> usize,
+        name: fn(T) -> &'static str,
+        from_name: fn(&str) -> Option<T>,
+    ) {
+        for (i, &op) in all.iter().enumerate() {
+            assert_eq!(index(op), i, "{op:?} out of place in ALL");
+            assert_eq!(from_name(name(op)), Some(op), "{op:?}'s name");
+        }
+        assert_eq!(from_name("no such op"), None);
+    }
+
+    #[test]
+    fn all_and_from_name_agree_with_name() {
+        check_names(
+            &BinaryOp::ALL,
+            |o| o as usize,
+            BinaryOp::name,
+            BinaryOp::from_name,
+        );
+        check_names(
+            &UnaryOp::ALL,
+            |o| o as usize,
+            UnaryOp::name,
+            UnaryOp::from_name,
+        );
+        check_names(
+            &CompareOp::ALL,
+            |o| o as usize,
+            CompareOp::name,
+            CompareOp::from_name,
+        );
+        check_names(
+            &ReduceOp::ALL,
+            |o| o as usize,
+            ReduceOp::name,
+            ReduceOp::from_name,
+        );
     }
 }

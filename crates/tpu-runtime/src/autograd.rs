@@ -10,9 +10,10 @@
 //! accumulation. The walk is resumable (`walk_start`, `walk_next`,
 //! `walk_deliver`, `walk_finish`): it stops at a node whose backward the
 //! program wrote in Python (`torch.autograd.Function`), which the
-//! interpreter runs before handing the input gradients back. What each op's gradient is (`GradFn` and its backward
-//! formulas) lives in `autograd/formulas.rs`, so a new op's gradient touches
-//! that file only.
+//! interpreter runs before handing the input gradients back. What each op's
+//! gradient is (`GradFn`, its name and its backward formula) lives in
+//! `autograd/formulas.rs` (the elementwise ops' in `formulas/elementwise.rs`);
+//! the op's runtime entry point records the node.
 
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::Tensor;

@@ -2,10 +2,11 @@
 //! lavapipe) and the browser test (`tpu-wasm`'s `tests/browser.rs`, on WebGPU in
 //! Chromium), so that both run the same vectors under the same rule: every
 //! unary op, every binary op (tensor with tensor over every pair, and tensor
-//! with a Python number on either side), every reduction, running sums, sums
-//! of everything, a matmul, and fused chains, over float32's edges (±inf, NaN,
-//! ±0, 1e±30, a denormal, arguments where `tanh`, `exp` and `sigmoid`
-//! saturate), each checked against the reference backend.
+//! with a Python number on either side; each enum's `ALL`, so a new op is
+//! checked without being listed here), every reduction of values, running
+//! sums, sums of everything, a matmul, and fused chains, over float32's
+//! edges (±inf, NaN, ±0, 1e±30, a denormal, arguments where `tanh`, `exp`
+//! and `sigmoid` saturate), each checked against the reference backend.
 //!
 //! The rule (`agrees`): NaN where the reference has NaN; infinities and zeros
 //! bit for bit, sign included; other values exactly for the ops WGSL rounds
@@ -45,38 +46,6 @@ pub const EDGE_VALUES: [f32; 18] = [
     f32::NEG_INFINITY,
     f32::NAN,
 ];
-
-pub const UNARY_OPS: [UnaryOp; 15] = [
-    UnaryOp::Neg,
-    UnaryOp::Abs,
-    UnaryOp::Relu,
-    UnaryOp::Exp,
-    UnaryOp::Log,
-    UnaryOp::Sqrt,
-    UnaryOp::Tanh,
-    UnaryOp::Sigmoid,
-    UnaryOp::Sin,
-    UnaryOp::Cos,
-    UnaryOp::Erf,
-    UnaryOp::Floor,
-    UnaryOp::Ceil,
-    UnaryOp::Round,
-    UnaryOp::Sign,
-];
-
-pub const BINARY_OPS: [BinaryOp; 9] = [
-    BinaryOp::Add,
-    BinaryOp::Sub,
-    BinaryOp::Mul,
-    BinaryOp::Div,
-    BinaryOp::Pow,
-    BinaryOp::Maximum,
-    BinaryOp::Minimum,
-    BinaryOp::FloorDiv,
-    BinaryOp::Remainder,
-];
-
-pub const REDUCE_OPS: [ReduceOp; 4] = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min];
 
 /// How close a value must be to the reference's, beyond the rules every op
 /// shares (NaN, infinities and zeros exact).
@@ -225,7 +194,7 @@ pub async fn edge_value_disagreements(mut gpu: WgpuBackend) -> Vec<String> {
     let values = EDGE_VALUES.to_vec();
     let line = Shape::new([n]);
 
-    for op in UNARY_OPS {
+    for op in UnaryOp::ALL {
         let tolerance = unary_tolerance(op);
         match both(
             &mut gpu,
@@ -249,7 +218,7 @@ pub async fn edge_value_disagreements(mut gpu: WgpuBackend) -> Vec<String> {
 
     // Every pair, through broadcasting: [n, 1] with [1, n].
     let (column, row, square) = (Shape::new([n, 1]), Shape::new([1, n]), Shape::new([n, n]));
-    for op in BINARY_OPS {
+    for op in BinaryOp::ALL {
         let inputs = [
             (values.clone(), column.clone()),
             (values.clone(), row.clone()),
@@ -308,7 +277,12 @@ pub async fn edge_value_disagreements(mut gpu: WgpuBackend) -> Vec<String> {
         .flat_map(|i| [EDGE_VALUES[i / n], EDGE_VALUES[i % n]])
         .collect();
     let pair_rows = Shape::new([n * n, 2]);
-    for op in REDUCE_OPS {
+    // The index reductions (`argmax`, `argmin`) give int64 positions, not
+    // values that can disagree at an edge.
+    let value_reductions = ReduceOp::ALL
+        .into_iter()
+        .filter(|op| !matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin));
+    for op in value_reductions {
         let reduce = Op::Reduce { op, axis: 1 };
         match both(
             &mut gpu,
@@ -499,8 +473,8 @@ async fn fused_disagreements(gpu: WgpuBackend) -> Vec<String> {
             if sin_or_cos && x.is_finite() && x.abs() > 300.0 && w[i].abs() <= 1.0 {
                 continue;
             }
-            let ok = match BINARY_OPS.iter().find(|op| op.name() == name) {
-                Some(&op) => binary_agrees(op, x, y, r[i], w[i], None),
+            let ok = match BinaryOp::from_name(name) {
+                Some(op) => binary_agrees(op, x, y, r[i], w[i], None),
                 None => agrees(r[i], w[i], None, *tolerance),
             };
             if !ok {
@@ -540,7 +514,7 @@ async fn chains(backend: Box<dyn Backend>, mode: EagerMode) -> Result<Vec<Chain>
         .await
         .map_err(|e| e.to_string())?;
     let mut results = Vec::new();
-    for op in UNARY_OPS {
+    for op in UnaryOp::ALL {
         let neg = rt
             .unary(UnaryOp::Neg, &x)
             .await
@@ -556,7 +530,7 @@ async fn chains(backend: Box<dyn Backend>, mode: EagerMode) -> Result<Vec<Chain>
             .map_err(|e| e.to_string())?;
         results.push((op.name().to_string(), unary_tolerance(op), t));
     }
-    for op in BINARY_OPS {
+    for op in BinaryOp::ALL {
         let t = rt.binary(op, &x, &y).await.map_err(|e| e.to_string())?;
         let t = rt
             .binary_scalar(BinaryOp::Mul, &t, 1.0, ScalarKind::Float, false)

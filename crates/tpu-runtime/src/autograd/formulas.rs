@@ -1,12 +1,18 @@
 //! The derivative formulas: `GradFn`, one variant per differentiable op with
 //! what the op saves for its backward, PyTorch's `grad_fn` name for each, and
 //! each op's input gradients computed from its output gradient with ordinary
-//! runtime ops. A new op's gradient is written here and nowhere else; the graph
-//! engine in `autograd.rs` only records nodes and walks them.
+//! runtime ops. The elementwise ops' formulas, and which node each binary op
+//! records, are in `formulas/elementwise.rs`. The graph engine in
+//! `autograd.rs` only records nodes and walks them; an op's runtime entry
+//! point records its node (`self.record(&out, GradFn::Pad { .. }, &[x])`),
+//! as only it knows what to save.
 
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Device, Tensor};
-use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, Shape, UnaryOp};
+
+mod elementwise;
+use elementwise::{scalar_grad_name, unary_grad_name};
 
 /// How to compute an op's input gradients from its output gradient, with what
 /// the op saved for it. A saved output is a detached alias of the output (the
@@ -155,24 +161,8 @@ impl GradFn {
             GradFn::Extremum { max: false, .. } => "MinimumBackward0".into(),
             GradFn::Scalar {
                 op, scalar_on_left, ..
-            } => match (op, scalar_on_left) {
-                (BinaryOp::Add, _) => "AddBackward0".into(),
-                (BinaryOp::Sub, false) => "SubBackward0".into(),
-                (BinaryOp::Sub, true) => "RsubBackward1".into(),
-                (BinaryOp::Mul, _) => "MulBackward0".into(),
-                (BinaryOp::Div, _) => "DivBackward0".into(),
-                (BinaryOp::Pow, false) => "PowBackward0".into(),
-                (BinaryOp::Pow, true) => "PowBackward2".into(),
-                (BinaryOp::Maximum | BinaryOp::Minimum, _) => "ClampBackward1".into(),
-                (BinaryOp::Remainder, _) => "RemainderBackward0".into(),
-                (BinaryOp::FloorDiv, _) => "DivBackward1".into(),
-            },
-            GradFn::Unary { op, .. } => {
-                let name = op.name();
-                let mut chars = name.chars();
-                let first = chars.next().map(|c| c.to_ascii_uppercase());
-                format!("{}{}Backward0", first.unwrap_or('X'), chars.as_str())
-            }
+            } => scalar_grad_name(*op, *scalar_on_left).into(),
+            GradFn::Unary { op, .. } => unary_grad_name(*op),
             GradFn::Cast { .. } | GradFn::ToDevice { .. } => "ToCopyBackward0".into(),
             GradFn::MatMul { a, .. } => {
                 if a.rank() == 3 {
@@ -254,104 +244,14 @@ impl Runtime {
         inputs: &[Option<Tensor>],
     ) -> Result<Vec<Option<Tensor>>, RuntimeError> {
         let wants = |i: usize| inputs.get(i).is_some_and(|t| t.is_some());
+        let wanted = [wants(0), wants(1)];
         Ok(match f {
             GradFn::Identity { .. } => vec![Some(g.clone())],
-            GradFn::AddSub { a, b, sub } => {
-                let ga = if wants(0) {
-                    Some(self.sum_to(g, a).await?)
-                } else {
-                    None
-                };
-                let gb = if wants(1) {
-                    let gb = self.sum_to(g, b).await?;
-                    Some(if *sub {
-                        self.unary(UnaryOp::Neg, &gb).await?
-                    } else {
-                        gb
-                    })
-                } else {
-                    None
-                };
-                vec![ga, gb]
-            }
-            GradFn::Mul { a, b } => {
-                let ga = if wants(0) {
-                    let p = self.binary(BinaryOp::Mul, g, b).await?;
-                    Some(self.sum_to(&p, &a.shape()).await?)
-                } else {
-                    None
-                };
-                let gb = if wants(1) {
-                    let p = self.binary(BinaryOp::Mul, g, a).await?;
-                    Some(self.sum_to(&p, &b.shape()).await?)
-                } else {
-                    None
-                };
-                vec![ga, gb]
-            }
-            GradFn::Div { a, b } => {
-                let ga = if wants(0) {
-                    let p = self.binary(BinaryOp::Div, g, b).await?;
-                    Some(self.sum_to(&p, &a.shape()).await?)
-                } else {
-                    None
-                };
-                let gb = if wants(1) {
-                    // -g * a / b^2
-                    let q = self.binary(BinaryOp::Div, a, b).await?;
-                    let q = self.binary(BinaryOp::Div, &q, b).await?;
-                    let p = self.binary(BinaryOp::Mul, g, &q).await?;
-                    let p = self.unary(UnaryOp::Neg, &p).await?;
-                    Some(self.sum_to(&p, &b.shape()).await?)
-                } else {
-                    None
-                };
-                vec![ga, gb]
-            }
-            GradFn::Pow { a, b, out } => {
-                let ga = if wants(0) {
-                    // g * b * a^(b-1)
-                    let bm1 = self
-                        .binary_scalar(BinaryOp::Sub, b, 1.0, ScalarKind::Float, false)
-                        .await?;
-                    let p = self.binary(BinaryOp::Pow, a, &bm1).await?;
-                    let p = self.binary(BinaryOp::Mul, &p, b).await?;
-                    let p = self.binary(BinaryOp::Mul, g, &p).await?;
-                    Some(self.sum_to(&p, &a.shape()).await?)
-                } else {
-                    None
-                };
-                let gb = if wants(1) {
-                    let l = self.unary(UnaryOp::Log, a).await?;
-                    let p = self.binary(BinaryOp::Mul, out, &l).await?;
-                    let p = self.binary(BinaryOp::Mul, g, &p).await?;
-                    Some(self.sum_to(&p, &b.shape()).await?)
-                } else {
-                    None
-                };
-                vec![ga, gb]
-            }
-            GradFn::Extremum { a, b, max } => {
-                let (win, _) = if *max {
-                    (CompareOp::Gt, ())
-                } else {
-                    (CompareOp::Lt, ())
-                };
-                let gt = self.compare(win, a, b).await?;
-                let eq = self.compare(CompareOp::Eq, a, b).await?;
-                let gt = self.cast(&gt, g.dtype()).await?;
-                let eq = self.cast(&eq, g.dtype()).await?;
-                let half = self
-                    .binary_scalar(BinaryOp::Mul, &eq, 0.5, ScalarKind::Float, false)
-                    .await?;
-                let wa = self.binary(BinaryOp::Add, &gt, &half).await?;
-                let ga = self.binary(BinaryOp::Mul, g, &wa).await?;
-                let gb = self.binary(BinaryOp::Sub, g, &ga).await?;
-                vec![
-                    Some(self.sum_to(&ga, &a.shape()).await?),
-                    Some(self.sum_to(&gb, &b.shape()).await?),
-                ]
-            }
+            GradFn::AddSub { a, b, sub } => self.add_sub_grads(g, (a, b), *sub, wanted).await?,
+            GradFn::Mul { a, b } => self.mul_grads(g, (a, b), wanted).await?,
+            GradFn::Div { a, b } => self.div_grads(g, (a, b), wanted).await?,
+            GradFn::Pow { a, b, out } => self.pow_grads(g, (a, b), out, wanted).await?,
+            GradFn::Extremum { a, b, max } => self.extremum_grads(g, (a, b), *max).await?,
             GradFn::Scalar {
                 op,
                 scalar,
@@ -359,107 +259,10 @@ impl Runtime {
                 x,
                 out,
             } => {
-                let s = *scalar;
-                let fl = ScalarKind::Float;
-                let gx = match (op, scalar_on_left) {
-                    (BinaryOp::Add, _) | (BinaryOp::Sub, false) | (BinaryOp::Remainder, false) => {
-                        g.clone()
-                    }
-                    (BinaryOp::Sub, true) => self.unary(UnaryOp::Neg, g).await?,
-                    (BinaryOp::Mul, _) => {
-                        self.binary_scalar(BinaryOp::Mul, g, s, fl, false).await?
-                    }
-                    (BinaryOp::Div, false) => {
-                        self.binary_scalar(BinaryOp::Div, g, s, fl, false).await?
-                    }
-                    (BinaryOp::Div, true) => {
-                        // d(s/x) = -s/x^2 = -out/x
-                        let q = self.binary(BinaryOp::Div, out, x).await?;
-                        let q = self.unary(UnaryOp::Neg, &q).await?;
-                        self.binary(BinaryOp::Mul, g, &q).await?
-                    }
-                    (BinaryOp::Pow, false) => {
-                        if s == 0.0 {
-                            self.binary_scalar(BinaryOp::Mul, g, 0.0, fl, false).await?
-                        } else {
-                            let p = self
-                                .binary_scalar(BinaryOp::Pow, x, s - 1.0, fl, false)
-                                .await?;
-                            let p = self.binary_scalar(BinaryOp::Mul, &p, s, fl, false).await?;
-                            self.binary(BinaryOp::Mul, g, &p).await?
-                        }
-                    }
-                    (BinaryOp::Pow, true) => {
-                        let p = self
-                            .binary_scalar(BinaryOp::Mul, out, s.ln(), fl, false)
-                            .await?;
-                        self.binary(BinaryOp::Mul, g, &p).await?
-                    }
-                    (BinaryOp::Maximum | BinaryOp::Minimum, _) => {
-                        let cmp = if *op == BinaryOp::Maximum {
-                            CompareOp::Ge
-                        } else {
-                            CompareOp::Le
-                        };
-                        let keep = self.compare_scalar(cmp, x, s).await?;
-                        let keep = self.cast(&keep, g.dtype()).await?;
-                        self.binary(BinaryOp::Mul, g, &keep).await?
-                    }
-                    (BinaryOp::Remainder, true) | (BinaryOp::FloorDiv, _) => {
-                        self.binary_scalar(BinaryOp::Mul, g, 0.0, fl, false).await?
-                    }
-                };
-                vec![Some(gx)]
+                let op = (*op, *scalar, *scalar_on_left);
+                vec![Some(self.scalar_grad(g, op, x, out).await?)]
             }
-            GradFn::Unary { op, x, out } => {
-                let fl = ScalarKind::Float;
-                let d = match op {
-                    UnaryOp::Neg => return Ok(vec![Some(self.unary(UnaryOp::Neg, g).await?)]),
-                    UnaryOp::Abs => self.unary(UnaryOp::Sign, x).await?,
-                    UnaryOp::Relu => {
-                        let m = self.compare_scalar(CompareOp::Gt, out, 0.0).await?;
-                        self.cast(&m, g.dtype()).await?
-                    }
-                    UnaryOp::Exp => out.clone(),
-                    UnaryOp::Log => {
-                        return Ok(vec![Some(self.binary(BinaryOp::Div, g, x).await?)]);
-                    }
-                    UnaryOp::Sqrt => {
-                        let two = self
-                            .binary_scalar(BinaryOp::Mul, out, 2.0, fl, false)
-                            .await?;
-                        return Ok(vec![Some(self.binary(BinaryOp::Div, g, &two).await?)]);
-                    }
-                    UnaryOp::Tanh => {
-                        let sq = self.binary(BinaryOp::Mul, out, out).await?;
-                        self.binary_scalar(BinaryOp::Sub, &sq, 1.0, fl, true)
-                            .await?
-                    }
-                    UnaryOp::Sigmoid => {
-                        let one_minus = self
-                            .binary_scalar(BinaryOp::Sub, out, 1.0, fl, true)
-                            .await?;
-                        self.binary(BinaryOp::Mul, out, &one_minus).await?
-                    }
-                    UnaryOp::Sin => self.unary(UnaryOp::Cos, x).await?,
-                    UnaryOp::Cos => {
-                        let s = self.unary(UnaryOp::Sin, x).await?;
-                        self.unary(UnaryOp::Neg, &s).await?
-                    }
-                    UnaryOp::Erf => {
-                        // 2/sqrt(pi) * exp(-x^2)
-                        let sq = self.binary(BinaryOp::Mul, x, x).await?;
-                        let n = self.unary(UnaryOp::Neg, &sq).await?;
-                        let e = self.unary(UnaryOp::Exp, &n).await?;
-                        let c = 2.0 / std::f64::consts::PI.sqrt();
-                        self.binary_scalar(BinaryOp::Mul, &e, c, fl, false).await?
-                    }
-                    UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round | UnaryOp::Sign => {
-                        self.binary_scalar(BinaryOp::Mul, g, 0.0, fl, false).await?
-                    }
-                };
-                vec![Some(self.binary(BinaryOp::Mul, g, &d).await?)]
-            }
+            GradFn::Unary { op, x, out } => vec![Some(self.unary_grad(g, *op, x, out).await?)],
             GradFn::Cast { from } => vec![Some(self.cast(g, *from).await?)],
             GradFn::ToDevice { from } => vec![Some(self.to_device(g, *from).await?)],
             GradFn::MatMul { a, b } => {

@@ -1,7 +1,8 @@
 //! Elementwise ops: casts, arithmetic between two tensors or a tensor and a
 //! Python number, the one-input functions (`exp`, `relu`...), comparisons and
 //! `where`, each with PyTorch's dtype rules (promotion, integer division,
-//! bool arithmetic) and its gradient recorded.
+//! bool arithmetic) and its gradient recorded (the node each op records is
+//! chosen in `autograd/formulas/elementwise.rs`, beside its formula).
 
 use super::{Runtime, RuntimeError, scalar_type_name};
 use crate::autograd::GradFn;
@@ -72,33 +73,8 @@ impl Runtime {
             .dispatch(Op::Binary { op }, &[&a, &b], out, dtype, a.device())
             .await?;
         if self.grad_enabled() && (a.requires_grad() || b.requires_grad()) {
-            let grad_fn = match op {
-                BinaryOp::Add | BinaryOp::Sub => Some(GradFn::AddSub {
-                    a: a.shape(),
-                    b: b.shape(),
-                    sub: op == BinaryOp::Sub,
-                }),
-                BinaryOp::Mul => Some(GradFn::Mul {
-                    a: a.clone(),
-                    b: b.clone(),
-                }),
-                BinaryOp::Div => Some(GradFn::Div {
-                    a: a.clone(),
-                    b: b.clone(),
-                }),
-                BinaryOp::Pow => Some(GradFn::Pow {
-                    a: a.clone(),
-                    b: b.clone(),
-                    out: self.detach(&result),
-                }),
-                BinaryOp::Maximum | BinaryOp::Minimum => Some(GradFn::Extremum {
-                    a: a.clone(),
-                    b: b.clone(),
-                    max: op == BinaryOp::Maximum,
-                }),
-                BinaryOp::FloorDiv | BinaryOp::Remainder => None,
-            };
-            if let Some(f) = grad_fn {
+            // The node and what it saves are chosen beside the formulas.
+            if let Some(f) = self.binary_grad_fn(op, &a, &b, &result) {
                 self.record(&result, f, &[&a, &b]);
             }
         }

@@ -1,8 +1,9 @@
 //! `torch._C` elementwise primitives: `unary`, `binary` and `compare` by op
-//! name, and `where`. A Python number operand stays a scalar where the runtime
-//! takes one (`binary_scalar`, `compare_scalar`) and otherwise becomes a 0-d
-//! tensor in the dtype `crate::torch::scalars` gives it, so the runtime's type
-//! promotion sees what PyTorch's would.
+//! name (the IR's own, through `from_name`), and `where`. A Python number
+//! operand stays a scalar where the runtime takes one (`binary_scalar`,
+//! `compare_scalar`) and otherwise becomes a 0-d tensor in the dtype
+//! `crate::torch::scalars` gives it, so the runtime's type promotion sees
+//! what PyTorch's would.
 
 use super::args::Args;
 use super::{tensor, unknown};
@@ -27,14 +28,14 @@ impl Interpreter<'_> {
             }
             "binary" => {
                 let op_name = a.str(0)?;
-                let op = binary_op(&op_name)
+                let op = BinaryOp::from_name(&op_name)
                     .ok_or_else(|| PyErr::not_implemented(format!("binary op {op_name}")))?;
                 let (x, y) = (a.get(1)?.clone(), a.get(2)?.clone());
                 return self.binary_values(op, &x, &y).await;
             }
             "compare" => {
                 let op_name = a.str(0)?;
-                let op = compare_op(&op_name)
+                let op = CompareOp::from_name(&op_name)
                     .ok_or_else(|| PyErr::not_implemented(format!("comparison {op_name}")))?;
                 let (x, y) = (a.get(1)?.clone(), a.get(2)?.clone());
                 match (&x, &y) {
@@ -118,31 +119,4 @@ impl Interpreter<'_> {
             }
         }
     }
-}
-
-fn binary_op(name: &str) -> Option<BinaryOp> {
-    Some(match name {
-        "add" => BinaryOp::Add,
-        "sub" => BinaryOp::Sub,
-        "mul" => BinaryOp::Mul,
-        "div" => BinaryOp::Div,
-        "pow" => BinaryOp::Pow,
-        "maximum" => BinaryOp::Maximum,
-        "minimum" => BinaryOp::Minimum,
-        "floor_divide" => BinaryOp::FloorDiv,
-        "remainder" => BinaryOp::Remainder,
-        _ => return None,
-    })
-}
-
-fn compare_op(name: &str) -> Option<CompareOp> {
-    Some(match name {
-        "eq" => CompareOp::Eq,
-        "ne" => CompareOp::Ne,
-        "lt" => CompareOp::Lt,
-        "le" => CompareOp::Le,
-        "gt" => CompareOp::Gt,
-        "ge" => CompareOp::Ge,
-        _ => return None,
-    })
 }
