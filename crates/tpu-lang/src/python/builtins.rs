@@ -112,7 +112,7 @@ impl Interpreter<'_> {
             return Box::pin(self.call_native(native, args)).await;
         }
         if name == "torch_tpu.stablehlo" {
-            // Written in Python: torch._stablehlo (prelude/compile.py).
+            // Written in Python: torch._stablehlo (prelude/torch/_compile.py).
             let torch = self.import("torch").await?;
             let f = self.get_attribute(&torch, "_stablehlo").await?;
             return Box::pin(self.call(f, args, kwargs)).await;

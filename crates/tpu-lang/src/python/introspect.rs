@@ -113,7 +113,7 @@ fn module_of(f: &Function) -> &'static str {
     if !f.file.is_library {
         return "__main__";
     }
-    crate::torch::prelude::module_of_file(f.file.name.rsplit('/').next().unwrap_or(""))
+    crate::python::library::module_of_file(&f.file.name).unwrap_or("torch")
 }
 
 impl Interpreter<'_> {

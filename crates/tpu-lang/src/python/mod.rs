@@ -9,8 +9,9 @@
 //! live output, progress, the wall-clock limit), built-in functions and methods
 //! (`builtins`, `iterables`, `numbers`, `methods`; `dir`, `help` and `__doc__` in
 //! `introspect`), imports (`modules`; the `time` module with its clocks is
-//! `clock`, `random` is `random` and `random_module`, `contextlib` and `functools`
-//! are Python files loaded by `stdlib`), values (`value`) and
+//! `clock`, `random` is `random` and `random_module`; the modules written in
+//! Python, torch's and the standard library's, are loaded by `library`, with
+//! the standard library's Rust parts in `stdlib`), values (`value`) and
 //! tracebacks (`error`, `source`). Tensor values pass through here untouched; what
 //! they mean lives in `crate::torch`.
 
@@ -31,6 +32,7 @@ pub(crate) mod interp;
 pub(crate) mod introspect;
 pub(crate) mod iterables;
 pub(crate) mod iteration;
+pub(crate) mod library;
 pub(crate) mod methods;
 pub(crate) mod modules;
 pub(crate) mod numbers;

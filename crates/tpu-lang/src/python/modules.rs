@@ -56,8 +56,9 @@ pub(crate) fn functions(list: &[&'static str]) -> HashMap<String, Value> {
 }
 
 impl Interpreter<'_> {
-    /// `import name`: the module object, built once per run. `torch` and its
-    /// submodules are Python (the prelude in `torch/prelude/`) on top of `torch._C`.
+    /// `import name`: the module object, built once per run. The modules
+    /// written in Python (`torch` and its submodules over `torch._C`, `jax`, the
+    /// standard library's) come from `crates/tpu-lang/prelude/` (`library`).
     pub fn import<'a>(&'a mut self, name: &'a str) -> Boxed<'a, Value> {
         Box::pin(async move {
             if let Some(m) = self.modules.get(name) {
@@ -78,7 +79,6 @@ impl Interpreter<'_> {
                     module("math", attrs)
                 }
                 "random" => self.random_module()?,
-                "contextlib" | "functools" | "os" => return self.import_stdlib(name).await,
                 "time" => module("time", functions(crate::python::clock::TIME_FUNCTIONS)),
                 "copy" => module(
                     "copy",
@@ -88,18 +88,7 @@ impl Interpreter<'_> {
                     "torch_tpu",
                     functions(crate::torch::torch_tpu::TORCH_TPU_FUNCTIONS),
                 ),
-                _ if crate::torch::prelude::is_jax_module(name) => {
-                    return self.import_jax(name).await;
-                }
-                _ if name == "torch" || name.starts_with("torch.") => {
-                    return self.import_torch(name).await;
-                }
-                _ => {
-                    return Err(PyErr::new(
-                        "ModuleNotFoundError",
-                        format!("No module named '{name}'"),
-                    ));
-                }
+                _ => return self.import_library(name).await,
             };
             self.modules.insert(name.to_string(), value.clone());
             Ok(value)

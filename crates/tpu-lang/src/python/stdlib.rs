@@ -1,52 +1,39 @@
-//! The standard-library modules written in Python that programs wrap torch code
-//! with: `contextlib` (`nullcontext`, `suppress`, `ContextDecorator`, `closing`)
-//! and `functools` (`partial`, `wraps`, `reduce`, `cache`), each run from
-//! `stdlib/<name>.py` as a library file when a program first imports it.
-//! `os` is `environ` (the run's variables, a rank's torchrun ones) and
-//! `getenv`. `functools.update_wrapper` is Rust (a function's name is fixed when it is
-//! made, so the wrapper is remade under the wrapped one's name).
+//! The Rust parts of the standard-library modules written in Python, which
+//! live with the rest of the Python library at `crates/tpu-lang/prelude/`
+//! (`contextlib.py`, `functools.py`, `os.py`; a new one is a new file there,
+//! loaded by `python::library` when a program first imports it). `os.environ`
+//! is the run's variables (a rank's torchrun ones); `functools.update_wrapper`
+//! is Rust (a function's name is fixed when it is made, so the wrapper is
+//! remade under the wrapped one's name).
 
-use crate::python::interp::{Interpreter, PyResult};
-use crate::python::modules::module;
-use crate::python::value::Value;
+use crate::python::interp::Interpreter;
+use crate::python::value::{Dict, HashKey, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
-
-const CONTEXTLIB: &str = include_str!("stdlib/contextlib.py");
-const FUNCTOOLS: &str = include_str!("stdlib/functools.py");
-const OS: &str = include_str!("stdlib/os.py");
+use std::rc::Rc;
 
 impl Interpreter<'_> {
-    /// `import contextlib`, `functools` or `os`, built once per run.
-    pub async fn import_stdlib(&mut self, name: &str) -> PyResult<Value> {
-        let (file, source, mut attrs) = match name {
-            "contextlib" => ("contextlib.py", CONTEXTLIB, HashMap::new()),
+    /// The Rust attributes a standard-library module starts from, before its
+    /// Python body runs and joins them.
+    pub(crate) fn stdlib_attributes(&self, name: &str) -> HashMap<String, Value> {
+        match name {
             "os" => {
-                let mut environ = crate::python::value::Dict::default();
+                let mut environ = Dict::default();
                 for (k, v) in &self.environ {
                     environ.insert(
-                        crate::python::value::HashKey::Str(std::rc::Rc::from(k.as_str())),
+                        HashKey::Str(Rc::from(k.as_str())),
                         Value::str(k),
                         Value::str(v),
                     );
                 }
-                let environ = Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(environ)));
-                (
-                    "os.py",
-                    OS,
-                    HashMap::from([("environ".to_string(), environ)]),
-                )
+                let environ = Value::Dict(Rc::new(RefCell::new(environ)));
+                HashMap::from([("environ".to_string(), environ)])
             }
-            _ => ("functools.py", FUNCTOOLS, HashMap::new()),
-        };
-        if name == "functools" {
-            attrs.insert(
+            "functools" => HashMap::from([(
                 "update_wrapper".to_string(),
                 Value::Builtin("functools.update_wrapper"),
-            );
+            )]),
+            _ => HashMap::new(),
         }
-        let value = module(name, attrs);
-        self.modules.insert(name.to_string(), value.clone());
-        self.exec_library(&value, &[(file, source)]).await?;
-        Ok(value)
     }
 }

@@ -4,8 +4,8 @@
 //! `@torch.no_grad()`, or bare on a function, `@torch.no_grad`, as PyTorch 2
 //! accepts). What a block changes is saved on `torch_context_stack` when it is
 //! entered and restored when it ends, however it ends. `torch.set_grad_enabled`
-//! and anomaly detection are Python classes in the prelude (`torch.py`,
-//! `autograd.py`), since they act when constructed.
+//! and anomaly detection are Python classes in the prelude (`torch/_reductions.py`,
+//! `torch/autograd/__init__.py`), since they act when constructed.
 
 use crate::python::builtins::Keywords;
 use crate::python::error::PyErr;

@@ -3,7 +3,7 @@
 //! the seeded random functions), the torch context managers (whose `with` and decorator
 //! forms are in `contexts`), and the elementwise functions
 //! that are also Rust tensor methods. Every other torch function is Python in
-//! `prelude/tensor.py` and `prelude/torch.py`, which run on top of this module (and never redefines a
+//! the prelude's `torch` package (`crates/tpu-lang/prelude/torch/`), which runs on top of this module (and never redefines a
 //! name registered here). Tensor methods and operators live in `tensor`; nothing
 //! here computes tensor values itself.
 

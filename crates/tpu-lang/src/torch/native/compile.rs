@@ -1,4 +1,4 @@
-//! `torch._C` for `torch.compile` (the prelude's `compile.py`): a compiled
+//! `torch._C` for `torch.compile` (the prelude's `torch/_compile.py`): a compiled
 //! function's record, the capture of each call (`capture_begin`/`_end`,
 //! `capture_abort` when the function raised), calls past the cache size
 //! limit, and the parameter names guards are named by.

@@ -1,4 +1,4 @@
-//! `torch._C` for `torch.distributed` (the prelude's `distributed.py` builds
+//! `torch._C` for `torch.distributed` (the prelude's `torch/distributed/__init__.py` builds
 //! PyTorch's API on these): the rank's seat in the run's world, groups, and
 //! collectives and messages as work handles that `dist_wait` completes. A
 //! wait suspends this rank until the others have arrived; if the run is

@@ -1,4 +1,4 @@
-//! `torch._C`: the primitives the Python prelude (`torch/prelude/*.py`) builds the
+//! `torch._C`: the primitives the Python prelude (`crates/tpu-lang/prelude/torch/`) builds the
 //! torch API from. Each takes positional arguments already normalised by the
 //! prelude's Python signatures (defaults, keywords, `*sizes`), so parsing here is
 //! only type checking (`args`). Everything with a PyTorch name and signature

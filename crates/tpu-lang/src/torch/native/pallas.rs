@@ -1,4 +1,4 @@
-//! `torch._C.pallas_call(kernel, tensors)`: a kernel `prelude/pallas.py`
+//! `torch._C.pallas_call(kernel, tensors)`: a kernel the prelude's `jax.experimental.pallas`
 //! traced, as the JSON of a `tpu_ir::PallasKernel`, run by the runtime on the
 //! tensors; returns the outputs as a list.
 

@@ -1,0 +1,1 @@
+# jax.experimental: a package; its one module here is jax.experimental.pallas.

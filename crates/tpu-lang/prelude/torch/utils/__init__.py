@@ -1,0 +1,1 @@
+# torch.utils: a package; its one module here is torch.utils.data.
