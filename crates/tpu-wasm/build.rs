@@ -4,10 +4,16 @@
 //! `rustflags` in .cargo/config.toml, because wasm-pack may set RUSTFLAGS, which
 //! replaces config rustflags entirely.
 //!
-//! Also lists the project's corpus (`tests/programs/`, every program with an
-//! `.expected` file) for the browser test that runs it in Chromium
-//! (`tests/programs.rs`), as `$OUT_DIR/programs.rs`: a new program is picked up
-//! without editing a list.
+//! Also lists every corpus program, own and shared, in every folder that
+//! `tests/corpus/layout.rs` names, for the browser test that runs them in Chromium
+//! (`tests/corpus.rs`), as `$OUT_DIR/corpus.rs`: a new program is picked up without
+//! editing a list. Where the shared corpus (`../shared/conformance`, or
+//! `$TPU_SHARED_DIR`) is absent, `cfg(tpu_shared)` is unset and the tests of the
+//! shared programs report themselves ignored.
+
+#[path = "../../tests/corpus/layout.rs"]
+#[allow(dead_code)]
+mod layout;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -16,31 +22,40 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         println!("cargo:rustc-link-arg=-zstack-size=16777216");
     }
-    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
-    println!("cargo:rerun-if-changed={}", programs.display());
-    let mut names: Vec<String> = std::fs::read_dir(&programs)
-        .map(|dir| {
-            dir.filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let stem = name.strip_suffix(".expected")?.to_string();
-                    programs.join(format!("{stem}.py")).exists().then_some(stem)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=../../tests/corpus");
+    println!("cargo::rerun-if-env-changed={}", layout::SHARED_DIR_VAR);
+    println!("cargo::rustc-check-cfg=cfg(tpu_shared)");
+    let shared = layout::shared_root(&repo);
+    let has_shared = shared.is_dir();
+    if has_shared {
+        println!("cargo::rerun-if-changed={}", shared.display());
+        println!("cargo::rustc-cfg=tpu_shared");
+        println!("cargo::rustc-env=TPU_SHARED_CORPUS={}", shared.display());
+    }
     let mut list = String::from("&[\n");
-    for name in &names {
-        let path = programs.join(name);
+    for p in layout::all_programs(&repo, has_shared) {
+        let source = std::fs::read_to_string(&p.path).expect("a corpus program reads");
+        // The ranks: the program's own first line `# nproc: N`, else its kind's.
+        let nproc = source
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# nproc:"))
+            .and_then(|n| n.trim().parse().ok())
+            .or(p.kind.default_nproc);
+        let path = p.path.display().to_string();
         let _ = writeln!(
             list,
-            "    ({name:?}, include_str!({py:?}), include_str!({expected:?})),",
-            py = format!("{}.py", path.display()),
-            expected = format!("{}.expected", path.display()),
+            "    Program {{ kind: {:?}, shared: {}, name: {:?}, path: {path:?}, source: include_str!({path:?}), expected: include_str!({:?}), nproc: {nproc:?}, not_yet: {:?} }},",
+            p.kind.name,
+            p.shared,
+            p.name,
+            p.path.with_extension("expected").display().to_string(),
+            p.not_yet,
         );
     }
     list.push(']');
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("programs.rs");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("corpus.rs");
     std::fs::write(out, list).expect("OUT_DIR is writable");
 }

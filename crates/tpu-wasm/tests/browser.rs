@@ -1,6 +1,8 @@
 //! Runs in headless Chromium through `wasm-pack test --headless --chrome`: the
 //! foundation program through the wasm API, with its kernels on WebGPU
-//! (SwiftShader on CI), checked against the output PyTorch prints.
+//! (SwiftShader on CI), checked against the output PyTorch prints; errors,
+//! the compilation cache, the recursion limits and collectives simulated in
+//! wasm. The corpora run in `tests/corpus.rs`.
 #![cfg(target_arch = "wasm32")]
 
 use tpu_runtime::{BackendKind, Report};
@@ -10,7 +12,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const HELLO: &str = include_str!("../../../tests/programs/hello_tensor.py");
+const HELLO: &str = include_str!("../../../tests/cli/hello_tensor.py");
 
 async fn run(playground: &Playground, source: &str) -> Report {
     run_in(playground, source, None).await
@@ -69,335 +71,13 @@ async fn errors_come_back_in_the_report_with_line_and_column() {
     assert_eq!(report.stdout, "2\n");
 }
 
-/// The whole conformance corpus (`tests/conformance`, and `cnn/`), name, program, and what
-/// PyTorch printed.
-const CORPUS: &[(&str, &str, &str)] = &[
-    (
-        "adamw_regression",
-        include_str!("../../../tests/conformance/adamw_regression.py"),
-        include_str!("../../../tests/conformance/adamw_regression.expected"),
-    ),
-    (
-        "attention_block",
-        include_str!("../../../tests/conformance/attention_block.py"),
-        include_str!("../../../tests/conformance/attention_block.expected"),
-    ),
-    (
-        "autograd_basic",
-        include_str!("../../../tests/conformance/autograd_basic.py"),
-        include_str!("../../../tests/conformance/autograd_basic.expected"),
-    ),
-    (
-        "basics_print",
-        include_str!("../../../tests/conformance/basics_print.py"),
-        include_str!("../../../tests/conformance/basics_print.expected"),
-    ),
-    (
-        "broadcasting_ops",
-        include_str!("../../../tests/conformance/broadcasting_ops.py"),
-        include_str!("../../../tests/conformance/broadcasting_ops.expected"),
-    ),
-    (
-        "embedding_bigram",
-        include_str!("../../../tests/conformance/embedding_bigram.py"),
-        include_str!("../../../tests/conformance/embedding_bigram.expected"),
-    ),
-    (
-        "indexing_views",
-        include_str!("../../../tests/conformance/indexing_views.py"),
-        include_str!("../../../tests/conformance/indexing_views.expected"),
-    ),
-    (
-        "mlp_classifier",
-        include_str!("../../../tests/conformance/mlp_classifier.py"),
-        include_str!("../../../tests/conformance/mlp_classifier.expected"),
-    ),
-    (
-        "polynomial_sgd",
-        include_str!("../../../tests/conformance/polynomial_sgd.py"),
-        include_str!("../../../tests/conformance/polynomial_sgd.expected"),
-    ),
-    (
-        "python_semantics",
-        include_str!("../../../tests/conformance/python_semantics.py"),
-        include_str!("../../../tests/conformance/python_semantics.expected"),
-    ),
-    (
-        "rng_compat",
-        include_str!("../../../tests/conformance/rng_compat.py"),
-        include_str!("../../../tests/conformance/rng_compat.expected"),
-    ),
-    (
-        "cnn/cnn_classifier",
-        include_str!("../../../tests/conformance/cnn/cnn_classifier.py"),
-        include_str!("../../../tests/conformance/cnn/cnn_classifier.expected"),
-    ),
+/// Training programs of the corpus, run before the recursion limits are tried
+/// so that V8 has tiered the interpreter up.
+const TRAINING: [&str; 3] = [
+    include_str!("../../../tests/corpus/single/user_train_mlp_blobs_classifier.py"),
+    include_str!("../../../tests/corpus/single/optim_adam_adamw.py"),
+    include_str!("../../../tests/corpus/single/nn_sdpa.py"),
 ];
-
-/// Runs every corpus program on `backend` in `mode` and checks it with the
-/// corpus rule.
-async fn corpus_agrees_on(backend: &str, mode: Option<&str>) {
-    let playground = Playground::create(Some(backend.into()))
-        .await
-        .expect("the backend starts");
-    let mut failures = Vec::new();
-    for (name, source, expected) in CORPUS {
-        let report = run_in(&playground, source, mode).await;
-        if !report.ok() {
-            failures.push(format!("{name}: {:?}", report.diagnostics));
-        } else if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
-            failures.push(format!("{name}: {why}"));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "on {backend} in {mode:?}:\n{}",
-        failures.join("\n")
-    );
-}
-
-#[wasm_bindgen_test]
-async fn the_conformance_corpus_agrees_with_pytorch_on_the_reference_backend() {
-    corpus_agrees_on("cpu", None).await;
-}
-
-#[wasm_bindgen_test]
-async fn the_conformance_corpus_agrees_with_pytorch_on_webgpu() {
-    corpus_agrees_on("wgpu", None).await;
-}
-
-/// Fused mode's generated kernels (row kernels, matmul epilogues) compiled by
-/// the browser's WebGPU.
-#[wasm_bindgen_test]
-async fn the_conformance_corpus_agrees_with_pytorch_fused_on_webgpu() {
-    corpus_agrees_on("wgpu", Some("fused")).await;
-}
-
-/// The shared compile corpus (first) and the project's own compile programs
-/// (`tests/compile/`), what PyTorch 2.15's torch.compile printed.
-const COMPILE: &[(&str, &str, &str)] = &[
-    (
-        "compile_mlp",
-        include_str!("../../../tests/conformance/compile/compile_mlp.py"),
-        include_str!("../../../tests/conformance/compile/compile_mlp.expected"),
-    ),
-    (
-        "compile_attention_embedding",
-        include_str!("../../../tests/compile/compile_attention_embedding.py"),
-        include_str!("../../../tests/compile/compile_attention_embedding.expected"),
-    ),
-    (
-        "compile_bounded_seq",
-        include_str!("../../../tests/compile/compile_bounded_seq.py"),
-        include_str!("../../../tests/compile/compile_bounded_seq.expected"),
-    ),
-    (
-        "compile_cache_limit",
-        include_str!("../../../tests/compile/compile_cache_limit.py"),
-        include_str!("../../../tests/compile/compile_cache_limit.expected"),
-    ),
-    (
-        "compile_custom_backend",
-        include_str!("../../../tests/compile/compile_custom_backend.py"),
-        include_str!("../../../tests/compile/compile_custom_backend.expected"),
-    ),
-    (
-        "compile_dynamic_batch",
-        include_str!("../../../tests/compile/compile_dynamic_batch.py"),
-        include_str!("../../../tests/compile/compile_dynamic_batch.expected"),
-    ),
-    (
-        "compile_dynamic_seq",
-        include_str!("../../../tests/compile/compile_dynamic_seq.py"),
-        include_str!("../../../tests/compile/compile_dynamic_seq.expected"),
-    ),
-    (
-        "compile_fullgraph_errors",
-        include_str!("../../../tests/compile/compile_fullgraph_errors.py"),
-        include_str!("../../../tests/compile/compile_fullgraph_errors.expected"),
-    ),
-    (
-        "compile_function_basics",
-        include_str!("../../../tests/compile/compile_function_basics.py"),
-        include_str!("../../../tests/compile/compile_function_basics.expected"),
-    ),
-    (
-        "compile_graph_break_item",
-        include_str!("../../../tests/compile/compile_graph_break_item.py"),
-        include_str!("../../../tests/compile/compile_graph_break_item.expected"),
-    ),
-    (
-        "compile_graph_break_print",
-        include_str!("../../../tests/compile/compile_graph_break_print.py"),
-        include_str!("../../../tests/compile/compile_graph_break_print.expected"),
-    ),
-    (
-        "compile_loss_functions",
-        include_str!("../../../tests/compile/compile_loss_functions.py"),
-        include_str!("../../../tests/compile/compile_loss_functions.expected"),
-    ),
-    (
-        "compile_module_inplace",
-        include_str!("../../../tests/compile/compile_module_inplace.py"),
-        include_str!("../../../tests/compile/compile_module_inplace.expected"),
-    ),
-    (
-        "compile_module_mlp",
-        include_str!("../../../tests/compile/compile_module_mlp.py"),
-        include_str!("../../../tests/compile/compile_module_mlp.expected"),
-    ),
-    (
-        "compile_cnn",
-        include_str!("../../../tests/compile/compile_cnn.py"),
-        include_str!("../../../tests/compile/compile_cnn.expected"),
-    ),
-    (
-        "compile_op_coverage",
-        include_str!("../../../tests/compile/compile_op_coverage.py"),
-        include_str!("../../../tests/compile/compile_op_coverage.expected"),
-    ),
-    (
-        "compile_recompile_guards",
-        include_str!("../../../tests/compile/compile_recompile_guards.py"),
-        include_str!("../../../tests/compile/compile_recompile_guards.expected"),
-    ),
-    (
-        "compile_recompile_scalars",
-        include_str!("../../../tests/compile/compile_recompile_scalars.py"),
-        include_str!("../../../tests/compile/compile_recompile_scalars.expected"),
-    ),
-    (
-        "compile_reset_disable",
-        include_str!("../../../tests/compile/compile_reset_disable.py"),
-        include_str!("../../../tests/compile/compile_reset_disable.expected"),
-    ),
-    (
-        "compile_rng_outside",
-        include_str!("../../../tests/compile/compile_rng_outside.py"),
-        include_str!("../../../tests/compile/compile_rng_outside.expected"),
-    ),
-    (
-        "compile_structured_io",
-        include_str!("../../../tests/compile/compile_structured_io.py"),
-        include_str!("../../../tests/compile/compile_structured_io.expected"),
-    ),
-    (
-        "compile_training_adamw",
-        include_str!("../../../tests/compile/compile_training_adamw.py"),
-        include_str!("../../../tests/compile/compile_training_adamw.expected"),
-    ),
-];
-
-/// Runs `programs` on `backend` in each of `modes` and checks each with the
-/// corpus rule.
-async fn programs_agree(backend: &str, modes: &[&str], programs: &[(&str, &str, &str)]) {
-    let playground = Playground::create(Some(backend.into()))
-        .await
-        .expect("the backend starts");
-    let mut failures = Vec::new();
-    for &mode in modes {
-        for (name, source, expected) in programs {
-            let report = run_in(&playground, source, Some(mode)).await;
-            if !report.ok() {
-                failures.push(format!("{name} in {mode}: {:?}", report.diagnostics));
-            } else if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
-                failures.push(format!("{name} in {mode}: {why}"));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "on {backend}:\n{}",
-        failures.join("\n")
-    );
-}
-
-/// torch.compile in the browser: compiled graphs, recompiles, graph breaks
-/// and custom backends, in every eager mode on the wasm reference backend.
-#[wasm_bindgen_test]
-async fn the_compile_programs_agree_with_pytorch_in_every_mode_on_the_reference_backend() {
-    programs_agree("cpu", &["debug", "strict", "fused"], COMPILE).await;
-}
-
-/// The shared compile corpus in every mode on WebGPU, the own programs Fused.
-#[wasm_bindgen_test]
-async fn the_compile_programs_agree_with_pytorch_on_webgpu() {
-    programs_agree("wgpu", &["debug", "strict", "fused"], &COMPILE[..1]).await;
-    programs_agree("wgpu", &["fused"], &COMPILE[1..]).await;
-}
-
-/// Pallas kernels: the shared corpus, then the project's own kernels (what
-/// real JAX Pallas printed in interpret mode).
-const PALLAS: &[(&str, &str, &str)] = &[
-    (
-        "pallas_kernels",
-        include_str!("../../../tests/conformance/pallas/pallas_kernels.py"),
-        include_str!("../../../tests/conformance/pallas/pallas_kernels.expected"),
-    ),
-    (
-        "batched_3d_grid",
-        include_str!("../../../tests/pallas/batched_3d_grid.py"),
-        include_str!("../../../tests/pallas/batched_3d_grid.expected"),
-    ),
-    (
-        "bf16_inputs",
-        include_str!("../../../tests/pallas/bf16_inputs.py"),
-        include_str!("../../../tests/pallas/bf16_inputs.expected"),
-    ),
-    (
-        "block_reductions",
-        include_str!("../../../tests/pallas/block_reductions.py"),
-        include_str!("../../../tests/pallas/block_reductions.expected"),
-    ),
-    (
-        "elementwise_ragged",
-        include_str!("../../../tests/pallas/elementwise_ragged.py"),
-        include_str!("../../../tests/pallas/elementwise_ragged.expected"),
-    ),
-    (
-        "kernel_errors",
-        include_str!("../../../tests/pallas/kernel_errors.py"),
-        include_str!("../../../tests/pallas/kernel_errors.expected"),
-    ),
-    (
-        "layernorm",
-        include_str!("../../../tests/pallas/layernorm.py"),
-        include_str!("../../../tests/pallas/layernorm.expected"),
-    ),
-    (
-        "matmul_accumulate",
-        include_str!("../../../tests/pallas/matmul_accumulate.py"),
-        include_str!("../../../tests/pallas/matmul_accumulate.expected"),
-    ),
-    (
-        "multi_output",
-        include_str!("../../../tests/pallas/multi_output.py"),
-        include_str!("../../../tests/pallas/multi_output.expected"),
-    ),
-    (
-        "program_ids",
-        include_str!("../../../tests/pallas/program_ids.py"),
-        include_str!("../../../tests/pallas/program_ids.expected"),
-    ),
-    (
-        "softmax_ragged_rows",
-        include_str!("../../../tests/pallas/softmax_ragged_rows.py"),
-        include_str!("../../../tests/pallas/softmax_ragged_rows.expected"),
-    ),
-    (
-        "windows",
-        include_str!("../../../tests/pallas/windows.py"),
-        include_str!("../../../tests/pallas/windows.expected"),
-    ),
-];
-
-/// Pallas kernels in every eager mode on the wasm reference backend and on
-/// WebGPU, where each `pallas_call` is one generated WGSL shader.
-#[wasm_bindgen_test]
-async fn the_pallas_kernels_agree_with_jax_on_both_backends() {
-    programs_agree("cpu", &["debug", "strict", "fused"], PALLAS).await;
-    programs_agree("wgpu", &["debug", "strict", "fused"], PALLAS).await;
-}
 
 /// What the page keeps in IndexedDB: entries taken after a run and loaded
 /// into a fresh playground make every kernel a persisted hit; a record that
@@ -441,9 +121,9 @@ async fn recursion_at_and_past_the_limits_leaves_the_module_working() {
     let playground = Playground::create(Some("cpu".into()))
         .await
         .expect("the reference backend");
-    for (name, source, _) in CORPUS.iter().take(3) {
+    for source in TRAINING {
         let report = run(&playground, source).await;
-        assert!(report.ok(), "{name}: {:?}", report.diagnostics);
+        assert!(report.ok(), "{:?}", report.diagnostics);
     }
     let report = run(
         &playground,

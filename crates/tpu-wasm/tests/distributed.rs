@@ -1,12 +1,8 @@
 //! Runs of several ranks (`run`'s `nproc` option) in headless Chromium: the
-//! distributed conformance programs (`tests/conformance/distributed/`) as four
-//! ranks, compared with what `torchrun --nproc-per-node 4` printed under real
-//! PyTorch by the corpus rule, on the reference backend in every eager mode
-//! and on WebGPU (SwiftShader on CI) in Fused mode; the mismatched-collective
-//! program ending in a deadlock named rank by rank; and the slice rule (the
-//! smallest slice with a chip per rank by default, a chosen slice with too
-//! few chips refused naming both); and the project's own DeviceMesh, DTensor
-//! and FSDP2 programs in Fused mode on the reference backend.
+//! shared corpus's mismatched-collective program ending in a deadlock named
+//! rank by rank; and the slice rule (the smallest slice with a chip per rank by
+//! default, a chosen slice with too few chips refused naming both). The
+//! distributed corpora themselves run in `tests/corpus.rs`.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
@@ -20,163 +16,17 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-macro_rules! corpus {
-    ($name:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/conformance/distributed/",
-            $name
-        ))
-    };
-}
+/// The shared corpus's program that real PyTorch hangs on.
+#[cfg(tpu_shared)]
+const DEADLOCK: &str = include_str!(concat!(
+    env!("TPU_SHARED_CORPUS"),
+    "/distributed/mismatch_deadlock.py"
+));
+#[cfg(not(tpu_shared))]
+const DEADLOCK: &str = "";
 
-/// The programs with what real PyTorch printed for them on four ranks.
-const PROGRAMS: &[(&str, &str, &str)] = &[
-    (
-        "collectives",
-        corpus!("collectives.py"),
-        corpus!("collectives.expected"),
-    ),
-    (
-        "ddp_train",
-        corpus!("ddp_train.py"),
-        corpus!("ddp_train.expected"),
-    ),
-    (
-        "mpmd_logging",
-        corpus!("mpmd_logging.py"),
-        corpus!("mpmd_logging.expected"),
-    ),
-    (
-        "dtensor_basics",
-        corpus!("dtensor_basics.py"),
-        corpus!("dtensor_basics.expected"),
-    ),
-    (
-        "fsdp2_train",
-        corpus!("fsdp2_train.py"),
-        corpus!("fsdp2_train.expected"),
-    ),
-];
-
-const DEADLOCK: &str = corpus!("mismatch_deadlock.py");
-
-macro_rules! own {
-    ($name:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/distributed/",
-            $name
-        ))
-    };
-}
-
-/// The project's own DeviceMesh, DTensor and FSDP2 programs, recorded under
-/// torchrun (each says its number of ranks on its first line); the one the
-/// native test's `NOT_YET` list names is left out here too.
-const OWN_SHARDING: &[(&str, &str, &str)] = &[
-    (
-        "dtensor_autograd",
-        own!("dtensor_autograd.py"),
-        own!("dtensor_autograd.expected"),
-    ),
-    (
-        "dtensor_comm_counts",
-        own!("dtensor_comm_counts.py"),
-        own!("dtensor_comm_counts.expected"),
-    ),
-    (
-        "dtensor_comm_debug",
-        own!("dtensor_comm_debug.py"),
-        own!("dtensor_comm_debug.expected"),
-    ),
-    (
-        "dtensor_elementwise_partial",
-        own!("dtensor_elementwise_partial.py"),
-        own!("dtensor_elementwise_partial.expected"),
-    ),
-    (
-        "dtensor_errors",
-        own!("dtensor_errors.py"),
-        own!("dtensor_errors.expected"),
-    ),
-    (
-        "dtensor_from_local",
-        own!("dtensor_from_local.py"),
-        own!("dtensor_from_local.expected"),
-    ),
-    (
-        "dtensor_matmul",
-        own!("dtensor_matmul.py"),
-        own!("dtensor_matmul.expected"),
-    ),
-    (
-        "dtensor_nn_ops",
-        own!("dtensor_nn_ops.py"),
-        own!("dtensor_nn_ops.expected"),
-    ),
-    (
-        "dtensor_redistribute_1d",
-        own!("dtensor_redistribute_1d.py"),
-        own!("dtensor_redistribute_1d.expected"),
-    ),
-    (
-        "dtensor_redistribute_2d",
-        own!("dtensor_redistribute_2d.py"),
-        own!("dtensor_redistribute_2d.expected"),
-    ),
-    (
-        "dtensor_redistribute_grad",
-        own!("dtensor_redistribute_grad.py"),
-        own!("dtensor_redistribute_grad.expected"),
-    ),
-    (
-        "dtensor_reductions_views",
-        own!("dtensor_reductions_views.py"),
-        own!("dtensor_reductions_views.expected"),
-    ),
-    (
-        "dtensor_uneven",
-        own!("dtensor_uneven.py"),
-        own!("dtensor_uneven.expected"),
-    ),
-    (
-        "fsdp2_embedding_adamw",
-        own!("fsdp2_embedding_adamw.py"),
-        own!("fsdp2_embedding_adamw.expected"),
-    ),
-    (
-        "fsdp2_hsdp",
-        own!("fsdp2_hsdp.py"),
-        own!("fsdp2_hsdp.expected"),
-    ),
-    (
-        "fsdp2_repr",
-        own!("fsdp2_repr.py"),
-        own!("fsdp2_repr.expected"),
-    ),
-    (
-        "fsdp2_reshard",
-        own!("fsdp2_reshard.py"),
-        own!("fsdp2_reshard.expected"),
-    ),
-    (
-        "fsdp2_reshard_int",
-        own!("fsdp2_reshard_int.py"),
-        own!("fsdp2_reshard_int.expected"),
-    ),
-    (
-        "fsdp2_uneven",
-        own!("fsdp2_uneven.py"),
-        own!("fsdp2_uneven.expected"),
-    ),
-    ("mesh_2x4", own!("mesh_2x4.py"), own!("mesh_2x4.expected")),
-    (
-        "mesh_basics",
-        own!("mesh_basics.py"),
-        own!("mesh_basics.expected"),
-    ),
-];
+/// A program of four ranks from the project's own corpus.
+const FOUR_RANKS: &str = include_str!("../../../tests/corpus/distributed/all_gather_forms.py");
 
 /// Runs `source` as `nproc` ranks in `mode`; the Report, and every piece of
 /// text `onOutput` received.
@@ -201,86 +51,11 @@ async fn run_ranks(
     Ok((report, streamed))
 }
 
-/// The lines of `text`, sorted: the streamed output interleaves the ranks
-/// as they ran, the Report's groups them by rank.
-fn sorted_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.sort_unstable();
-    lines
-}
-
-async fn programs_agree_on(backend: &str, modes: &[&str]) {
-    let playground = Playground::create(Some(backend.into()))
-        .await
-        .expect("the backend starts");
-    let mut failures = Vec::new();
-    for mode in modes {
-        for (name, source, expected) in PROGRAMS {
-            let (report, streamed) = run_ranks(&playground, source, mode, 4.0)
-                .await
-                .expect("the run resolves");
-            let world = report.world.as_ref().expect("a run of ranks has a world");
-            if !report.ok() {
-                let why = report.diagnostics.first().map(|d| d.traceback.clone());
-                failures.push(format!("{name} in {mode}: {why:?}"));
-            } else if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
-                failures.push(format!("{name} in {mode}: {why}"));
-            } else if sorted_lines(&streamed) != sorted_lines(&report.stdout) {
-                failures.push(format!(
-                    "{name} in {mode}: onOutput received\n{streamed}\nbut the Report holds\n{}",
-                    report.stdout
-                ));
-            } else if world.nproc != 4 || world.ranks.len() != 4 {
-                failures.push(format!("{name} in {mode}: world of {}", world.nproc));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "on {backend}:\n{}",
-        failures.join("\n")
-    );
-}
-
 #[wasm_bindgen_test]
-async fn the_distributed_programs_agree_with_torchrun_on_the_reference_backend_in_every_mode() {
-    programs_agree_on("reference", &["debug", "strict", "fused"]).await;
-}
-
-#[wasm_bindgen_test]
-async fn the_distributed_programs_agree_with_torchrun_fused_on_webgpu() {
-    programs_agree_on("wgpu", &["fused"]).await;
-}
-
-/// `# nproc: N` on a program's first line.
-fn nproc_of(source: &str) -> f64 {
-    source
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("# nproc: "))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("a first line `# nproc: N`")
-}
-
-#[wasm_bindgen_test]
-async fn the_own_sharding_programs_agree_with_torchrun_fused_on_the_reference_backend() {
-    let playground = Playground::create(Some("reference".into()))
-        .await
-        .expect("the reference backend");
-    let mut failures = Vec::new();
-    for (name, source, expected) in OWN_SHARDING {
-        let (report, _) = run_ranks(&playground, source, "fused", nproc_of(source))
-            .await
-            .expect("the run resolves");
-        if let Err(why) = tpu_lang::conformance::agree(expected, &report.stdout) {
-            let error = report.diagnostics.first().map(|d| d.traceback.clone());
-            failures.push(format!("{name}: {why} {error:?}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[wasm_bindgen_test]
+#[cfg_attr(
+    not(tpu_shared),
+    ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+)]
 async fn mismatched_collectives_end_in_a_deadlock_naming_each_ranks_line() {
     let playground = Playground::create(Some("reference".into()))
         .await
@@ -349,7 +124,7 @@ async fn mismatched_collectives_end_in_a_deadlock_naming_each_ranks_line() {
     }
     assert!(!report.stdout.contains("unreachable"), "{}", report.stdout);
     // The playground runs the next program as usual.
-    let (report, _) = run_ranks(&playground, PROGRAMS[0].1, "strict", 4.0)
+    let (report, _) = run_ranks(&playground, FOUR_RANKS, "strict", 4.0)
         .await
         .expect("the run resolves");
     assert!(report.ok(), "{:?}", report.diagnostics);
@@ -360,7 +135,7 @@ async fn ranks_run_on_the_smallest_slice_with_a_chip_each_unless_a_slice_was_cho
     let playground = Playground::create(Some("reference".into()))
         .await
         .expect("the reference backend");
-    let program = PROGRAMS[0].1;
+    let program = FOUR_RANKS;
     let slice_of = |report: &Report| report.device.as_ref().map(|d| d.slice.clone());
     // No slice chosen: the ranks get the generation's smallest slice with a
     // chip each, which the device model names; a single run one chip.

@@ -1,73 +1,15 @@
-//! torch.distributed through `tpu run --nproc-per-node N`: the shared
-//! distributed corpus (what real PyTorch printed under torchrun with 4 ranks
-//! on gloo) and the project's own (`tests/distributed/`, each program's
-//! ranks on its first line), on each backend and in each eager mode; the
-//! deadlocks real PyTorch hangs on, each named rank by rank at its line; and
-//! the launcher's errors. (A module of the conformance test binary, so that
-//! it costs no link of its own.)
+//! torch.distributed through `tpu run --nproc-per-node N` (the distributed
+//! corpora themselves run as generated tests, `corpus.rs`): the deadlocks real
+//! PyTorch hangs on (`tests/corpus/distributed/deadlock_*.py` and the shared
+//! corpus's `mismatch_deadlock.py`, which have no `.expected`), each named
+//! rank by rank at its line; the launcher's errors; and the Report's sharding
+//! record. (A module of the corpus test binary, so that it costs no link of
+//! its own.)
 
 mod sharding;
 
 use super::support;
 use std::process::Command;
-
-fn check(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize) {
-    check_modes(dir, backend, nproc, at_least, &support::MODES);
-}
-
-/// Programs of the own corpus that do not match PyTorch yet, each with what
-/// is missing (the README lists them too). They must still fail: one that
-/// starts to pass is taken off this list.
-const NOT_YET: &[(&str, &str)] = &[(
-    "dtensor_placements_repr",
-    "instances in sets and dict keys hash by identity, not __hash__",
-)];
-
-fn check_modes(dir: &str, backend: &str, nproc: Option<usize>, at_least: usize, modes: &[&str]) {
-    let mut problems = Vec::new();
-    for &mode in modes {
-        let outcomes = support::run_corpus_with(&support::corpus_dir(dir), backend, mode, nproc);
-        assert!(outcomes.len() >= at_least, "{dir} went missing");
-        for o in outcomes {
-            let gap = NOT_YET.iter().find(|(name, _)| *name == o.name);
-            match (o.verdict, gap) {
-                (Err(why), None) => problems.push(format!("{} on {backend} in {mode}: {why}", o.name)),
-                (Ok(()), Some((name, what))) => problems.push(format!(
-                    "{name} on {backend} in {mode} now matches PyTorch: take it off NOT_YET ({what})"
-                )),
-                _ => {}
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-#[test]
-fn shared_corpus_on_the_reference_backend() {
-    check("tests/conformance/distributed", "cpu", Some(4), 5);
-}
-
-#[test]
-fn shared_corpus_on_the_wgpu_backend() {
-    if support::wgpu_available() {
-        check("tests/conformance/distributed", "wgpu", Some(4), 5);
-    }
-}
-
-#[test]
-fn own_corpus_on_the_reference_backend() {
-    check("tests/distributed", "cpu", None, 33);
-}
-
-/// On wgpu in Fused only: the modes differ in how kernels are launched,
-/// which the shared corpus checks on wgpu in all three; this one adds the
-/// collectives' breadth (and the test command's time is budgeted).
-#[test]
-fn own_corpus_on_the_wgpu_backend() {
-    if support::wgpu_available() {
-        check_modes("tests/distributed", "wgpu", None, 33, &["fused"]);
-    }
-}
 
 /// Runs `tpu run` with `args`, returning (exit status, stdout, stderr).
 fn tpu(args: &[&str]) -> (i32, String, String) {
@@ -83,8 +25,12 @@ fn tpu(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_shared),
+    ignore = "the shared corpus is absent: ../shared/conformance (set TPU_SHARED_DIR to its folder)"
+)]
 fn a_mismatched_collective_is_a_deadlock_named_rank_by_rank() {
-    let path = support::corpus_dir("tests/conformance/distributed/mismatch_deadlock.py");
+    let path = support::shared("distributed/mismatch_deadlock.py");
     let path = path.to_str().unwrap();
     for mode in support::MODES {
         let (code, stdout, stderr) = tpu(&[
@@ -125,7 +71,7 @@ fn a_mismatched_collective_is_a_deadlock_named_rank_by_rank() {
 }
 
 /// Each kind of mismatch real PyTorch hangs on (or aborts on), with what
-/// `tests/distributed/README.md` says every rank must be reported waiting
+/// `tests/corpus/distributed/README.md` says every rank must be reported waiting
 /// in, or where it finished.
 #[test]
 fn every_kind_of_mismatch_is_named_at_each_ranks_line() {
@@ -172,7 +118,7 @@ fn every_kind_of_mismatch_is_named_at_each_ranks_line() {
         ),
     ];
     for (name, expected) in cases {
-        let path = support::corpus_dir(&format!("tests/distributed/{name}.py"));
+        let path = support::corpus_dir(&format!("tests/corpus/distributed/{name}.py"));
         let source = std::fs::read_to_string(&path).unwrap();
         let nproc = support::nproc_of(&source, None).expect("a # nproc: line");
         let (code, _, stderr) = tpu(&[
@@ -199,7 +145,7 @@ fn every_kind_of_mismatch_is_named_at_each_ranks_line() {
 
 #[test]
 fn a_slice_with_fewer_chips_than_ranks_is_refused_naming_both() {
-    let path = support::corpus_dir("tests/conformance/distributed/collectives.py");
+    let path = support::corpus_dir("tests/corpus/distributed/all_to_all.py");
     let (code, _, stderr) = tpu(&[
         "run",
         "--nproc-per-node",

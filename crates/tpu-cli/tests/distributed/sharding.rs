@@ -12,8 +12,7 @@ use std::process::Command;
 
 /// `tpu run --backend cpu --nproc-per-node 4 --report ...` of a corpus
 /// program: its source and the Report's `world`.
-fn world_of(relative: &str) -> (String, Value) {
-    let path = support::corpus_dir(relative);
+fn world_of(path: std::path::PathBuf) -> (String, Value) {
     let source = std::fs::read_to_string(&path).unwrap();
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     let report = std::env::temp_dir().join(format!("sharding-{name}-{}.json", std::process::id()));
@@ -63,8 +62,12 @@ fn numbers(v: &Value) -> Vec<u64> {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_shared),
+    ignore = "the shared corpus is absent: ../shared/conformance (set TPU_SHARED_DIR to its folder)"
+)]
 fn every_ranks_dtensors_are_recorded_with_their_blocks_and_the_mesh_with_its_torus_axes() {
-    let (source, world) = world_of("tests/conformance/distributed/dtensor_basics.py");
+    let (source, world) = world_of(support::shared("distributed/dtensor_basics.py"));
     let meshes = world["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 1, "{meshes:?}");
     let mesh = &meshes[0];
@@ -139,8 +142,12 @@ fn every_ranks_dtensors_are_recorded_with_their_blocks_and_the_mesh_with_its_tor
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_shared),
+    ignore = "the shared corpus is absent: ../shared/conformance (set TPU_SHARED_DIR to its folder)"
+)]
 fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once_per_step() {
-    let (source, world) = world_of("tests/conformance/distributed/fsdp2_train.py");
+    let (source, world) = world_of(support::shared("distributed/fsdp2_train.py"));
     let steps = 4;
     let collectives = world["collectives"].as_array().unwrap();
     let count = |needle: &str| {
@@ -176,7 +183,7 @@ fn each_fsdp2_group_gathers_before_forward_and_backward_and_reduce_scatters_once
     assert_eq!(first["bytes"], (16 * 8 + 16) * 4);
     assert_eq!(numbers(&first["ranks"]), [0, 1, 2, 3]);
     // In one step, PyTorch 2.15's order (traced under torchrun, in
-    // tests/distributed/DTENSOR_NOTES.md): forward root, 0, 2; backward 2
+    // tests/corpus/distributed/DTENSOR_NOTES.md): forward root, 0, 2; backward 2
     // then 0 gathered again; reduce-scatters 2, the root, 0.
     let order: Vec<&str> = collectives
         .iter()
@@ -241,8 +248,12 @@ fn shard_bytes(shape: &[u64], ranks: u64, rank: u64) -> u64 {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_shared),
+    ignore = "the shared corpus is absent: ../shared/conformance (set TPU_SHARED_DIR to its folder)"
+)]
 fn each_fsdp2_phase_notes_what_the_chip_holds_by_kind() {
-    let (source, world) = world_of("tests/conformance/distributed/fsdp2_train.py");
+    let (source, world) = world_of(support::shared("distributed/fsdp2_train.py"));
     // Linear(8, 16), Linear(16, 8), LayerNorm(8): weights and biases.
     let linear0: [&[u64]; 2] = [&[16, 8], &[16]];
     let linear2: [&[u64]; 2] = [&[8, 16], &[8]];
@@ -325,7 +336,9 @@ fn each_fsdp2_phase_notes_what_the_chip_holds_by_kind() {
 
 #[test]
 fn reshard_after_forward_int_gathers_back_in_groups_of_that_size() {
-    let (_, world) = world_of("tests/distributed/fsdp2_reshard_int.py");
+    let (_, world) = world_of(support::corpus_dir(
+        "tests/corpus/distributed/fsdp2_reshard_int.py",
+    ));
     let collectives = world["collectives"].as_array().unwrap();
     let ranks_of = |needle: &str| -> Vec<Vec<u64>> {
         collectives

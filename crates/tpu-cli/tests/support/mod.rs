@@ -1,6 +1,6 @@
-//! Shared by the corpus tests: run every `NAME.py` that has a `NAME.expected` in a
-//! folder through `tpu run` on one backend, in one eager mode, and judge it by the
-//! conformance rule.
+//! Shared by the corpus tests: run a corpus program (`NAME.py` beside its
+//! `NAME.expected`), or every one in a folder, through `tpu run` on one backend in
+//! each eager mode, and judge it by the conformance rule.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,6 +15,13 @@ pub fn corpus_dir(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join(relative)
+}
+
+/// A file of the shared conformance corpus (`tests/corpus/layout.rs` says where
+/// it is).
+#[allow(dead_code)]
+pub fn shared(relative: &str) -> PathBuf {
+    crate::layout::shared_root(&corpus_dir("")).join(relative)
 }
 
 /// The eager modes every corpus runs in.
@@ -36,6 +43,59 @@ pub fn nproc_of(source: &str, default: Option<usize>) -> Option<usize> {
         .or(default)
 }
 
+/// Runs the corpus program at `path` on `backend` in each of `modes`, as the
+/// ranks its first line names (else `default_nproc`), and panics naming every
+/// mode it disagreed with PyTorch in. A program that does not match PyTorch yet
+/// (`not_yet`, from its `NAME.not_yet` file) must disagree in every mode, so
+/// that one that starts to pass is noticed and its file removed.
+#[allow(dead_code)] // Used by the generated corpus tests.
+pub fn check_program(
+    path: &str,
+    backend: &str,
+    modes: &[&str],
+    default_nproc: Option<usize>,
+    not_yet: Option<&str>,
+) {
+    let path = Path::new(path);
+    let mut problems = Vec::new();
+    for &mode in modes {
+        let verdict = run_program(path, backend, mode, default_nproc);
+        match (verdict, not_yet) {
+            (Err(why), None) => problems.push(format!("in {mode}: {why}")),
+            (Ok(()), Some(what)) => problems.push(format!(
+                "in {mode}: now matches PyTorch; delete its .not_yet file ({what})"
+            )),
+            _ => {}
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} on {backend}:\n{}",
+        path.display(),
+        problems.join("\n")
+    );
+}
+
+/// Runs one program through `tpu run` and judges its output.
+fn run_program(path: &Path, backend: &str, mode: &str, nproc: Option<usize>) -> Result<(), String> {
+    let expected = std::fs::read_to_string(path.with_extension("expected"))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let source = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tpu"));
+    command.args(["run", "--backend", backend, "--mode", mode]);
+    if let Some(n) = nproc_of(&source, nproc) {
+        command.args(["--nproc-per-node", &n.to_string()]);
+    }
+    let out = command.arg(path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if out.status.success() {
+        tpu_lang::conformance::agree(&expected, &stdout)
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        Err(stderr.lines().last().unwrap_or("").to_string())
+    }
+}
+
 /// `run_corpus`, with every program run as `nproc` ranks (`--nproc-per-node`,
 /// or the program's own `# nproc: N` line).
 pub fn run_corpus_with(
@@ -54,33 +114,11 @@ pub fn run_corpus_with(
     programs.sort();
     programs
         .into_iter()
-        .map(|path| {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
-            let source = std::fs::read_to_string(&path).unwrap();
-            let mut command = Command::new(env!("CARGO_BIN_EXE_tpu"));
-            command.args(["run", "--backend", backend, "--mode", mode]);
-            if let Some(n) = nproc_of(&source, nproc) {
-                command.args(["--nproc-per-node", &n.to_string()]);
-            }
-            let out = command.arg(&path).output().unwrap();
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let verdict = if out.status.success() {
-                tpu_lang::conformance::agree(&expected, &stdout)
-            } else {
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                Err(stderr.lines().last().unwrap_or("").to_string())
-            };
-            Outcome { name, verdict }
+        .map(|path| Outcome {
+            name: path.file_stem().unwrap().to_string_lossy().into_owned(),
+            verdict: run_program(&path, backend, mode, nproc),
         })
         .collect()
-}
-
-/// Whether the wgpu corpus runs: by the one test policy for wgpu
-/// (`tpu_wgpu::wgpu_for_tests`): when an adapter exists, and always (failing
-/// without one) under `TPU_REQUIRE_GPU`.
-pub fn wgpu_available() -> bool {
-    pollster::block_on(tpu_wgpu::wgpu_for_tests()).is_some()
 }
 
 /// Runs `source` as a program with `tpu run --report` on `backend` in

@@ -1,0 +1,253 @@
+//! Every corpus program in headless Chromium through the wasm package, judged by
+//! the corpus rule against what real PyTorch printed: the project's own corpora
+//! (`tests/corpus/`) and the shared conformance corpus, as `build.rs` lists them
+//! from `tests/corpus/layout.rs`, so a new program runs here with nothing edited.
+//!
+//! Natively every program runs in all three eager modes on both backends
+//! (`crates/tpu-cli/tests/corpus.rs`); what the browser adds is the wasm build and
+//! WebGPU (SwiftShader on CI), not another pass over the modes. So each program
+//! runs here once, in one mode on one backend, rotating through all six pairings
+//! program by program within each kind: every kind is exercised in every mode on
+//! both backends, at a sixth of the runs. Programs of several ranks (a
+//! `# nproc: N` first line, or their kind's default) also check that the
+//! streamed output is the Report's and that the world has N ranks.
+//!
+//! Natively, before any browser starts, `coverage` checks that the list holds
+//! every corpus program on disk, in every folder under `tests/corpus/` at any
+//! depth and in the shared corpus where it exists: a folder that
+//! `tests/corpus/layout.rs` does not name fails there, as the native runner's
+//! own check does (`crates/tpu-cli/tests/corpus.rs`).
+
+/// One corpus program, as `build.rs` lists it.
+#[allow(dead_code)] // Natively only the paths are read.
+struct Program {
+    kind: &'static str,
+    shared: bool,
+    name: &'static str,
+    path: &'static str,
+    source: &'static str,
+    expected: &'static str,
+    nproc: Option<u32>,
+    /// What is missing where the program does not match PyTorch yet (its
+    /// `NAME.not_yet`): natively it must still fail; here it is left out.
+    not_yet: Option<&'static str>,
+}
+
+const CORPUS: &[Program] = include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
+
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    use super::{CORPUS, Program};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use tpu_runtime::Report;
+    use tpu_wasm::Playground;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_futures::JsFuture;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    /// The backend and mode of the i-th program of a kind, in turn.
+    const PAIRINGS: [(&str, &str); 6] = [
+        ("cpu", "debug"),
+        ("wgpu", "strict"),
+        ("cpu", "fused"),
+        ("wgpu", "debug"),
+        ("cpu", "strict"),
+        ("wgpu", "fused"),
+    ];
+
+    /// Runs `program` in `mode`, as its ranks where it has several; why it
+    /// disagrees with PyTorch, if it does.
+    async fn check(playground: &Playground, program: &Program, mode: &str) -> Result<(), String> {
+        let streamed = Rc::new(RefCell::new(String::new()));
+        let on_output = {
+            let streamed = streamed.clone();
+            Closure::<dyn FnMut(String)>::new(move |text: String| {
+                streamed.borrow_mut().push_str(&text)
+            })
+        };
+        let options = program.nproc.map(|n| {
+            let options = js_sys::Object::new();
+            js_sys::Reflect::set(&options, &"nproc".into(), &n.into()).unwrap();
+            js_sys::Reflect::set(&options, &"onOutput".into(), on_output.as_ref()).unwrap();
+            options
+        });
+        let value =
+            JsFuture::from(playground.run(program.source.to_string(), Some(mode.into()), options))
+                .await
+                .map_err(|e| format!("the run was refused: {e:?}"))?;
+        let report: Report = serde_wasm_bindgen::from_value(value).expect("a Report");
+        if !report.ok() {
+            let why = report.diagnostics.first().map(|d| d.traceback.clone());
+            return Err(format!("{why:?}"));
+        }
+        tpu_lang::conformance::agree(program.expected, &report.stdout)?;
+        if let Some(n) = program.nproc {
+            let world = report.world.as_ref().ok_or("a run of ranks has no world")?;
+            if world.nproc != n as usize || world.ranks.len() != n as usize {
+                return Err(format!("a world of {} ranks, not {n}", world.nproc));
+            }
+            // The streamed output interleaves the ranks as they ran; the Report
+            // groups them by rank.
+            let mut streamed: Vec<String> = streamed.borrow().lines().map(String::from).collect();
+            let mut held: Vec<&str> = report.stdout.lines().collect();
+            streamed.sort_unstable();
+            held.sort_unstable();
+            if streamed != held {
+                return Err(format!(
+                    "onOutput received other lines than the Report holds:\n{streamed:?}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs every program of `kind` (the shared corpus's or the project's own),
+    /// each in its turn's pairing, and fails naming each that disagreed.
+    async fn kind_agrees(kind: &str, shared: bool) {
+        let programs: Vec<&Program> = CORPUS
+            .iter()
+            .filter(|p| p.kind == kind && p.shared == shared && p.not_yet.is_none())
+            .collect();
+        assert!(
+            !programs.is_empty(),
+            "no {kind} programs (shared: {shared})"
+        );
+        let mut playgrounds: Vec<(&str, Playground)> = Vec::new();
+        let mut failures = Vec::new();
+        for (i, program) in programs.iter().enumerate() {
+            let (backend, mode) = PAIRINGS[i % PAIRINGS.len()];
+            if !playgrounds.iter().any(|(b, _)| *b == backend) {
+                let playground = Playground::create(Some(backend.into()))
+                    .await
+                    .unwrap_or_else(|e| panic!("the {backend} backend starts: {e:?}"));
+                playgrounds.push((backend, playground));
+            }
+            let playground = &playgrounds.iter().find(|(b, _)| *b == backend).unwrap().1;
+            if let Err(why) = check(playground, program, mode).await {
+                failures.push(format!("{} on {backend} in {mode}: {why}", program.path));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_single_device_corpus_agrees_with_pytorch() {
+        kind_agrees("single", false).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_cnn_corpus_agrees_with_pytorch() {
+        kind_agrees("cnn", false).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_compile_corpus_agrees_with_pytorch() {
+        kind_agrees("compile", false).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_distributed_corpus_agrees_with_torchrun() {
+        kind_agrees("distributed", false).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_pallas_corpus_agrees_with_jax() {
+        kind_agrees("pallas", false).await;
+    }
+
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_shared),
+        ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+    )]
+    async fn the_shared_single_device_corpus_agrees_with_pytorch() {
+        kind_agrees("single", true).await;
+    }
+
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_shared),
+        ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+    )]
+    async fn the_shared_cnn_corpus_agrees_with_pytorch() {
+        kind_agrees("cnn", true).await;
+    }
+
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_shared),
+        ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+    )]
+    async fn the_shared_compile_corpus_agrees_with_pytorch() {
+        kind_agrees("compile", true).await;
+    }
+
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_shared),
+        ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+    )]
+    async fn the_shared_distributed_corpus_agrees_with_torchrun() {
+        kind_agrees("distributed", true).await;
+    }
+
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_shared),
+        ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
+    )]
+    async fn the_shared_pallas_corpus_agrees_with_jax() {
+        kind_agrees("pallas", true).await;
+    }
+
+    /// Every kind `build.rs` listed has a test above: a kind added to
+    /// `tests/corpus/layout.rs` without one fails here.
+    #[wasm_bindgen_test]
+    fn every_listed_kind_has_a_browser_test() {
+        let tested = ["single", "cnn", "compile", "distributed", "pallas"];
+        for p in CORPUS {
+            assert!(
+                tested.contains(&p.kind),
+                "{} is of kind {}, which no browser test runs",
+                p.path,
+                p.kind
+            );
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../../../tests/corpus/layout.rs"]
+#[allow(dead_code)] // Only part of it is needed here.
+mod layout;
+
+#[cfg(not(target_arch = "wasm32"))]
+mod coverage {
+    use super::{CORPUS, layout};
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn the_browser_lists_every_corpus_program_on_disk() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut on_disk = layout::every_program_under(&layout::own_root(&repo));
+        assert!(on_disk.len() >= 200, "the own corpora went missing");
+        let shared = layout::shared_root(&repo);
+        if shared.is_dir() {
+            on_disk.extend(layout::every_program_under(&shared));
+        }
+        let listed: Vec<PathBuf> = CORPUS.iter().map(|p| PathBuf::from(p.path)).collect();
+        let missing: Vec<String> = on_disk
+            .iter()
+            .filter(|p| !listed.contains(p))
+            .map(|p| p.display().to_string())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "the browser runs none of these (name their folder in tests/corpus/layout.rs, or rebuild):\n{}",
+            missing.join("\n")
+        );
+    }
+}
