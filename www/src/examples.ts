@@ -1,7 +1,7 @@
 // The examples menu. Each example is a Python file beside this one; those with
 // an `.expected` file (the ones that use only `torch` and print no tpu tensor,
 // whose repr names its device) are checked against what real PyTorch printed
-// by the project's corpus test (crates/tpu-cli/tests/programs.rs). The
+// by the project's corpus test (crates/tpu-cli/tests/corpus.rs). The
 // distributed examples carry the chip, slice and ranks they are meant for,
 // which opening them applies; those whose first line is `# nproc: N` also
 // have an `.expected` file, recorded by real PyTorch on N gloo ranks

@@ -1,5 +1,5 @@
 //! The rule that decides whether a program's output agrees with what real PyTorch
-//! printed (`tests/conformance/README.md`): text between numbers identical,
+//! printed (`../shared/conformance/README.md`): text between numbers identical,
 //! integers equal, floats within max(1e-4, 1e-3·|expected|), nan matching nan and
 //! infinities matching by sign. A port of the corpus's `compare.py`, equally strict.
 

@@ -1,4 +1,4 @@
-//! Graph breaks in Dynamo 2.15's words (`tests/compile/DYNAMO_NOTES.md`).
+//! Graph breaks in Dynamo 2.15's words (`tests/corpus/compile/DYNAMO_NOTES.md`).
 
 use tpu_ir::DType;
 
