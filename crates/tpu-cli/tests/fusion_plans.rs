@@ -6,10 +6,12 @@
 //! Plans do not depend on the backend (fusion wraps any backend), and the WGSL
 //! of a fused kernel is generated from the plan alone, so both snapshots run
 //! on the reference backend, always: `WgslOfReference` runs each group on the
-//! reference and records the WGSL wgpu would compile for it. Where an adapter
-//! exists, the same programs also run on wgpu and must give the same WGSL.
+//! reference and records the WGSL wgpu would compile for it. On an adapter
+//! (a test ignored without one, `build.rs`), the same programs also run on wgpu
+//! and must give the same WGSL.
 
 use expect_test::expect_file;
+use std::sync::{Arc, Mutex};
 use tpu_ir::{DType, FusedKernel, Op, Shape};
 use tpu_lang::RunOptions;
 use tpu_runtime::{
@@ -19,8 +21,15 @@ use tpu_runtime::{
 use tpu_runtime::{EagerMode, Report, Runtime};
 
 /// The reference backend, with each fused kernel's source replaced by the
-/// WGSL the wgpu backend generates for it.
-struct WgslOfReference(ReferenceBackend);
+/// WGSL the wgpu backend generates for it; the fused kernels it runs are kept,
+/// in order, in the second field (the library test reads them).
+struct WgslOfReference(ReferenceBackend, Arc<Mutex<Vec<FusedKernel>>>);
+
+impl WgslOfReference {
+    fn new() -> Self {
+        WgslOfReference(ReferenceBackend::new(), Arc::default())
+    }
+}
 
 impl Backend for WgslOfReference {
     fn kind(&self) -> BackendKind {
@@ -65,6 +74,7 @@ impl Backend for WgslOfReference {
         inputs: &[BufferId],
     ) -> Result<FusedDispatch, BackendError> {
         let done = self.0.execute_fused(kernel, inputs)?;
+        self.1.lock().unwrap().push(kernel.clone());
         Ok(FusedDispatch {
             source: tpu_wgpu::codegen::fused(kernel),
             kernel_language: "WGSL",
@@ -105,18 +115,16 @@ fn fused_report(source: &str, backend: Box<dyn Backend + Send>) -> Report {
         .unwrap()
 }
 
-/// The plan and largest WGSL of `source`, from the reference backend; the
-/// WGSL from wgpu too, where there is an adapter, which must agree.
+/// The plan and largest WGSL of `source`, from the reference backend.
 fn plan_and_wgsl(source: &str) -> (String, String) {
-    let reference = fused_report(source, Box::new(WgslOfReference(ReferenceBackend::new())));
-    let (plan_text, wgsl) = (plan(&reference), largest_wgsl(&reference));
-    if let Some(gpu) = pollster::block_on(tpu_wgpu::wgpu_for_tests()) {
-        // The plans themselves may differ: ops wgpu has no kernel for (bool
-        // masks, `where`) run on the host there, outside the fused graph.
-        let on_gpu = fused_report(source, Box::new(gpu));
-        assert_eq!(largest_wgsl(&on_gpu), wgsl, "wgpu generated other WGSL");
-    }
-    (plan_text, wgsl)
+    let reference = fused_report(source, Box::new(WgslOfReference::new()));
+    (plan(&reference), largest_wgsl(&reference))
+}
+
+/// A wgpu backend on the adapter the test needs.
+fn gpu() -> tpu_wgpu::WgpuBackend {
+    pollster::block_on(tpu_wgpu::WgpuBackend::new())
+        .unwrap_or_else(|e| panic!("this test needs a wgpu adapter: {e}"))
 }
 
 /// The kernels of the last of two steps, one line each: kernel, then its ops.
@@ -154,65 +162,97 @@ fn program(prelude: &str, body: &str) -> String {
     format!("STEPS = 2\nCOMPILED = False\n{prelude}{body}")
 }
 
-#[test]
-fn mlp_training_step() {
-    let source = program(
+fn mlp_source() -> String {
+    program(
         "BATCH = 8\nD_IN = 16\nD_HIDDEN = 32\n",
         include_str!("../src/bench/mlp.py"),
-    );
-    let (plan, wgsl) = plan_and_wgsl(&source);
+    )
+}
+
+fn transformer_source() -> String {
+    program(
+        "BATCH = 2\nTOKENS = 8\nWIDTH = 16\nHEADS = 4\n",
+        include_str!("../src/bench/transformer.py"),
+    )
+}
+
+#[test]
+fn mlp_training_step() {
+    let (plan, wgsl) = plan_and_wgsl(&mlp_source());
     expect_file!["snapshots/mlp_plan.txt"].assert_eq(&plan);
     expect_file!["snapshots/mlp_largest.wgsl"].assert_eq(&wgsl);
 }
 
 #[test]
 fn transformer_block_forward_and_backward() {
-    let source = program(
-        "BATCH = 2\nTOKENS = 8\nWIDTH = 16\nHEADS = 4\n",
-        include_str!("../src/bench/transformer.py"),
-    );
-    let (plan, wgsl) = plan_and_wgsl(&source);
+    let (plan, wgsl) = plan_and_wgsl(&transformer_source());
     expect_file!["snapshots/attention_plan.txt"].assert_eq(&plan);
     expect_file!["snapshots/attention_largest.wgsl"].assert_eq(&wgsl);
 }
 
-/// The precompiled library's fused kernels (`tpu-wgpu/library/`) are the
-/// WGSL the planner makes now of `library.py` and of the page's one-rank
-/// examples, each once, in the order they first run: a change to fusion or
-/// codegen that the library misses fails here (`UPDATE_EXPECT=1`
-/// regenerates it).
+/// On wgpu the largest fused kernel's WGSL is the one the reference recorded.
+/// The plans themselves may differ: ops wgpu has no kernel for (bool masks,
+/// `where`) run on the host there, outside the fused graph.
 #[test]
-fn the_precompiled_library_is_what_fused_mode_makes_of_its_programs() {
-    let transformer = program(
-        "BATCH = 2\nTOKENS = 4\nWIDTH = 16\nHEADS = 2\n",
-        include_str!("../src/bench/transformer.py"),
-    );
-    let programs = [
-        include_str!("../../tpu-wgpu/library/library.py"),
-        &transformer,
-        include_str!("../../../www/src/examples/hello.py"),
-        include_str!("../../../www/src/examples/mlp.py"),
-        include_str!("../../../www/src/examples/attention.py"),
-        include_str!("../../../www/src/examples/fusion.py"),
-        include_str!("../../../www/src/examples/mxu.py"),
-        include_str!("../../../www/src/examples/cnn.py"),
-        include_str!("../../../www/src/examples/compile.py"),
-    ];
-    let mut kernels: Vec<String> = Vec::new();
-    for program in programs {
-        let report = fused_report(program, Box::new(WgslOfReference(ReferenceBackend::new())));
-        for source in report.kernels.iter().filter_map(|k| k.source.as_ref()) {
-            if !kernels.contains(source) {
-                kernels.push(source.clone());
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
+fn wgpu_generates_the_wgsl_the_reference_records() {
+    for source in [mlp_source(), transformer_source()] {
+        let (_, wgsl) = plan_and_wgsl(&source);
+        let on_gpu = fused_report(&source, Box::new(gpu()));
+        assert_eq!(largest_wgsl(&on_gpu), wgsl, "wgpu generated other WGSL");
+    }
+}
+
+/// The precompiled library's fused kernels (`tpu-wgpu/library/kernels.jsonl`)
+/// are the IR the planner makes now of the workloads in
+/// `tpu-wgpu/library/workloads/`, one per distinct WGSL, in the order they
+/// first run, workload by workload in the order of their names (the
+/// library's compile order): a change to fusion that the library misses fails here
+/// (`UPDATE_EXPECT=1` regenerates it). The WGSL the library generates from
+/// that IR is what codegen made of the same kernels during the runs, so the
+/// pipelines it precompiles are the ones runs ask for.
+#[test]
+fn the_precompiled_library_is_what_fused_mode_makes_of_its_workloads() {
+    let folder =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tpu-wgpu/library/workloads");
+    let mut workloads: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "py"))
+        .collect();
+    workloads.sort();
+    assert!(workloads.len() > 1, "{workloads:?}");
+    let (mut kernels, mut sources) = (Vec::new(), Vec::<String>::new());
+    for path in workloads {
+        let backend = WgslOfReference::new();
+        let ran = backend.1.clone();
+        fused_report(&std::fs::read_to_string(path).unwrap(), Box::new(backend));
+        for kernel in std::mem::take(&mut *ran.lock().unwrap()) {
+            let source = tpu_wgpu::codegen::fused(&kernel);
+            if !sources.contains(&source) {
+                sources.push(source);
+                kernels.push(kernel);
             }
         }
     }
     assert!(kernels.len() > 20, "{} fused kernels", kernels.len());
-    let text: String = kernels
-        .iter()
-        .map(|k| format!("{}{k}", tpu_wgpu::library::SEPARATOR))
+    expect_file!["../../tpu-wgpu/library/kernels.jsonl"]
+        .assert_eq(&tpu_wgpu::library::fused_text(&kernels));
+    let library: Vec<String> = tpu_wgpu::library::kernels()
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("fused_"))
+        .map(|(name, source)| {
+            assert_eq!(name, tpu_wgpu::library::fused_name(&source));
+            source
+        })
         .collect();
-    expect_file!["../../tpu-wgpu/library/library.wgsl"].assert_eq(&text);
+    assert_eq!(
+        library, sources,
+        "the library's WGSL is not what the runs compiled"
+    );
 }
 
 /// Once the library has compiled (here natively, on its thread), the first
@@ -220,10 +260,14 @@ fn the_precompiled_library_is_what_fused_mode_makes_of_its_programs() {
 /// every fused kernel's first launch is counted as precompiled, where a
 /// backend without the library counts none.
 #[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
 fn a_run_after_the_library_compiled_finds_its_fused_kernels_precompiled() {
     let example = include_str!("../../../www/src/examples/attention.py");
     let first_launches = |library: bool| {
-        let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests())?;
+        let mut gpu = gpu();
         if library {
             gpu.start_precompiling();
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
@@ -242,17 +286,15 @@ fn a_run_after_the_library_compiled_finds_its_fused_kernels_precompiled() {
             .filter(|k| k.source.is_some())
             .filter_map(|k| k.fingerprint.as_deref())
             .collect();
-        Some((fused.len() as u64, report.cache.precompiled))
+        (fused.len() as u64, report.cache.precompiled)
     };
-    let Some((fused, precompiled)) = first_launches(true) else {
-        return;
-    };
+    let (fused, precompiled) = first_launches(true);
     assert!(fused > 0);
     assert!(
         precompiled >= fused,
         "{precompiled} precompiled of {fused} fused kernels"
     );
-    assert_eq!(first_launches(false).map(|(_, p)| p), Some(0));
+    assert_eq!(first_launches(false).1, 0);
 }
 
 /// A convolution in eval mode with its batch norm and activation is one

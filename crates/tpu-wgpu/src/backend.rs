@@ -48,25 +48,16 @@ pub struct WgpuBackend {
     scratch: Option<wgpu::Buffer>,
     /// The precompiled library compiling in the background (`library.rs`),
     /// once started.
-    library: Option<library::SharedPrecompiler>,
+    library: Option<library::Library>,
     /// Whether the last pipeline asked for came from the library.
     from_library: bool,
-    /// The thread compiling the library natively, joined when the backend
-    /// is dropped: a thread still inside the driver while the device and
-    /// the process go away crashed NVIDIA's Vulkan driver at exit.
-    #[cfg(not(target_arch = "wasm32"))]
-    precompiling: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for WgpuBackend {
+    /// The library goes first: its thread stops and is joined before the
+    /// device and the rest go.
     fn drop(&mut self) {
-        if let Some(library) = &self.library {
-            library::stop(library);
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(thread) = self.precompiling.take() {
-            let _ = thread.join();
-        }
+        self.library = None;
     }
 }
 
@@ -116,8 +107,6 @@ impl WgpuBackend {
             scratch: None,
             library: None,
             from_library: false,
-            #[cfg(not(target_arch = "wasm32"))]
-            precompiling: None,
         })
     }
 
@@ -126,26 +115,10 @@ impl WgpuBackend {
     /// so a run starts at once and finds the pipelines done; in the browser
     /// it waits for `precompile`, which the worker calls while idle.
     pub fn start_precompiling(&mut self) {
-        if self.library.is_some() {
-            return;
+        if self.library.is_none() {
+            let cache = self.pipeline_cache.as_ref();
+            self.library = Some(library::Library::start(&self.device, cache));
         }
-        let shared = library::Precompiler::start();
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let (device, cache) = (self.device.clone(), self.pipeline_cache.clone());
-            let queue = shared.clone();
-            // Without a thread, kernels compile when first used, as before.
-            self.precompiling = std::thread::Builder::new()
-                .name("tpu-precompile".into())
-                .spawn(move || {
-                    while let Some((name, source)) = library::next(&queue) {
-                        let pipeline = library::compile(&device, &name, &source, cache.as_ref());
-                        library::finish(&queue, name, pipeline);
-                    }
-                })
-                .ok();
-        }
-        self.library = Some(shared);
     }
 
     /// A tensor buffer of `size` bytes: a released one of that size if the pool
@@ -305,7 +278,7 @@ impl WgpuBackend {
         if let Some(p) = self.pipelines.get(name) {
             return p.clone();
         }
-        if let Some(p) = self.library.as_ref().and_then(|l| library::claim(l, name)) {
+        if let Some(p) = self.library.as_ref().and_then(|l| l.claim(name)) {
             self.pipelines.insert(name.to_string(), p.clone());
             self.from_library = true;
             return p;
@@ -392,18 +365,10 @@ impl Backend for WgpuBackend {
     }
 
     fn precompile(&mut self, max: usize) -> usize {
-        let Some(shared) = self.library.clone() else {
-            return 0;
-        };
-        for _ in 0..max {
-            let Some((name, source)) = library::next(&shared) else {
-                break;
-            };
-            let pipeline =
-                library::compile(&self.device, &name, &source, self.pipeline_cache.as_ref());
-            library::finish(&shared, name, pipeline);
-        }
-        library::remaining(&shared)
+        let cache = self.pipeline_cache.as_ref();
+        self.library
+            .as_ref()
+            .map_or(0, |l| l.compile_some(&self.device, cache, max))
     }
 
     fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {

@@ -2,24 +2,42 @@
 //! A kernel's WGSL depends on what it computes and on ranks, never on sizes
 //! (sizes are `params`), so a pipeline compiled once serves its pattern at
 //! every size; pipelines are keyed by their source. The library is the
-//! common per-op kernels plus the fused kernels that
-//! `library/library.py` (an MLP with cross-entropy and AdamW, a regression
-//! with SGD and Adam, softmax and layer norm, forward and backward), `tpu
-//! bench`'s transformer block and the page's one-rank examples make in Fused mode, kept
-//! in `library/library.wgsl` and
-//! checked against what the planner makes now (`tpu-cli`'s `library`
-//! test). The backend compiles it in the background as it starts: natively
-//! on a thread of its own, in the browser a few kernels at a time while the
+//! common per-op kernels plus the fused kernels that the workloads in
+//! `library/workloads/` make in Fused mode (an MLP with cross-entropy and
+//! AdamW, a regression with SGD and Adam, softmax and layer norm, forward and
+//! backward; copies of `tpu bench`'s transformer block and of the page's
+//! one-rank examples). The fused kernels are kept as their IR, one
+//! `FusedKernel` as JSON per line of `library/kernels.jsonl`, and their WGSL
+//! is generated here by the same codegen as a run's, so a codegen change
+//! needs no regenerated file; `tpu-cli`'s `library` test fails when the IR is
+//! not what the planner makes now of the workloads. The backend compiles the
+//! library in the background as it starts (`Library::start`): natively on a
+//! thread of its own, in the browser a few kernels at a time while the
 //! worker is idle (`WgpuBackend::precompile`).
 
-use crate::kernels;
-use tpu_ir::{BinaryOp, Op, ReduceOp, UnaryOp};
+use crate::{codegen, kernels};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tpu_ir::{BinaryOp, FusedKernel, Op, ReduceOp, UnaryOp};
 
-/// The fused kernels' WGSL, each after a `SEPARATOR` line.
-const FUSED: &str = include_str!("../library/library.wgsl");
+/// The fused kernels' IR: one `FusedKernel` as JSON per line.
+const FUSED: &str = include_str!("../library/kernels.jsonl");
 
-/// The line before each kernel in `library.wgsl`.
-pub const SEPARATOR: &str = "// ---- library kernel ----\n";
+/// The library's fused kernels, as the planner made them of the workloads.
+pub fn fused_kernels() -> Vec<FusedKernel> {
+    FUSED
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("library/kernels.jsonl holds FusedKernels"))
+        .collect()
+}
+
+/// `kernels` as `library/kernels.jsonl` keeps them: one JSON line each.
+pub fn fused_text(kernels: &[FusedKernel]) -> String {
+    kernels
+        .iter()
+        .map(|k| serde_json::to_string(k).expect("a FusedKernel serialises") + "\n")
+        .collect()
+}
 
 /// The name a fused kernel's pipeline is kept under: its source's
 /// fingerprint, so the same pattern at another size finds it.
@@ -88,12 +106,10 @@ pub fn kernels() -> Vec<(String, String)> {
         .iter()
         .map(|op| (op.kernel_name(), kernels::source(op)))
         .collect();
-    out.extend(
-        FUSED
-            .split(SEPARATOR)
-            .filter(|s| !s.trim().is_empty())
-            .map(|s| (fused_name(s), s.to_string())),
-    );
+    out.extend(fused_kernels().iter().map(|kernel| {
+        let source = codegen::fused(kernel);
+        (fused_name(&source), source)
+    }));
     out
 }
 
@@ -119,69 +135,124 @@ pub(crate) fn compile(
 }
 
 /// The library while it compiles in the background: a queue that the
-/// compiling thread (natively) or `WgpuBackend::precompile` (in the
-/// browser) takes kernels from, and the pipelines done. A run that needs a
-/// kernel still queued takes it out and compiles it itself, so nothing is
-/// compiled twice and a run never waits behind the library.
-pub(crate) struct Precompiler {
-    queue: std::collections::VecDeque<(String, String)>,
+/// compiling thread (natively) or `Library::compile_some` (in the browser)
+/// takes kernels from, and the pipelines done. A run that needs a kernel
+/// still queued takes it out and compiles it itself, so nothing is compiled
+/// twice and a run never waits behind the library.
+struct Queue {
+    kernels: VecDeque<(String, String)>,
     /// Taken from the queue, not yet done.
     compiling: usize,
-    done: std::collections::HashMap<String, wgpu::ComputePipeline>,
+    done: HashMap<String, wgpu::ComputePipeline>,
 }
 
-pub(crate) type SharedPrecompiler = std::sync::Arc<std::sync::Mutex<Precompiler>>;
+type SharedQueue = Arc<Mutex<Queue>>;
 
-impl Precompiler {
-    pub(crate) fn start() -> SharedPrecompiler {
-        std::sync::Arc::new(std::sync::Mutex::new(Precompiler {
-            queue: kernels().into(),
-            compiling: 0,
-            done: std::collections::HashMap::new(),
-        }))
-    }
-}
-
-fn lock(shared: &SharedPrecompiler) -> std::sync::MutexGuard<'_, Precompiler> {
+fn lock(shared: &SharedQueue) -> MutexGuard<'_, Queue> {
     shared
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The next kernel to compile in the background, if any remain.
-pub(crate) fn next(shared: &SharedPrecompiler) -> Option<(String, String)> {
-    let mut library = lock(shared);
-    let next = library.queue.pop_front();
-    library.compiling += usize::from(next.is_some());
+fn next(shared: &SharedQueue) -> Option<(String, String)> {
+    let mut queue = lock(shared);
+    let next = queue.kernels.pop_front();
+    queue.compiling += usize::from(next.is_some());
     next
 }
 
-pub(crate) fn finish(shared: &SharedPrecompiler, name: String, pipeline: wgpu::ComputePipeline) {
-    let mut library = lock(shared);
-    library.compiling -= 1;
-    library.done.insert(name, pipeline);
+fn finish(shared: &SharedQueue, name: String, pipeline: wgpu::ComputePipeline) {
+    let mut queue = lock(shared);
+    queue.compiling -= 1;
+    queue.done.insert(name, pipeline);
 }
 
-/// For a run about to compile `name`: the library's pipeline if it is
-/// done; else `None`, and `name` leaves the queue (the run compiles it).
-pub(crate) fn claim(shared: &SharedPrecompiler, name: &str) -> Option<wgpu::ComputePipeline> {
-    let mut library = lock(shared);
-    if let Some(pipeline) = library.done.remove(name) {
-        return Some(pipeline);
+/// The library compiling in the background, from `start` until dropped.
+pub(crate) struct Library {
+    queue: SharedQueue,
+    /// The thread compiling the library natively, joined when the library
+    /// is dropped: a thread still inside the driver while the device and
+    /// the process go away crashed NVIDIA's Vulkan driver at exit.
+    #[cfg(not(target_arch = "wasm32"))]
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Library {
+    /// Starts compiling the library in the background: natively on a
+    /// thread of its own (the device is shared), so a run starts at once and
+    /// finds the pipelines done; in the browser it waits for `compile_some`,
+    /// which the worker calls while idle.
+    pub(crate) fn start(device: &wgpu::Device, cache: Option<&wgpu::PipelineCache>) -> Library {
+        let queue = Arc::new(Mutex::new(Queue {
+            kernels: kernels().into(),
+            compiling: 0,
+            done: HashMap::new(),
+        }));
+        #[cfg(target_arch = "wasm32")]
+        let _ = (device, cache);
+        #[cfg(not(target_arch = "wasm32"))]
+        let thread = {
+            let (device, cache, queue) = (device.clone(), cache.cloned(), queue.clone());
+            // Without a thread, kernels compile when first used, as before.
+            std::thread::Builder::new()
+                .name("tpu-precompile".into())
+                .spawn(move || {
+                    while let Some((name, source)) = next(&queue) {
+                        let pipeline = compile(&device, &name, &source, cache.as_ref());
+                        finish(&queue, name, pipeline);
+                    }
+                })
+                .ok()
+        };
+        Library {
+            queue,
+            #[cfg(not(target_arch = "wasm32"))]
+            thread,
+        }
     }
-    library.queue.retain(|(queued, _)| queued != name);
-    None
+
+    /// Compiles up to `max` queued kernels here and now (the browser's
+    /// idle-time step); returns how many are still queued or compiling.
+    pub(crate) fn compile_some(
+        &self,
+        device: &wgpu::Device,
+        cache: Option<&wgpu::PipelineCache>,
+        max: usize,
+    ) -> usize {
+        for _ in 0..max {
+            let Some((name, source)) = next(&self.queue) else {
+                break;
+            };
+            let pipeline = compile(device, &name, &source, cache);
+            finish(&self.queue, name, pipeline);
+        }
+        let queue = lock(&self.queue);
+        queue.kernels.len() + queue.compiling
+    }
+
+    /// For a run about to compile `name`: the library's pipeline if it is
+    /// done; else `None`, and `name` leaves the queue (the run compiles it).
+    pub(crate) fn claim(&self, name: &str) -> Option<wgpu::ComputePipeline> {
+        let mut queue = lock(&self.queue);
+        if let Some(pipeline) = queue.done.remove(name) {
+            return Some(pipeline);
+        }
+        queue.kernels.retain(|(queued, _)| queued != name);
+        None
+    }
 }
 
-/// Empties the queue: the thread stops after the kernel it is compiling.
-pub(crate) fn stop(shared: &SharedPrecompiler) {
-    lock(shared).queue.clear();
-}
-
-/// How many kernels are still queued or compiling.
-pub(crate) fn remaining(shared: &SharedPrecompiler) -> usize {
-    let library = lock(shared);
-    library.queue.len() + library.compiling
+impl Drop for Library {
+    /// Empties the queue, so the thread stops after the kernel it is
+    /// compiling, and waits for it.
+    fn drop(&mut self) {
+        lock(&self.queue).kernels.clear();
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -193,5 +264,14 @@ mod tests {
         for (_, source) in kernels {
             crate::codegen::tests::validate(&source);
         }
+    }
+
+    /// The committed IR reads back to the same text: JSON keeps every field
+    /// (and every float) that codegen and `fused_name` see.
+    #[test]
+    fn the_library_ir_round_trips_through_its_text() {
+        let kernels = super::fused_kernels();
+        assert!(!kernels.is_empty());
+        assert_eq!(super::fused_text(&kernels), super::FUSED);
     }
 }

@@ -1,11 +1,12 @@
-# The precompiled kernel library's program: the common patterns of PyTorch
-# training, forward and backward, at tiny sizes (the library also takes in
-# `tpu bench`'s transformer block and the page's examples). A fused kernel's WGSL depends
-# on its pattern and ranks, never on sizes, so what this program compiles
-# serves the same patterns at any size. `library.wgsl` holds the fused kernels
-# it makes in Fused mode (regenerate: UPDATE_EXPECT=1 cargo test -p tpu-cli
-# --test library); the wgpu backend compiles them, with the common per-op
-# kernels, in the background as it starts.
+# The precompiled kernel library's own workload: the common patterns of PyTorch
+# training, forward and backward, at tiny sizes (the other workloads in this
+# folder are copies of the page's examples and of `tpu bench`'s transformer
+# block). A fused kernel's WGSL depends on its pattern and ranks, never on
+# sizes, so what these programs compile serves the same patterns at any size.
+# `../kernels.jsonl` holds the fused kernels they make in Fused mode, as IR
+# (regenerate: UPDATE_EXPECT=1 cargo test -p tpu-cli --test fusion_plans
+# library); the wgpu backend generates their WGSL and compiles them, with the
+# common per-op kernels, in the background as it starts.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,0 +1,22 @@
+# A copy of the page's example `www/src/examples/mlp.py`, for the fused kernels it makes
+# (the library is derived from this folder alone, so editing the page's example
+# changes nothing here).
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# A small MLP learning y = sin(x) with AdamW: forward, backward and the
+# optimiser step all run on the TPU.
+torch.manual_seed(0)
+device = "tpu"
+model = nn.Sequential(nn.Linear(1, 64), nn.GELU(), nn.Linear(64, 1)).to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+x = torch.linspace(-3, 3, 256, device=device).unsqueeze(1)
+y = torch.sin(x)
+for step in range(201):
+    loss = F.mse_loss(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 50 == 0:
+        print(f"step {step:3d}  loss {loss.item():.4f}")
