@@ -1,5 +1,5 @@
 //! The torch surface against PyTorch's own description of itself
-//! (`tests/inventory/torch-2.15.json`, written by `tests/inventory/record.py`
+//! (`tests/inventory/torch-2.15.json`, written by `tools/record/inventory.py`
 //! from an installed PyTorch 2.15). For every op this project has in any form,
 //! every form PyTorch has (function, method, in-place method) exists, and its
 //! keyword names and defaults are PyTorch's; every PyTorch name it does not

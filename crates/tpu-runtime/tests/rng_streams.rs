@@ -1,4 +1,4 @@
-//! The generator against streams real PyTorch produced (`tests/rng/generate.py`
+//! The generator against streams real PyTorch produced (`tools/record/rng_streams.py`
 //! wrote `tests/rng/pytorch_streams.json`): uniform and integer streams must match
 //! exactly; normal streams to within a few float32 roundings of their scale,
 //! because PyTorch's vectorised Box–Muller uses its own `log`, `sin` and `cos`.

@@ -4,8 +4,9 @@
 //!
 //! `select_backend` is how front ends pick the backend for `tpu` tensors: wgpu when
 //! an adapter exists, the reference backend otherwise, or whichever is forced.
-//! `wgpu_for_tests` is every test suite's rule for when a missing adapter is a
-//! skip and when it is a failure.
+//! `wgpu_for_tests` gives a test its adapter or fails it; where an adapter is
+//! not required (`TPU_REQUIRE_GPU` unset when tests are built), wgpu tests are
+//! ignored with the reason (`build.rs`).
 //!
 //! `backend.rs` holds buffers, pipelines and dispatch; `kernels/` the per-op
 //! kernels, one module per family with its WGSL and its parameter packing;

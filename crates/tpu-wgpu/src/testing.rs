@@ -1,30 +1,26 @@
 //! The test suites' policy for wgpu, in one place: a test that needs an
-//! adapter asks `wgpu_for_tests`, which gives it a backend, or skips it (with
-//! a line on stderr) where none exists, unless `TPU_REQUIRE_GPU` is set, as
-//! the project's test command sets it (`cargo xtask test`, with lavapipe):
-//! then a missing adapter is a failure, so the wgpu tests can never pass
-//! without having run.
+//! adapter is `#[cfg_attr(not(tpu_gpu), ignore = ...)]` (`build.rs` sets
+//! `tpu_gpu` when `TPU_REQUIRE_GPU` is set, as the project's test command sets
+//! it, with lavapipe), and asks `wgpu_for_tests` for its backend, which fails
+//! the test where no adapter exists: a wgpu test is either ignored, with its
+//! reason, or it ran.
 
 use crate::WgpuBackend;
 
 /// The environment variable that makes a missing adapter a test failure.
 pub const REQUIRE_GPU: &str = "TPU_REQUIRE_GPU";
 
-/// A wgpu backend for a test, or `None` (the test skips) when no adapter
-/// exists and `TPU_REQUIRE_GPU` is unset.
+/// A wgpu backend for a test that needs one (and is ignored where it is not
+/// required).
 ///
 /// # Panics
 ///
-/// When `TPU_REQUIRE_GPU` is set and no adapter or device can be had.
-pub async fn wgpu_for_tests() -> Option<WgpuBackend> {
+/// When no adapter or device can be had: the test ran and could not pass.
+pub async fn wgpu_for_tests() -> WgpuBackend {
     match WgpuBackend::new().await {
-        Ok(backend) => Some(backend),
-        Err(e) if std::env::var_os(REQUIRE_GPU).is_some() => {
-            panic!("{REQUIRE_GPU} is set but {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping the wgpu part: {e} (set {REQUIRE_GPU}=1 to make this a failure)");
-            None
-        }
+        Ok(backend) => backend,
+        Err(e) => panic!(
+            "this test needs a wgpu adapter, but {e} (without {REQUIRE_GPU} set when the tests are built, it is ignored)"
+        ),
     }
 }

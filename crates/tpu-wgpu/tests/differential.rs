@@ -10,8 +10,9 @@
 //! which is what makes the runtime run them on the host instead, and must run
 //! on the reference.
 //!
-//! The wgpu part runs where `tpu_wgpu::wgpu_for_tests` finds an adapter (always
-//! under `TPU_REQUIRE_GPU=1`); that every variant has a case is checked always.
+//! The wgpu part is ignored, with its reason, unless the tests are built with
+//! `TPU_REQUIRE_GPU=1` (then a missing adapter fails it); that every variant
+//! has a case is checked always.
 
 use case::{Case, Expect, Tolerance, run_case};
 use tpu_ir::{BinaryOp, CompareOp, DType, IntOrFloat, Op, RandomDraw, ReduceOp, Shape, UnaryOp};
@@ -495,10 +496,12 @@ fn every_op_variant_has_a_seed_and_cases() {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
 fn every_op_matches_the_reference_or_is_refused() {
-    let Some(mut gpu) = pollster::block_on(tpu_wgpu::wgpu_for_tests()) else {
-        return;
-    };
+    let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests());
     let mut failures = Vec::new();
     let mut count = 0;
     for seed in seeds() {
@@ -518,10 +521,12 @@ fn every_op_matches_the_reference_or_is_refused() {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
 fn oversized_tensors_are_an_error_not_a_crash() {
-    let Some(mut gpu) = pollster::block_on(tpu_wgpu::wgpu_for_tests()) else {
-        return;
-    };
+    let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests());
     let huge = Shape::new([1usize << 40]);
     let err = gpu
         .execute(&Op::Fill { value: 0.0 }, &[], &huge, DType::Float32)

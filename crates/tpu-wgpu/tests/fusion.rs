@@ -296,10 +296,12 @@ fn fused_graphs_match_unfused_on_the_reference_backend() {
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
 fn fused_graphs_match_the_reference_on_wgpu() {
-    let Some(gpu) = block_on(tpu_wgpu::wgpu_for_tests()) else {
-        return;
-    };
+    let gpu = block_on(tpu_wgpu::wgpu_for_tests());
     let mut gpu = Some(gpu);
     for case in 0..CASES / 3 {
         let mut rng = Rng(Mt19937::new(1000 + case));
