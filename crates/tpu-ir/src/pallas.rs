@@ -156,7 +156,7 @@ impl BlockRef {
             .zip(self.block.iter().zip(self.padded_shape()))
             .map(|(index, (&b, padded))| {
                 let start = index.eval(pids).saturating_mul(b as i64);
-                start.clamp(0, (padded - b) as i64) as usize
+                start.clamp(0, padded.saturating_sub(b) as i64) as usize
             })
             .collect()
     }

@@ -100,6 +100,13 @@ fn tiled<T: Element, const MR: usize, const NR: usize>(
     if m == 0 || n == 0 {
         return;
     }
+    // An empty contraction sums no products: every output is the zero it
+    // starts from, as in PyTorch. The panels below are `k` rows long, so
+    // `k == 0` must not reach them (a chunk size of zero panics).
+    if k == 0 {
+        c.fill(T::default());
+        return;
+    }
     let panels = pack_b::<T, NR>(b, k, n, sb);
     let per_thread = rows_per_thread::<MR>(m, k, n);
     let run = |first_row: usize, c: &mut [T]| {
@@ -374,6 +381,53 @@ mod tests {
             );
             tiled::<f32, 4, 16>(&a, &b, (m, k, n), s, Isa::Portable, &mut c);
             assert_eq!(c, want, "{m}x{k}x{n} portable");
+        }
+    }
+
+    /// A fuzz campaign found `[4, 0] @ [0, 3]` panicking in the panel
+    /// packing (`chunk size must be non-zero`); an empty contraction is a
+    /// `[m, n]` of zeros in PyTorch, and an empty `m`, `n` or batch an empty
+    /// output, whatever the operands' layouts.
+    #[test]
+    fn empty_dimensions_give_zeros_or_an_empty_output() {
+        for (batch, m, k, n) in [
+            (1, 4, 0, 3),
+            (3, 4, 0, 3),
+            (1, 1, 0, 1),
+            (2, 1000, 0, 700),
+            (1, 0, 5, 3),
+            (1, 4, 5, 0),
+            (0, 4, 5, 3),
+            (1, 0, 0, 0),
+            (2, 0, 0, 3),
+        ] {
+            let (a, b) = (values(batch * m * k, 1), values(batch * k * n, 7));
+            let want: Vec<f32> = (0..batch)
+                .flat_map(|i| {
+                    let (ai, bi) = (
+                        &a[i * m * k..(i + 1) * m * k],
+                        &b[i * k * n..(i + 1) * k * n],
+                    );
+                    naive(ai, bi, m, k, n)
+                })
+                .collect();
+            assert_eq!(want.len(), batch * m * n);
+            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                let got = batched(&a, &b, batch, m, k, n, ta, tb);
+                assert_eq!(got, want, "{batch}x{m}x{k}x{n} ta={ta} tb={tb}");
+            }
+            // The portable tile, and an output that held other values: an
+            // empty contraction must write its zeros, not leave them.
+            if batch == 1 {
+                let mut c = vec![7.0; m * n];
+                let s = |rows| Strides {
+                    base: 0,
+                    rows,
+                    cols: 1,
+                };
+                tiled::<f32, 4, 16>(&a, &b, (m, k, n), (s(k), s(n)), Isa::Portable, &mut c);
+                assert_eq!(c, want, "{m}x{k}x{n} portable");
+            }
         }
     }
 }

@@ -108,7 +108,10 @@ impl Runtime {
                 }
                 .into());
             }
-            let rows = self.reshape(a, &[-1, k as i64]).await?;
+            // The row count is written out: with `k == 0`, a `-1` would be
+            // ambiguous and the reshape refuses it.
+            let m = da[..ra - 1].iter().product::<usize>();
+            let rows = self.reshape(a, &[m as i64, k as i64]).await?;
             let out = self.mm(&rows, b).await?;
             let mut dims: Vec<i64> = da[..ra - 1].iter().map(|&d| d as i64).collect();
             dims.push(b.dims()[1] as i64);
