@@ -253,8 +253,16 @@ test("the Modes panel runs the program in every mode side by side", async () => 
   await page.close();
 });
 
-test("each example's first Fused run against its first Strict run, once the library compiled", async () => {
-  // Measured, printed for the README: a fresh page per example, the library
+// A measurement, not a check (the examples' agreement across modes is checked
+// natively on both backends and by the Modes panel test above): it takes about
+// three minutes on SwiftShader, so it runs only when asked for, and reports
+// itself skipped otherwise.
+const MEASURE = process.env.TPU_E2E_MEASURE
+  ? false
+  : "a measurement for docs/performance.md, not a check: set TPU_E2E_MEASURE=1 to run it";
+
+test("each example's first Fused run against its first Strict run, once the library compiled", { skip: MEASURE }, async () => {
+  // Printed for docs/performance.md: a fresh page per example, the library
   // left to compile while idle, then Strict and Fused each run once.
   for (const id of ["hello", "mlp", "attention", "fusion", "mxu", "compile"]) {
     const { page, errors } = await openPage();

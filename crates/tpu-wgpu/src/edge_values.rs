@@ -1,5 +1,5 @@
 //! The edge-value check, shared by the native test (`tests/edge_values.rs`, on
-//! lavapipe) and the browser test (`tpu-wasm`'s `tests/edge_values.rs`, on WebGPU in
+//! lavapipe) and the browser test (`tpu-wasm`'s `tests/browser/edge_values.rs`, on WebGPU in
 //! Chromium), so that both run the same vectors under the same rule: every
 //! unary op, every binary op (tensor with tensor over every pair, and tensor
 //! with a Python number on either side; each enum's `ALL`, so a new op is

@@ -10,14 +10,11 @@
 //! same result, which needs the workloads' shapes, not their full sizes (at
 //! `tpu bench`'s sizes this test took about 130 s of the browser stage on
 //! SwiftShader; full-size browser figures are `tpu bench`'s to take).
-#![cfg(target_arch = "wasm32")]
 
 use tpu_lang::RunOptions;
 use tpu_runtime::{EagerMode, Runtime};
 use tpu_wgpu::BackendChoice;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Extra steps measured on the wasm reference; on WebGPU (SwiftShader on
 /// CI) one, without the untimed run, to keep the test short.
@@ -27,12 +24,12 @@ const WORKLOADS: [(&str, &str, &str); 2] = [
     (
         "mlp_train_step",
         "BATCH = 64\nD_IN = 128\nD_HIDDEN = 512\n",
-        include_str!("../../tpu-cli/src/bench/mlp.py"),
+        include_str!("../../../tpu-cli/src/bench/mlp.py"),
     ),
     (
         "transformer_block_fwd_bwd",
         "BATCH = 2\nTOKENS = 64\nWIDTH = 128\nHEADS = 4\n",
-        include_str!("../../tpu-cli/src/bench/transformer.py"),
+        include_str!("../../../tpu-cli/src/bench/transformer.py"),
     ),
 ];
 

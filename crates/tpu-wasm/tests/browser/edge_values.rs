@@ -4,13 +4,10 @@
 //! the native test (`tpu_wgpu::edge_values`). Browsers compile WGSL with their
 //! own compiler (Tint) for their own adapter, whose built-ins (`tanh`, `log`,
 //! `exp`) behave differently at the edges from lavapipe's, so both must pass.
-#![cfg(target_arch = "wasm32")]
 
 use tpu_wgpu::WgpuBackend;
 use tpu_wgpu::edge_values::edge_value_disagreements;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn every_kernel_gives_pytorchs_results_at_the_edges_on_webgpu() {

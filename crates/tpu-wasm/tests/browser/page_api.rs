@@ -3,16 +3,13 @@
 //! (SwiftShader on CI), checked against the output PyTorch prints; errors,
 //! the compilation cache, the recursion limits and collectives simulated in
 //! wasm. The corpora run in `tests/corpus.rs`.
-#![cfg(target_arch = "wasm32")]
 
 use tpu_runtime::{BackendKind, Report};
 use tpu_wasm::Playground;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const HELLO: &str = include_str!("../../../tests/cli/hello_tensor.py");
+const HELLO: &str = include_str!("../../../../tests/cli/hello_tensor.py");
 
 async fn run(playground: &Playground, source: &str) -> Report {
     run_in(playground, source, None).await
@@ -74,9 +71,9 @@ async fn errors_come_back_in_the_report_with_line_and_column() {
 /// Training programs of the corpus, run before the recursion limits are tried
 /// so that V8 has tiered the interpreter up.
 const TRAINING: [&str; 3] = [
-    include_str!("../../../tests/corpus/single/user_train_mlp_blobs_classifier.py"),
-    include_str!("../../../tests/corpus/single/optim_adam_adamw.py"),
-    include_str!("../../../tests/corpus/single/nn_sdpa.py"),
+    include_str!("../../../../tests/corpus/single/user_train_mlp_blobs_classifier.py"),
+    include_str!("../../../../tests/corpus/single/optim_adam_adamw.py"),
+    include_str!("../../../../tests/corpus/single/nn_sdpa.py"),
 ];
 
 /// What the page keeps in IndexedDB: entries taken after a run and loaded

@@ -1,7 +1,6 @@
 //! Runs in headless Chromium (`wasm-pack test --headless --chrome`): `run`'s
 //! options object as JavaScript passes it (`onOutput`, `onProgress`,
 //! `timeoutMs`), the old two-argument call, and the backend's label.
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,8 +10,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 async fn run(playground: &Playground, source: &str, options: Option<js_sys::Object>) -> Report {
     let value = JsFuture::from(playground.run(source.to_string(), None, options))

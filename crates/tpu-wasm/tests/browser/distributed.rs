@@ -3,7 +3,6 @@
 //! rank by rank; and the slice rule (the smallest slice with a chip per rank by
 //! default, a chosen slice with too few chips refused naming both). The
 //! distributed corpora themselves run in `tests/corpus.rs`.
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,8 +12,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// The shared corpus's program that real PyTorch hangs on.
 #[cfg(tpu_shared)]
@@ -26,7 +23,7 @@ const DEADLOCK: &str = include_str!(concat!(
 const DEADLOCK: &str = "";
 
 /// A program of four ranks from the project's own corpus.
-const FOUR_RANKS: &str = include_str!("../../../tests/corpus/distributed/all_gather_forms.py");
+const FOUR_RANKS: &str = include_str!("../../../../tests/corpus/distributed/all_gather_forms.py");
 
 /// Runs `source` as `nproc` ranks in `mode`; the Report, and every piece of
 /// text `onOutput` received.
