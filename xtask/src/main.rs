@@ -189,6 +189,10 @@ fn test() -> Result {
             &[],
         )
     })?;
+    // The fuzz test draws new cases every run; the seed is chosen here and
+    // printed, because the test's own output is shown only when it fails.
+    let fuzz_seed = fuzz_seed();
+    eprintln!("fuzz seed for this run: TPU_FUZZ_SEED={fuzz_seed}");
     step(
         "native tests (wgpu on a real adapter, StableHLO on real XLA)",
         &mut || {
@@ -197,6 +201,7 @@ fn test() -> Result {
                 "cargo",
                 &["test", "--workspace"],
                 &[
+                    ("TPU_FUZZ_SEED", fuzz_seed.to_string()),
                     ("TPU_REQUIRE_GPU", "1".into()),
                     (
                         "TPU_XLA_PYTHON",
@@ -239,6 +244,15 @@ fn test() -> Result {
         eprintln!("  {seconds:>7.1} s  {name}");
     }
     Ok(())
+}
+
+/// A seed for this run's fuzz cases, from the clock: a u32, as the fuzz test
+/// reads `TPU_FUZZ_SEED`.
+fn fuzz_seed() -> u32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    (nanos % u128::from(u32::MAX)) as u32
 }
 
 /// `wasm-pack test --release --headless --chrome`, failing if no browser test ran:
