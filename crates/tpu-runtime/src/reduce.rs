@@ -83,6 +83,13 @@ impl Runtime {
         axes: &[usize],
         keepdim: bool,
     ) -> Result<Tensor, RuntimeError> {
+        if t.rank() == 0 && !axes.is_empty() {
+            // A 0-d tensor takes dim 0 (or -1), as PyTorch does: one element
+            // along it, and the result stays 0-d, keepdim or not.
+            let one = self.view(t, &[1])?;
+            let out = self.reduce_one(op, &one, 0, false).await?.0;
+            return self.view(&out, &[]);
+        }
         let mut sorted = axes.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
@@ -243,7 +250,12 @@ impl Runtime {
         let (sum, count, name) = match axes {
             None => (self.sum(t).await?, t.numel(), "MeanBackward0"),
             Some(axes) => {
-                let count = axes.iter().map(|&a| t.dims()[a]).product();
+                // A 0-d tensor takes dim 0 (or -1) as PyTorch does, as one
+                // element along it.
+                let count = axes
+                    .iter()
+                    .map(|&a| t.dims().get(a).copied().unwrap_or(1))
+                    .product();
                 (
                     self.reduce_axes(ReduceOp::Sum, t, axes, keepdim).await?,
                     count,
