@@ -8,17 +8,22 @@ is one `TPU_FUZZ_SEED=S TPU_FUZZ_CASES=N` run of the test binary, so a failing
 seed reproduces with the command its output prints.
 
     python3 tools/fuzz_campaign.py --seeds 100 --cases 10000 --jobs 2 [--first-seed S]
+    python3 tools/fuzz_campaign.py --summarize target/fuzz-campaign.jsonl
 
-It builds the test binary (release), prints a line per finished seed and, at
-the end, the campaign's summary: cases, seeds, wall time, cases per second, and
-how the cases ended. It exits non-zero if any seed failed (a panic, a hang, an
-unlocated diagnostic), after printing that seed's output.
+It builds the test binary (release), prints a line per finished seed, appends
+each seed's counts to a JSON-lines file (`--out`), and at the end, or when
+interrupted (Ctrl+C, SIGTERM: the seeds still running are dropped), prints the
+campaign's summary: cases, seeds, wall time, cases per second, and how the
+cases ended. It exits non-zero if any seed failed (a panic, a hang, an
+unlocated diagnostic), after printing that seed's output. `--summarize` prints
+the summary of a file of earlier runs.
 """
 
 import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -41,12 +46,18 @@ def test_binary():
     sys.exit("fuzz_campaign: cargo built no fuzz test binary")
 
 
+RUNNING = set()  # the seeds' processes, killed when the campaign is interrupted
+
+
 def run_seed(binary, seed, cases):
     env = dict(os.environ, TPU_FUZZ_SEED=str(seed), TPU_FUZZ_CASES=str(cases))
     started = time.time()
-    proc = subprocess.run([binary, "--nocapture"], env=env, cwd=ROOT,
-                          capture_output=True, text=True)
-    return seed, proc.returncode, proc.stdout + proc.stderr, time.time() - started
+    proc = subprocess.Popen([binary, "--nocapture"], env=env, cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    RUNNING.add(proc)
+    output, _ = proc.communicate()
+    RUNNING.discard(proc)
+    return seed, proc.returncode, output, time.time() - started
 
 
 def parse(output):
@@ -68,33 +79,18 @@ def parse(output):
     return counts
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", type=int, default=100)
-    ap.add_argument("--cases", type=int, default=10000, help="cases per seed")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--first-seed", type=int, default=int(time.time()) % 1_000_000 * 1000)
-    args = ap.parse_args()
-    binary = test_binary()
-    seeds = [args.first_seed + i for i in range(args.seeds)]
-    print(f"fuzz campaign: {len(seeds)} seeds ({seeds[0]}..{seeds[-1]}) x {args.cases} cases, "
-          f"{args.jobs} at a time", flush=True)
-    total, failed, started = Counter(), [], time.time()
-    with ThreadPoolExecutor(args.jobs) as pool:
-        for seed, code, output, seconds in pool.map(lambda s: run_seed(binary, s, args.cases), seeds):
-            counts = parse(output) if code == 0 else None
-            if counts is None:
-                failed.append(seed)
-                print(f"seed {seed} FAILED (exit {code}):\n{output[-4000:]}", flush=True)
-                continue
-            total.update(counts)
-            print(f"seed {seed}: ok, {args.cases} cases in {seconds:.0f} s", flush=True)
-    wall = time.time() - started
+def summarize(records, wall, failed):
+    total = Counter()
+    for r in records:
+        total.update(r["counts"])
+    seeds = sorted(r["seed"] for r in records)
+    wall = wall if wall is not None else sum(r["seconds"] for r in records)
     cases = total["random bytes"] + total["mutated"] + total["distributed"]
     single = total["random bytes"] + total["mutated"]
     pct = lambda n, d: f"{100.0 * n / max(d, 1):.1f}%"
-    print(f"\nfuzz campaign: {cases} cases over {len(seeds) - len(failed)} passing seeds "
-          f"({seeds[0]}..{seeds[-1]}), {len(failed)} failed, in {wall:.0f} s, {cases / max(wall, 1e-9):.1f} cases/s")
+    span = f"{seeds[0]}..{seeds[-1]}" if seeds else "none"
+    print(f"\nfuzz campaign: {cases} cases over {len(seeds)} passing seeds ({span}), "
+          f"{len(failed)} failed, in {wall:.0f} s, {cases / max(wall, 1e-9):.1f} cases/s")
     print(f"  sources: {total['random bytes']} random bytes, {total['mutated']} mutated programs, "
           f"{total['distributed']} mutated distributed programs")
     print(f"  single-process: {pct(total['single-process reached'], single)} reached the tensor runtime, "
@@ -104,12 +100,58 @@ def main():
     print(f"  output {total['output']} ({pct(total['output'], cases)}), "
           f"step-budget stop {total['step budget']} ({pct(total['step budget'], cases)})")
     for group in ("parse errors", "Python errors"):
-        items = sorted(((k.split(': ', 1)[1], n) for k, n in total.items() if k.startswith(group + ": ")),
+        items = sorted(((k.split(": ", 1)[1], n) for k, n in total.items() if k.startswith(group + ": ")),
                        key=lambda kv: -kv[1])
         n = sum(v for _, v in items)
         print(f"  {group}: {n} ({pct(n, cases)}): " + ", ".join(f"{k} {v}" for k, v in items))
     if failed:
         print(f"  failed seeds: {', '.join(map(str, failed))}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--cases", type=int, default=10000, help="cases per seed")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--first-seed", type=int, default=int(time.time()) % 1_000_000 * 1000)
+    ap.add_argument("--out", default=os.path.join(ROOT, "target", "fuzz-campaign.jsonl"))
+    ap.add_argument("--summarize", metavar="FILE", help="only print the summary of FILE")
+    args = ap.parse_args()
+    if args.summarize:
+        with open(args.summarize) as f:
+            summarize([json.loads(line) for line in f if line.strip()], None, [])
+        return
+    binary = test_binary()
+    seeds = [args.first_seed + i for i in range(args.seeds)]
+    print(f"fuzz campaign: {len(seeds)} seeds ({seeds[0]}..{seeds[-1]}) x {args.cases} cases, "
+          f"{args.jobs} at a time, counts to {args.out}", flush=True)
+    records, failed, started = [], [], time.time()
+    pool = ThreadPoolExecutor(args.jobs)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        with open(args.out, "a") as out:
+            for seed, code, output, seconds in pool.map(lambda s: run_seed(binary, s, args.cases), seeds):
+                counts = parse(output) if code == 0 else None
+                if counts is None:
+                    failed.append(seed)
+                    print(f"seed {seed} FAILED (exit {code}):\n{output[-4000:]}", flush=True)
+                    continue
+                record = {"seed": seed, "cases": args.cases, "seconds": seconds, "counts": counts}
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                records.append(record)
+                print(f"seed {seed}: ok, {args.cases} cases in {seconds:.0f} s", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: the seeds still running are dropped", flush=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list(RUNNING):
+            proc.kill()
+    summarize(records, time.time() - started, failed)
+    if failed:
         sys.exit(1)
 
 
