@@ -22,8 +22,13 @@ mod layout;
 
 #[path = "fuzz/campaign.rs"]
 mod campaign;
+#[path = "fuzz/memory.rs"]
+mod memory;
 #[path = "fuzz/mutate.rs"]
 mod mutate;
+
+#[global_allocator]
+static MEMORY: memory::Ceiling = memory::Ceiling::new();
 
 use campaign::{Corpus, Plan, Source, Tally, run_seed};
 

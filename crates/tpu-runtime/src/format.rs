@@ -98,6 +98,48 @@ pub fn tensor_repr(
     )
 }
 
+/// The most characters one printed tensor may take; a precision that would
+/// pass it is refused rather than exhausting the host.
+pub const MAX_TEXT: usize = 50_000_000;
+
+/// Why `tensor_repr` would refuse these print options, as PyTorch (through
+/// Python's `format`) does: a precision past C's `int` is "precision too big"
+/// (a `ValueError`), and one whose digits would pass `MAX_TEXT` is out of
+/// memory here. Only what prints with the precision counts: integer tensors
+/// and whole-valued floats (PyTorch's int mode) print without it.
+pub fn precision_error(t: &HostTensor<'_>, opts: &PrintOptions) -> Option<(bool, String)> {
+    if t.values.is_empty() || opts.precision <= 1100 {
+        return None;
+    }
+    let summarize = t.values.len() > opts.threshold;
+    let sample = if summarize {
+        summarized_values(t.values, t.shape, opts.edgeitems)
+    } else {
+        t.values.to_vec()
+    };
+    // Non-finite values print as `nan` and `inf`, whatever the precision.
+    let with_precision = t.dtype.is_floating()
+        && float_notation(&nonzero_finite(&sample), opts)
+            .is_some_and(|(int_mode, sci_mode)| sci_mode || !int_mode);
+    if !with_precision {
+        return None;
+    }
+    if opts.precision > i32::MAX as usize {
+        return Some((true, "precision too big".to_string()));
+    }
+    let text = sample.len().saturating_mul(opts.precision);
+    (text > MAX_TEXT).then(|| {
+        (
+            false,
+            format!(
+                "out of memory: printing {} values with precision={} takes about {text} characters; this runtime prints at most {MAX_TEXT}",
+                sample.len(),
+                opts.precision
+            ),
+        )
+    })
+}
+
 fn python_tuple(dims: &[usize]) -> String {
     match dims {
         [one] => format!("({one},)"),
@@ -279,23 +321,12 @@ impl Formatter {
             }
             return f;
         }
-        let finite: Vec<f64> = values
-            .iter()
-            .copied()
-            .filter(|v| v.is_finite() && *v != 0.0)
-            .collect();
-        if finite.is_empty() {
+        let finite = nonzero_finite(values);
+        let Some((int_mode, sci_mode)) = float_notation(&finite, opts) else {
             return f;
-        }
-        let min = finite.iter().fold(f64::INFINITY, |m, v| m.min(v.abs()));
-        let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        f.int_mode = finite.iter().all(|v| *v == v.ceil());
+        };
+        (f.int_mode, f.sci_mode) = (int_mode, sci_mode);
         let p = opts.precision;
-        // `sci_mode=None` chooses from the values; a set `sci_mode` decides,
-        // and the common width is then measured in the chosen notation.
-        f.sci_mode = opts
-            .sci_mode
-            .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
         let widths: Box<dyn Fn(f64) -> usize> = if f.sci_mode {
             Box::new(move |v| python_exp(v, p).len())
         } else if f.int_mode {
@@ -328,6 +359,31 @@ impl Formatter {
         let pad = self.max_width.saturating_sub(s.chars().count());
         format!("{}{}", " ".repeat(pad), s)
     }
+}
+
+fn nonzero_finite(values: &[f64]) -> Vec<f64> {
+    values
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v != 0.0)
+        .collect()
+}
+
+/// How PyTorch's formatter writes floating values, from their nonzero finite
+/// ones: `(int_mode, sci_mode)`, or `None` when there are none (then neither).
+/// `sci_mode=None` chooses from the values; a set `sci_mode` decides, and the
+/// common width is then measured in the chosen notation.
+fn float_notation(finite: &[f64], opts: &PrintOptions) -> Option<(bool, bool)> {
+    if finite.is_empty() {
+        return None;
+    }
+    let min = finite.iter().fold(f64::INFINITY, |m, v| m.min(v.abs()));
+    let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let int_mode = finite.iter().all(|v| *v == v.ceil());
+    let sci_mode = opts
+        .sci_mode
+        .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
+    Some((int_mode, sci_mode))
 }
 
 fn format_int(v: f64) -> String {

@@ -472,7 +472,8 @@ impl Source {
 }
 
 /// Runs every case of `plan` for `seed` into `tally`, printing progress
-/// every tenth of a long run; the first failure panics with its message.
+/// every tenth of a long run (and the program, when one case runs alone);
+/// the first failure panics with its message.
 pub fn run_seed(plan: &Plan, corpus: &Corpus, seed: u32, tally: &mut Tally) {
     let started = Instant::now();
     let indices = plan.case_indices();
@@ -480,6 +481,9 @@ pub fn run_seed(plan: &Plan, corpus: &Corpus, seed: u32, tally: &mut Tally) {
     let long = indices.len() >= 10_000;
     for index in indices.clone() {
         let case = draw(corpus, seed, index);
+        if plan.only_case.is_some() {
+            eprintln!("{}", case.failure(plan.cases, "runs alone"));
+        }
         match case.run() {
             Ok(ending) => {
                 if let Some(d) = &ending.unlocated {

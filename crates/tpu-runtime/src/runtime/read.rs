@@ -95,6 +95,13 @@ impl Runtime {
             Device::Cpu => None,
             d @ Device::Tpu(_) => Some(d.to_string()),
         };
+        if let Some((too_big, message)) = format::precision_error(&host, &self.print_options) {
+            return Err(if too_big {
+                RuntimeError::Value(message)
+            } else {
+                RuntimeError::Message(message)
+            });
+        }
         let mut extra = Vec::new();
         if let Some(name) = t.grad_fn_name() {
             extra.push(format!("grad_fn=<{name}>"));
