@@ -54,6 +54,13 @@ pub const KINDS: &[Kind] = &[
         shared: "pallas",
         default_nproc: None,
     },
+    // Plain Python using CPython's standard library, recorded with CPython
+    // (`tools/record/cpython.py`); the shared corpus has none.
+    Kind {
+        name: "stdlib",
+        shared: "stdlib",
+        default_nproc: None,
+    },
 ];
 
 /// The environment variable that points at the shared corpus elsewhere than

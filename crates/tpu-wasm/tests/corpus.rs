@@ -159,6 +159,11 @@ mod browser {
     }
 
     #[wasm_bindgen_test]
+    async fn the_standard_library_corpus_agrees_with_cpython() {
+        kind_agrees("stdlib", false).await;
+    }
+
+    #[wasm_bindgen_test]
     #[cfg_attr(
         not(tpu_shared),
         ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
@@ -207,7 +212,7 @@ mod browser {
     /// `tests/corpus/layout.rs` without one fails here.
     #[wasm_bindgen_test]
     fn every_listed_kind_has_a_browser_test() {
-        let tested = ["single", "cnn", "compile", "distributed", "pallas"];
+        let tested = ["single", "cnn", "compile", "distributed", "pallas", "stdlib"];
         for p in CORPUS {
             assert!(
                 tested.contains(&p.kind),
