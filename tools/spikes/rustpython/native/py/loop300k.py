@@ -1,0 +1,3 @@
+s=0
+for i in range(300000): s += i*i % 7
+print(s)
