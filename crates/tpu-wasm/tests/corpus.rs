@@ -212,7 +212,14 @@ mod browser {
     /// `tests/corpus/layout.rs` without one fails here.
     #[wasm_bindgen_test]
     fn every_listed_kind_has_a_browser_test() {
-        let tested = ["single", "cnn", "compile", "distributed", "pallas", "stdlib"];
+        let tested = [
+            "single",
+            "cnn",
+            "compile",
+            "distributed",
+            "pallas",
+            "stdlib",
+        ];
         for p in CORPUS {
             assert!(
                 tested.contains(&p.kind),
