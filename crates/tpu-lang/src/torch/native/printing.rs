@@ -29,7 +29,10 @@ impl Interpreter<'_> {
                 // `threshold=float("inf")` prints every element.
                 Value::Float(f) if f.is_infinite() && *f > 0.0 => Ok(Some(usize::MAX)),
                 Value::Float(f) if *f >= 0.0 => Ok(Some(*f as usize)),
-                _ => Ok(Some(a.int(i)?.max(0) as usize)),
+                // Saturating: on wasm32 `2**40 as usize` would wrap to 0.
+                _ => Ok(Some(
+                    usize::try_from(a.int(i)?.max(0)).unwrap_or(usize::MAX),
+                )),
             }
         };
         if let Some(precision) = count(0)? {
