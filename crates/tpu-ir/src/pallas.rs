@@ -140,7 +140,7 @@ impl BlockRef {
         self.shape
             .iter()
             .zip(&self.block)
-            .map(|(&d, &b)| d.div_ceil(b.max(1)) * b)
+            .map(|(&d, &b)| d.div_ceil(b.max(1)).saturating_mul(b))
             .collect()
     }
 

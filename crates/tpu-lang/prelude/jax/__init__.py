@@ -95,9 +95,19 @@ def dtype(x):
     return _dtype(x)
 
 
+def _check_shape(shape):
+    # JAX's message for a shape that is not all integers (`canonicalize_shape`).
+    if not all(isinstance(d, int) for d in shape):
+        raise TypeError("Shapes must be 1D sequences of concrete values of integer type, got " + repr(shape) + ".")
+    if any(d < 0 for d in shape):
+        raise ValueError("a shape's dimensions are not negative, got " + repr(shape))
+    return shape
+
+
 class ShapeDtypeStruct:
     def __init__(self, shape, dtype, sharding=None):
-        self.shape = tuple(int(d) for d in shape)
+        # JAX keeps the shape as given; what uses it checks it (`_check_shape`).
+        self.shape = tuple(shape)
         self.dtype = _dtype(dtype)
 
     @property

@@ -154,6 +154,9 @@ impl Runtime {
     /// the reference interprets every grid point, so a grid of a billion
     /// points would hang the page rather than end in `TimeoutError`.
     fn check_pallas_size(&mut self, kernel: &PallasKernel) -> Result<(), RuntimeError> {
+        for r in kernel.outputs() {
+            self.check_allocation(&Shape::new(r.padded_shape()), r.dtype)?;
+        }
         for inst in kernel.instructions() {
             self.check_allocation(&Shape::new(inst.shape.clone()), inst.dtype)?;
         }

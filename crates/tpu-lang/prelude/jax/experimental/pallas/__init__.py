@@ -357,6 +357,7 @@ def pallas_call(kernel, out_shape, *, grid_spec=None, grid=(), in_specs=None, ou
     for o in outs:
         if not hasattr(o, "shape") or not hasattr(o, "dtype"):
             raise TypeError("out_shape holds jax.ShapeDtypeStruct values, not " + type(o).__name__)
+        _jax._check_shape(o.shape)
 
     def call(*args):
         if _jax._tracing.trace is not None:
