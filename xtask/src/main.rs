@@ -19,6 +19,11 @@ use std::time::Instant;
 type Result<T = ()> = std::result::Result<T, String>;
 
 fn main() -> ExitCode {
+    // SAFETY: nothing else runs yet; every process xtask starts (cargo,
+    // rustup, wasm-pack) inherits the toolchain. A rustup proxy sets this
+    // variable for the `cargo xtask` that started us, to the toolchain that
+    // built xtask, which may be an older one.
+    unsafe { std::env::set_var("RUSTUP_TOOLCHAIN", setup::RUST_TOOLCHAIN) };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve(&args[1..]),

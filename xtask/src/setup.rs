@@ -7,10 +7,19 @@ use crate::{Result, output, run};
 use std::path::Path;
 
 const WASM_PACK_VERSION: &str = "0.15.1";
+
+/// The Rust every build and check uses. RustPython's parser crates need 1.96
+/// or later; machines of the project's kind come with 1.95 and
+/// `RUSTUP_AUTO_INSTALL=0`, so no `rust-toolchain.toml` (which would stop
+/// `cargo xtask` itself before setup runs): setup installs this one, sets it
+/// as the repository's rustup override for cargo run by hand, and xtask names
+/// it in `RUSTUP_TOOLCHAIN` for everything it starts.
+pub const RUST_TOOLCHAIN: &str = "1.99.1";
 const APT_PACKAGES: &[&str] = &["chromium", "chromium-driver", "mesa-vulkan-drivers"];
 
 /// What `serve` needs: Rust to wasm, and the npm packages.
 pub fn for_serve(root: &Path) -> Result {
+    rust_toolchain(root)?;
     wasm_target(root)?;
     wasm_pack(root)?;
     wasm_bindgen_cli(root)?;
@@ -19,6 +28,7 @@ pub fn for_serve(root: &Path) -> Result {
 
 /// Everything, including what only the tests need.
 pub fn all(root: &Path) -> Result {
+    rust_toolchain(root)?;
     rust_components(root)?;
     apt(root)?;
     xla_venv(root)?;
@@ -61,6 +71,46 @@ fn xla_venv(root: &Path) -> Result {
         root,
         &python.display().to_string(),
         &["-m", "pip", "install", "--quiet", &pin_jax, &pin_jaxlib],
+        &[],
+    )
+}
+
+/// Installs [`RUST_TOOLCHAIN`] with what the checks use, and makes it the
+/// repository's override (both skipped when already so).
+fn rust_toolchain(root: &Path) -> Result {
+    let installed = output("rustup", &["toolchain", "list"]).unwrap_or_default();
+    let prefix = format!("{RUST_TOOLCHAIN}-");
+    if !installed.lines().any(|l| l.starts_with(&prefix)) {
+        run(
+            root,
+            "rustup",
+            &[
+                "toolchain",
+                "install",
+                RUST_TOOLCHAIN,
+                "--profile",
+                "minimal",
+                "--component",
+                "rustfmt,clippy",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+            &[],
+        )?;
+    }
+    let overrides = output("rustup", &["override", "list"]).unwrap_or_default();
+    let here = root.display().to_string();
+    let set = overrides.lines().any(|l| {
+        let mut words = l.split_whitespace();
+        words.next() == Some(here.as_str()) && words.next().is_some_and(|t| t.starts_with(&prefix))
+    });
+    if set {
+        return Ok(());
+    }
+    run(
+        root,
+        "rustup",
+        &["override", "set", RUST_TOOLCHAIN, "--path", &here],
         &[],
     )
 }

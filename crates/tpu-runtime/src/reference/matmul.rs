@@ -214,7 +214,9 @@ fn block<T: Element, const MR: usize, const NR: usize>(
     k: usize,
 ) -> [[T; NR]; MR] {
     let mut acc = [[T::default(); NR]; MR];
-    for (ap, bp) in tile.chunks_exact(MR).zip(panel.chunks_exact(NR)).take(k) {
+    let (rows, _) = tile.as_chunks::<MR>();
+    let (cols, _) = panel.as_chunks::<NR>();
+    for (ap, bp) in rows.iter().zip(cols).take(k) {
         for r in 0..MR {
             let x = ap[r];
             for j in 0..NR {

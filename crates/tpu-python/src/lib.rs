@@ -1,0 +1,276 @@
+//! The playground's Python: a RustPython 0.6.0 interpreter with the native
+//! modules of `rustpython-stdlib` and the Python half of CPython's standard
+//! library (`Lib/`, 3.14's, as RustPython ships it). It knows nothing of torch:
+//! it runs a program as `python FILE ARGS...` would, with its output captured
+//! and streamed, a time limit, and a stop button.
+//!
+//! What a run gets, as under CPython: `sys.argv` is the path and the
+//! arguments, `__name__` is `"__main__"`, `sys.path[0]` is the program's
+//! folder (so a module beside it imports), `sys.stdin` is empty (`input()`
+//! raises `EOFError`), an uncaught exception prints CPython's traceback to
+//! stderr and exits 1, `SystemExit` exits with its code, and `atexit` handlers
+//! run at the end. Natively the files are the host's (`open`, `os`,
+//! `tempfile`); in the browser (not yet built on this crate) they will be an
+//! in-memory file system.
+//!
+//! Not yet here: the `torch` surface (`torch._C` on RustPython's native-module
+//! API) and ranks; both still run on `tpu-lang`'s own interpreter (see
+//! ARCHITECTURE.md, "Whose Python").
+
+mod output;
+mod stop;
+
+pub use output::{OnOutput, Stream};
+pub use stop::Stop;
+
+use rustpython_vm::builtins::PyBaseExceptionRef;
+use rustpython_vm::signal::UserSignalReceiver;
+use rustpython_vm::{AsObject, Interpreter, PyResult, Settings, VirtualMachine, compiler::Mode};
+use std::path::Path;
+use std::time::Duration;
+
+/// The stack a thread that calls [`run`] should have. RustPython's eval loop
+/// recurses on the native stack once per Python call; CPython's default
+/// recursion limit (1,000 calls) needs about this much in an unoptimised
+/// build.
+pub const STACK_BYTES: usize = 64 << 20;
+
+/// How to run one program.
+#[derive(Default)]
+pub struct Options {
+    /// The program's path as typed after `python`: `sys.argv[0]`.
+    pub path: String,
+    /// The folder `path` is relative to, as the working directory is for
+    /// `python NAME.py`: `sys.path[0]`, and with `path` the absolute
+    /// `__file__` CPython gives a script (also the file name in tracebacks).
+    /// `None`: no folder (the page's program); `__file__` is then `path`.
+    pub folder: Option<std::path::PathBuf>,
+    /// `sys.argv[1:]`.
+    pub args: Vec<String>,
+    /// Past this much wall time the program gets `TimeoutError`.
+    pub timeout: Option<Duration>,
+    /// A handle another thread uses to stop the program (`KeyboardInterrupt`).
+    pub stop: Option<Stop>,
+    /// Called with each piece of text as the program writes it.
+    pub on_output: Option<OnOutput>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Everything written to `sys.stdout`.
+    pub stdout: String,
+    /// Everything written to `sys.stderr`, an uncaught exception's traceback
+    /// included.
+    pub stderr: String,
+    /// The process's exit status under CPython: 0, `SystemExit`'s code, or 1
+    /// after an uncaught exception.
+    pub exit_code: i32,
+    /// The uncaught exception, when one ended the run (not `SystemExit`).
+    pub error: Option<Failure>,
+}
+
+/// An uncaught exception, for a diagnostic that names the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The exception's class name: `ZeroDivisionError`.
+    pub kind: String,
+    /// `str()` of the exception: `division by zero`.
+    pub message: String,
+    /// The innermost line of the program's own file the traceback passes
+    /// through (1-based), or the line of a syntax error.
+    pub line: Option<u32>,
+    /// The traceback as CPython prints it.
+    pub traceback: String,
+}
+
+/// Runs `source` as the `__main__` module of a fresh interpreter, on this
+/// thread (which should have [`STACK_BYTES`] of stack).
+pub fn run(source: &str, options: Options) -> Outcome {
+    let Options {
+        path,
+        folder,
+        args,
+        timeout,
+        stop,
+        on_output,
+    } = options;
+    let (signals, watchdog) = stop::Watchdog::start(stop, timeout);
+    let file = match &folder {
+        Some(dir) => dir.join(&path).display().to_string(),
+        None => path.clone(),
+    };
+    let interpreter = interpreter(&path, folder.as_deref(), args, signals);
+    output::begin(on_output);
+
+    let result = interpreter.enter(|vm| {
+        output::install(vm)?;
+        run_main(vm, source, &file)
+    });
+    let (exit_code, error) = interpreter.enter(|vm| match result {
+        Ok(()) => (0, None),
+        Err(exc) => ended_by(vm, exc, &file, source),
+    });
+    // Flushes the streams and runs `atexit` handlers, as CPython does after
+    // printing the traceback. The exception is handled above: `finalize` would
+    // send SIGINT to this process for a `KeyboardInterrupt`.
+    interpreter.finalize(None);
+    drop(watchdog);
+    let (stdout, stderr) = output::end();
+    Outcome {
+        stdout,
+        stderr,
+        exit_code,
+        error,
+    }
+}
+
+fn interpreter(
+    path: &str,
+    folder: Option<&Path>,
+    args: Vec<String>,
+    signals: Option<UserSignalReceiver>,
+) -> Interpreter {
+    let mut settings = Settings::default();
+    // RustPython does not read LANG; the captured streams are UTF-8 text.
+    settings.stdio_encoding = Some("utf-8".to_owned());
+    settings.install_signal_handlers = false;
+    // PYTHONHASHSEED=0, as the corpora were recorded: set iteration order of
+    // strings is then the same on every run.
+    settings.hash_seed = Some(0);
+    // Text files are UTF-8 whatever the host's locale (PEP 540's UTF-8 mode,
+    // the default from CPython 3.15): the corpora were recorded under
+    // C.UTF-8, and the browser has no locale.
+    settings.utf8_mode = 1;
+    settings.argv = std::iter::once(path.to_owned()).chain(args).collect();
+    if let Some(dir) = folder {
+        settings.path_list.push(dir.display().to_string());
+    }
+    settings
+        .path_list
+        .push(rustpython_pylib::LIB_PATH.to_owned());
+
+    let builder = Interpreter::builder(settings);
+    let stdlib = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
+    let host = output::_tpu_host::module_def(&builder.ctx);
+    builder
+        .add_native_modules(&stdlib)
+        .add_native_module(host)
+        .init_hook(move |vm| {
+            if let Some(signals) = signals {
+                vm.set_user_signal_channel(signals);
+            }
+            let state = rustpython_vm::common::rc::PyRc::get_mut(&mut vm.state)
+                .expect("the interpreter is not shared while it is built");
+            state.config.paths.stdlib_dir = Some(rustpython_pylib::LIB_PATH.to_owned());
+        })
+        .build()
+}
+
+fn run_main(vm: &VirtualMachine, source: &str, path: &str) -> PyResult<()> {
+    let scope = vm.new_scope_with_main()?;
+    scope
+        .globals
+        .set_item("__file__", vm.ctx.new_str(path).into(), vm)?;
+    let code = vm
+        .compile(source, Mode::Exec, path)
+        .map_err(|err| err.into_pyexception(vm, Some(source)))?;
+    vm.run_code_obj(code, scope)?;
+    Ok(())
+}
+
+/// The exit status and failure of a run its exception ended: `SystemExit`'s
+/// code, or 1 after printing any other exception as CPython does.
+fn ended_by(
+    vm: &VirtualMachine,
+    exc: PyBaseExceptionRef,
+    path: &str,
+    source: &str,
+) -> (i32, Option<Failure>) {
+    if exc.fast_isinstance(vm.ctx.exceptions.system_exit) {
+        return (vm.handle_exit_exception(exc) as i32, None);
+    }
+    // The program's lines for the traceback, wherever its file is (the
+    // page's program is no file at all).
+    let _ = remember_source(vm, path, source);
+    vm.print_exception(&exc);
+    let traceback = format_exception(vm, &exc).unwrap_or_else(|_| {
+        let mut text = String::new();
+        let _ = vm.write_exception(&mut text, &exc);
+        text
+    });
+    let message = exc
+        .as_object()
+        .str(vm)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    let failure = Failure {
+        kind: exc.class().name().to_string(),
+        message,
+        line: line_in(vm, &exc, path),
+        traceback,
+    };
+    (1, Some(failure))
+}
+
+/// Puts `source` into `linecache` as `path`'s lines, as a module loader's
+/// source is (no modification time, so `checkcache` keeps it).
+fn remember_source(vm: &VirtualMachine, path: &str, source: &str) -> PyResult<()> {
+    let lines: Vec<_> = source
+        .split_inclusive('\n')
+        .map(|l| vm.ctx.new_str(l).into())
+        .collect();
+    let entry = vm.ctx.new_tuple(vec![
+        vm.ctx.new_int(source.len()).into(),
+        vm.ctx.none(),
+        vm.ctx.new_list(lines).into(),
+        vm.ctx.new_str(path).into(),
+    ]);
+    let cache = vm.import("linecache", 0)?.get_attr("cache", vm)?;
+    cache.set_item(path, entry.into(), vm)
+}
+
+/// `''.join(traceback.format_exception(exc))`: the traceback as CPython
+/// prints it.
+fn format_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> PyResult<String> {
+    let lines = vm
+        .import("traceback", 0)?
+        .get_attr("format_exception", vm)?
+        .call((exc.clone(),), vm)?;
+    let text = vm
+        .ctx
+        .new_str("")
+        .as_object()
+        .get_attr("join", vm)?
+        .call((lines,), vm)?;
+    Ok(text.str(vm)?.to_string())
+}
+
+/// The innermost traceback line in `path`; for a `SyntaxError` in the
+/// program itself, its `lineno`.
+fn line_in(vm: &VirtualMachine, exc: &PyBaseExceptionRef, path: &str) -> Option<u32> {
+    let mut line = None;
+    let mut entry = exc.__traceback__();
+    while let Some(tb) = entry {
+        let file = tb
+            .as_object()
+            .get_attr("tb_frame", vm)
+            .and_then(|f| f.get_attr("f_code", vm))
+            .and_then(|c| c.get_attr("co_filename", vm))
+            .and_then(|f| f.str(vm));
+        if file.is_ok_and(|f| f.to_string() == path) {
+            line = u32::try_from(tb.lineno.get()).ok();
+        }
+        entry = tb.next.lock().clone();
+    }
+    if line.is_none() && exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+        let attr = |name: &'static str| exc.as_object().get_attr(name, vm).ok();
+        let same_file = attr("filename")
+            .and_then(|f| f.str(vm).ok())
+            .is_some_and(|f| f.to_string() == path);
+        if same_file {
+            line = attr("lineno").and_then(|n| n.try_into_value::<u32>(vm).ok());
+        }
+    }
+    line
+}

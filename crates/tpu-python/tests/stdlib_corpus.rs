@@ -1,0 +1,170 @@
+//! The standard-library corpus (`tests/corpus/stdlib/`, recorded with CPython
+//! 3.13) through this crate's interpreter: every program must print exactly
+//! what CPython printed and exit 0, except those listed in `KNOWN`, which must
+//! still differ (so the list stays true as RustPython or this crate improve).
+
+use std::path::{Path, PathBuf};
+
+#[path = "../../../tests/corpus/layout.rs"]
+#[allow(dead_code)] // Only part of it is needed here.
+mod layout;
+
+/// Programs RustPython 0.6.0 does not yet print CPython 3.13's output for, and
+/// why. "3.14" marks CPython 3.14's own new wording or behaviour, which
+/// RustPython (whose `Lib/` is 3.14's) follows; the rest are RustPython's.
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "abc_base_classes",
+        "instantiating an abstract class: RustPython's message ('class X without ...', methods unsorted)",
+    ),
+    (
+        "bytes_memoryview",
+        "b'' + '': RustPython says 'a bytes-like object is required, not 'str''",
+    ),
+    (
+        "collections_abc_mapping",
+        "instantiating an abstract class: RustPython's message",
+    ),
+    (
+        "datetime_schedule",
+        "3.14: 'day 29 must be in range 1..28 for month 2 in year 2023'",
+    ),
+    (
+        "exec_eval_globals",
+        "compile('1 +(', ...): RustPython's parser says ''(' was never closed'",
+    ),
+    (
+        "math_numeric",
+        "sum() of floats is not compensated (CPython 3.12+ uses Neumaier summation): sum([0.1] * 10) prints 0.9999999999999999",
+    ),
+    ("print_streams_flush", "print(sep=1): RustPython's message"),
+    (
+        "shlex_fnmatch_commands",
+        "3.14: fnmatch.translate ends in \\z",
+    ),
+    (
+        "string_templates",
+        "string.Formatter().parse with '{{' and '}}': RustPython splits literals differently",
+    ),
+    (
+        "struct_binary_header",
+        "struct.pack('<f', 'x') raises TypeError, not struct.error",
+    ),
+    (
+        "sys_argv_exit",
+        "sys.exit() gives SystemExit(None), whose args are (None,), not ()",
+    ),
+    (
+        "typing_annotations",
+        "3.14: Optional[int] prints as 'int | None'",
+    ),
+    (
+        "with_statement_semantics",
+        "3.14: 'does not support the context manager protocol (missed __exit__ method)'",
+    ),
+    (
+        "zlib_gzip_array",
+        "zlib is a Rust implementation: one compressed stream is 72 bytes where C zlib's is 71",
+    ),
+];
+
+fn corpus() -> Vec<(String, PathBuf)> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    layout::programs_in(&layout::own_root(&repo).join("stdlib"))
+}
+
+/// Runs one program as `python NAME.py` would: its own thread, its path as
+/// `sys.argv[0]`.
+fn run(path: &Path) -> tpu_python::Outcome {
+    let source = std::fs::read_to_string(path).expect("the program is readable");
+    let path = path.canonicalize().expect("the program exists");
+    let options = move || tpu_python::Options {
+        path: path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned(),
+        folder: path.parent().map(Path::to_path_buf),
+        timeout: Some(std::time::Duration::from_secs(60)),
+        ..tpu_python::Options::default()
+    };
+    std::thread::Builder::new()
+        .stack_size(tpu_python::STACK_BYTES)
+        .spawn(move || tpu_python::run(&source, options()))
+        .expect("a thread starts")
+        .join()
+        .expect("the run does not panic")
+}
+
+/// The first line where `got` and `expected` differ, for the failure message.
+fn first_difference(got: &str, expected: &str) -> String {
+    let (mut g, mut e) = (got.lines(), expected.lines());
+    for n in 1.. {
+        match (g.next(), e.next()) {
+            (None, None) => return "same lines, different line endings".into(),
+            (a, b) if a == b => continue,
+            (a, b) => return format!("line {n}: got {a:?}, CPython printed {b:?}"),
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn the_standard_library_corpus_prints_what_cpython_printed() {
+    let programs = corpus();
+    assert!(programs.len() >= 90, "the stdlib corpus went missing");
+    let results: Vec<(String, Result<(), String>)> = std::thread::scope(|scope| {
+        let chunks: Vec<_> = programs.chunks(programs.len().div_ceil(4)).collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(name, path)| {
+                            let expected = std::fs::read_to_string(path.with_extension("expected"))
+                                .expect("NAME.expected is readable");
+                            let outcome = run(path);
+                            let verdict = if outcome.exit_code != 0 {
+                                let why = outcome.error.map_or(String::new(), |f| {
+                                    format!("{}: {} (line {:?})", f.kind, f.message, f.line)
+                                });
+                                Err(format!("exit status {}: {why}", outcome.exit_code))
+                            } else if outcome.stdout != expected {
+                                Err(first_difference(&outcome.stdout, &expected))
+                            } else {
+                                Ok(())
+                            };
+                            (name.clone(), verdict)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a runner thread does not panic"))
+            .collect()
+    });
+
+    let mut problems = Vec::new();
+    for (name, verdict) in &results {
+        let known = KNOWN.iter().find(|(k, _)| k == name);
+        match (verdict, known) {
+            (Err(why), None) => problems.push(format!("{name}: {why}")),
+            (Ok(()), Some(_)) => problems.push(format!(
+                "{name}: now prints what CPython printed; remove it from KNOWN"
+            )),
+            _ => {}
+        }
+    }
+    for (name, _) in KNOWN {
+        assert!(
+            results.iter().any(|(n, _)| n == name),
+            "KNOWN names {name}, which is not in the corpus"
+        );
+    }
+    let passed = results.iter().filter(|(_, v)| v.is_ok()).count();
+    eprintln!("{passed} of {} programs match CPython", results.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
