@@ -4,7 +4,9 @@
 //! `--mode debug|strict|fused` picks the eager mode the program starts in;
 //! `--cache-dir DIR` persists the compilation cache between runs; `--timeout
 //! SECONDS` ends a run that takes longer in `TimeoutError`. The program's
-//! output is printed as it is written, not at the end.
+//! output is printed as it is written, not at the end. `tpu python FILE ARGS`
+//! runs a plain Python program on `tpu-python` (RustPython and CPython's
+//! standard library), the interpreter the playground is moving to.
 
 mod bench;
 mod cache_dir;
@@ -73,6 +75,19 @@ enum Command {
         /// runtime computed (`NAME.outputs.json`), for real XLA to check.
         #[arg(long, value_name = "DIR")]
         emit_stablehlo: Option<PathBuf>,
+    },
+    /// Run a plain Python program (no torch yet) on the playground's next
+    /// interpreter, RustPython with CPython's standard library, as `python
+    /// FILE ARGS...` would: the exit status is the program's.
+    Python {
+        /// The program, a `.py` file.
+        file: PathBuf,
+        /// End the run with `TimeoutError` once it has run this many seconds.
+        #[arg(long, value_parser = parse_timeout)]
+        timeout: Option<std::time::Duration>,
+        /// The program's arguments, its `sys.argv[1:]`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// List the TPU generations the device model knows, with their figures.
     Chips {
@@ -151,6 +166,11 @@ fn main() -> ExitCode {
 
 fn command(command: Command) -> ExitCode {
     match command {
+        Command::Python {
+            file,
+            timeout,
+            args,
+        } => python(&file, timeout, args),
         Command::Chips { json } => finish("chips", device::chips(json)),
         Command::Sim {
             what:
@@ -438,6 +458,54 @@ fn write_stablehlo(
         )?;
     }
     Ok(())
+}
+
+/// `tpu python FILE ARGS...`: the program's output straight to this process's
+/// stdout and stderr as it is written; its exit status.
+fn python(
+    file: &std::path::Path,
+    timeout: Option<std::time::Duration>,
+    args: Vec<String>,
+) -> ExitCode {
+    let source = match std::fs::read_to_string(file) {
+        Ok(source) => source,
+        Err(e) => {
+            eprintln!("tpu python: can't open file '{}': {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let path = file.display().to_string();
+    let worker = std::thread::Builder::new()
+        .name("tpu-python".into())
+        .stack_size(tpu_python::STACK_BYTES)
+        .spawn(move || {
+            use std::io::Write;
+            let on_output: tpu_python::OnOutput = Box::new(|stream, text| {
+                let _ = match stream {
+                    tpu_python::Stream::Stdout => {
+                        let mut out = std::io::stdout().lock();
+                        out.write_all(text.as_bytes()).and_then(|()| out.flush())
+                    }
+                    tpu_python::Stream::Stderr => std::io::stderr().write_all(text.as_bytes()),
+                };
+            });
+            let options = tpu_python::Options {
+                path,
+                folder: std::env::current_dir().ok(),
+                args,
+                timeout,
+                on_output: Some(on_output),
+                ..tpu_python::Options::default()
+            };
+            tpu_python::run(&source, options).exit_code
+        });
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => ExitCode::from(code.clamp(0, 255) as u8),
+        _ => {
+            eprintln!("tpu: the run thread failed");
+            ExitCode::from(3)
+        }
+    }
 }
 
 /// `--timeout SECONDS`: a positive number of seconds, fractions allowed.

@@ -424,3 +424,32 @@ fn output_is_printed_while_the_program_still_runs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("TimeoutError"));
 }
+
+/// `tpu python FILE ARGS` runs plain Python as `python FILE ARGS` does: the
+/// arguments in `sys.argv`, a module beside the program importable, the exit
+/// status the program's (what CPython 3.13 printed and returned for the same
+/// program from the same folder).
+#[test]
+fn tpu_python_runs_a_plain_program_with_its_arguments() {
+    let dir = std::env::temp_dir().join(format!("tpu-python-cli-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/helper.py"), "X = 7\n").unwrap();
+    std::fs::write(
+        dir.join("sub/x.py"),
+        "import sys, os, helper\nprint(sys.argv, helper.X, os.path.basename(__file__), sys.path[0] == os.path.dirname(__file__))\nraise SystemExit(4)\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .args(["python", "sub/x.py", "--lr", "3", "-v"])
+        .current_dir(&dir)
+        .output()
+        .expect("tpu runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        stdout(&out),
+        "['sub/x.py', '--lr', '3', '-v'] 7 x.py True\n",
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(out.status.code(), Some(4));
+}

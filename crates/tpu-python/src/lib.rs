@@ -17,10 +17,14 @@
 //! API) and ranks; both still run on `tpu-lang`'s own interpreter (see
 //! ARCHITECTURE.md, "Whose Python").
 
+mod modules;
 mod output;
 mod stop;
 
+pub use modules::{Extensions, FindModule, ModuleSource, NativeModule};
 pub use output::{OnOutput, Stream};
+/// The RustPython this crate runs, for embedders' native modules.
+pub use rustpython_vm;
 pub use stop::Stop;
 
 use rustpython_vm::builtins::PyBaseExceptionRef;
@@ -41,9 +45,10 @@ pub struct Options {
     /// The program's path as typed after `python`: `sys.argv[0]`.
     pub path: String,
     /// The folder `path` is relative to, as the working directory is for
-    /// `python NAME.py`: `sys.path[0]`, and with `path` the absolute
-    /// `__file__` CPython gives a script (also the file name in tracebacks).
-    /// `None`: no folder (the page's program); `__file__` is then `path`.
+    /// `python NAME.py`: joined with `path` it is the absolute `__file__`
+    /// CPython gives a script (also the file name in tracebacks), whose
+    /// folder is `sys.path[0]`. `None`: no folder (the page's program);
+    /// `__file__` is then `path` and nothing is put first on `sys.path`.
     pub folder: Option<std::path::PathBuf>,
     /// `sys.argv[1:]`.
     pub args: Vec<String>,
@@ -53,6 +58,8 @@ pub struct Options {
     pub stop: Option<Stop>,
     /// Called with each piece of text as the program writes it.
     pub on_output: Option<OnOutput>,
+    /// The embedder's native and Python modules.
+    pub extensions: Extensions,
 }
 
 /// How a run ended.
@@ -94,17 +101,30 @@ pub fn run(source: &str, options: Options) -> Outcome {
         timeout,
         stop,
         on_output,
+        extensions,
     } = options;
     let (signals, watchdog) = stop::Watchdog::start(stop, timeout);
     let file = match &folder {
         Some(dir) => dir.join(&path).display().to_string(),
         None => path.clone(),
     };
-    let interpreter = interpreter(&path, folder.as_deref(), args, signals);
+    let main_dir = folder
+        .as_ref()
+        .and_then(|_| Path::new(&file).parent().map(Path::to_path_buf));
+    let interpreter = interpreter(&path, main_dir.as_deref(), args, signals, &extensions);
     output::begin(on_output);
+    let serves_modules = extensions.find_module.is_some();
+    modules::begin(extensions.find_module);
 
     let result = interpreter.enter(|vm| {
         output::install(vm)?;
+        if serves_modules {
+            vm.run_string(
+                vm.new_scope_with_builtins(),
+                modules::FINDER,
+                "<tpu-modules>",
+            )?;
+        }
         run_main(vm, source, &file)
     });
     let (exit_code, error) = interpreter.enter(|vm| match result {
@@ -116,6 +136,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
     // send SIGINT to this process for a `KeyboardInterrupt`.
     interpreter.finalize(None);
     drop(watchdog);
+    modules::end();
     let (stdout, stderr) = output::end();
     Outcome {
         stdout,
@@ -127,9 +148,10 @@ pub fn run(source: &str, options: Options) -> Outcome {
 
 fn interpreter(
     path: &str,
-    folder: Option<&Path>,
+    main_dir: Option<&Path>,
     args: Vec<String>,
     signals: Option<UserSignalReceiver>,
+    extensions: &Extensions,
 ) -> Interpreter {
     let mut settings = Settings::default();
     // RustPython does not read LANG; the captured streams are UTF-8 text.
@@ -143,7 +165,7 @@ fn interpreter(
     // C.UTF-8, and the browser has no locale.
     settings.utf8_mode = 1;
     settings.argv = std::iter::once(path.to_owned()).chain(args).collect();
-    if let Some(dir) = folder {
+    if let Some(dir) = main_dir {
         settings.path_list.push(dir.display().to_string());
     }
     settings
@@ -153,9 +175,15 @@ fn interpreter(
     let builder = Interpreter::builder(settings);
     let stdlib = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
     let host = output::_tpu_host::module_def(&builder.ctx);
+    let embedded: Vec<_> = extensions
+        .native
+        .iter()
+        .map(|def| def(&builder.ctx))
+        .collect();
     builder
         .add_native_modules(&stdlib)
         .add_native_module(host)
+        .add_native_modules(&embedded)
         .init_hook(move |vm| {
             if let Some(signals) = signals {
                 vm.set_user_signal_channel(signals);

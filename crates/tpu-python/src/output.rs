@@ -1,4 +1,5 @@
-//! The program's `sys.stdout` and `sys.stderr`: small text streams whose
+//! `_tpu_host`, the interpreter's link to this crate, and the program's
+//! `sys.stdout` and `sys.stderr`: small text streams whose
 //! writes land here, on the running thread, captured and handed to the host's
 //! callback as they happen. `sys.stdin` is an empty stream.
 
@@ -68,6 +69,14 @@ fn write(stream: Stream, text: &str) {
 pub(crate) mod _tpu_host {
     use super::Stream;
     use rustpython_vm::builtins::PyStrRef;
+    use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
+
+    /// The embedder's Python module `name`, for the finder
+    /// (`crate::modules::FINDER`).
+    #[pyfunction]
+    fn find_module(name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        crate::modules::find(&name.to_string_lossy(), vm)
+    }
 
     #[pyfunction]
     fn write(fd: i32, text: PyStrRef) -> usize {

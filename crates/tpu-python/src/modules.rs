@@ -1,0 +1,103 @@
+//! What an embedder adds to the interpreter: native modules (Rust, through
+//! RustPython's `#[pymodule]`) and Python modules whose sources it holds in
+//! memory, found by a finder placed first on `sys.meta_path`, so that they
+//! win over `Lib/` and the program's folder. The torch surface arrives this
+//! way; this crate itself knows nothing of it.
+
+use rustpython_vm::builtins::PyModuleDef;
+use rustpython_vm::{Context, PyObjectRef, PyResult, VirtualMachine};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A native module's definition, as `#[pymodule]` generates it
+/// (`my_module::module_def`).
+pub type NativeModule = fn(&Context) -> &'static PyModuleDef;
+
+/// A Python module the embedder serves from memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleSource {
+    /// The file name its tracebacks show.
+    pub filename: String,
+    /// Whether it is a package (its submodules are looked up here too).
+    pub is_package: bool,
+    pub source: String,
+}
+
+/// Looks up a module by its full dotted name.
+pub type FindModule = Rc<dyn Fn(&str) -> Option<ModuleSource>>;
+
+/// What the embedder adds to every interpreter [`crate::run`] builds.
+#[derive(Clone, Default)]
+pub struct Extensions {
+    pub native: Vec<NativeModule>,
+    pub find_module: Option<FindModule>,
+}
+
+thread_local! {
+    /// The running program's module lookup (one interpreter per thread).
+    static FIND: RefCell<Option<FindModule>> = const { RefCell::new(None) };
+}
+
+pub(crate) fn begin(find: Option<FindModule>) {
+    FIND.with(|f| *f.borrow_mut() = find);
+}
+
+pub(crate) fn end() {
+    FIND.with(|f| f.borrow_mut().take());
+}
+
+/// `_tpu_host.find_module(name)`: `(filename, is_package, source)`, or None.
+pub(crate) fn find(name: &str, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    let found = FIND.with(|f| f.borrow().as_ref().and_then(|find| find(name)));
+    Ok(match found {
+        None => vm.ctx.none(),
+        Some(m) => vm
+            .ctx
+            .new_tuple(vec![
+                vm.ctx.new_str(m.filename).into(),
+                vm.ctx.new_bool(m.is_package).into(),
+                vm.ctx.new_str(m.source).into(),
+            ])
+            .into(),
+    })
+}
+
+/// The finder and loader, in Python: `importlib`'s own protocol, so
+/// `importlib.util.find_spec`, `__spec__` and relative imports behave as
+/// they do for files.
+pub(crate) const FINDER: &str = r#"
+import sys, _tpu_host
+from importlib.machinery import ModuleSpec
+
+class _HostModules:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        found = _tpu_host.find_module(name)
+        if found is None:
+            return None
+        filename, is_package, source = found
+        spec = ModuleSpec(name, cls, origin=filename, is_package=is_package)
+        spec.has_location = True
+        spec.loader_state = source
+        if is_package:
+            spec.submodule_search_locations = []
+        return spec
+
+    @classmethod
+    def create_module(cls, spec):
+        return None
+
+    @classmethod
+    def exec_module(cls, module):
+        spec = module.__spec__
+        module.__file__ = spec.origin
+        code = compile(spec.loader_state, spec.origin, "exec")
+        exec(code, module.__dict__)
+
+    @classmethod
+    def get_source(cls, name):
+        found = _tpu_host.find_module(name)
+        return None if found is None else found[2]
+
+sys.meta_path.insert(0, _HostModules)
+"#;
