@@ -63,10 +63,12 @@ def run_seed(binary, seed, cases):
 def parse(output):
     """The counts in one seed's summary (see `Tally::summary`)."""
     counts = Counter()
-    m = re.search(r"sources: (\d+) random bytes, (\d+) mutated programs, (\d+) mutated distributed", output)
+    m = re.search(r"sources: (\d+) random bytes, (\d+) mutated programs, "
+                  r"(?:(\d+) mutated standard-library programs, )?(\d+) mutated distributed", output)
     if not m:
         return None
-    counts["random bytes"], counts["mutated"], counts["distributed"] = map(int, m.groups())
+    counts["random bytes"], counts["mutated"], counts["distributed"] = map(int, m.group(1, 2, 4))
+    counts["stdlib"] = int(m.group(3) or 0)
     for part in ("single-process", "distributed"):
         m = re.search(rf"^\s*{part}: (\d+) reached the tensor runtime .*?, (\d+) ran to the end", output, re.M)
         counts[f"{part} reached"], counts[f"{part} completed"] = map(int, m.groups())
@@ -85,13 +87,16 @@ def summarize(records, wall, failed):
         total.update(r["counts"])
     seeds = sorted(r["seed"] for r in records)
     wall = wall if wall is not None else sum(r["seconds"] for r in records)
-    cases = total["random bytes"] + total["mutated"] + total["distributed"]
+    cases = total["random bytes"] + total["mutated"] + total["stdlib"] + total["distributed"]
     single = total["random bytes"] + total["mutated"]
     pct = lambda n, d: f"{100.0 * n / max(d, 1):.1f}%"
     span = f"{seeds[0]}..{seeds[-1]}" if seeds else "none"
     print(f"\nfuzz campaign: {cases} cases over {len(seeds)} passing seeds ({span}), "
           f"{len(failed)} failed, in {wall:.0f} s, {cases / max(wall, 1e-9):.1f} cases/s")
+    # Records before the standard-library programs were counted apart have
+    # them among the mutated programs.
     print(f"  sources: {total['random bytes']} random bytes, {total['mutated']} mutated programs, "
+          f"{total['stdlib']} mutated standard-library programs, "
           f"{total['distributed']} mutated distributed programs")
     print(f"  single-process: {pct(total['single-process reached'], single)} reached the tensor runtime, "
           f"{pct(total['single-process completed'], single)} ran to the end")

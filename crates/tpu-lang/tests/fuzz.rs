@@ -56,7 +56,10 @@ fn random_and_mutated_programs_never_panic() {
     // floor sits about four standard deviations of such a sample
     // below the measured share (a chance near 1e-5 that a seed fails it),
     // while a mutator that breaks (say, one that stops keeping the syntax)
-    // falls far below. Short runs are too noisy to hold to a share.
+    // falls far below. Short runs are too noisy to hold to a share. Mutated
+    // standard-library programs (plain Python) never reach the runtime, so
+    // they are counted apart (`Source::Stdlib`) and held to no floor: lumped
+    // with the others they brought the single-process share to about 17%.
     const MIN_SINGLE_REACHED: f64 = 0.13;
     const MIN_SINGLE_COMPLETED: f64 = 0.02;
     const MIN_DISTRIBUTED_REACHED: f64 = 0.10;

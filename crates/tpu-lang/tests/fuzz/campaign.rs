@@ -127,6 +127,10 @@ fn splitmix64(x: u64) -> u64 {
 /// for: its first line's `# nproc: N`, else its kind's default.
 pub struct Corpus {
     pub single: Vec<String>,
+    /// Which of `single` are plain Python (the standard-library corpus):
+    /// their cases are `Source::Stdlib`, since they never reach the tensor
+    /// runtime.
+    pub plain: Vec<bool>,
     pub distributed: Vec<(String, usize)>,
 }
 
@@ -150,13 +154,17 @@ impl Corpus {
         // The page's examples bring torch_tpu's device calls (set_chip,
         // simulate_collective) and the eager modes into the mix.
         let mut single = read_all(&repo.join("www/src/examples"));
+        let mut plain = vec![false; single.len()];
         let mut distributed = Vec::new();
         for kind in super::layout::KINDS {
             let own = super::layout::own_root(repo).join(kind.name);
             let shared = super::layout::shared_root(repo).join(kind.shared);
             let programs = [read_all(&own), read_all(&shared)].concat();
             match kind.default_nproc {
-                None => single.extend(programs),
+                None => {
+                    plain.extend(programs.iter().map(|_| kind.name == "stdlib"));
+                    single.extend(programs);
+                }
                 Some(default) => distributed.extend(programs.into_iter().map(|p| {
                     let nproc = p
                         .lines()
@@ -175,6 +183,7 @@ impl Corpus {
         );
         Corpus {
             single,
+            plain,
             distributed,
         }
     }
@@ -185,6 +194,9 @@ impl Corpus {
 pub enum Source {
     RandomBytes,
     Mutated,
+    /// A mutated program of the standard-library corpus (plain Python, no
+    /// torch), drawn as `Mutated` programs are.
+    Stdlib,
     /// A mutated distributed program, run as 2 to 8 ranks.
     Distributed,
 }
@@ -221,8 +233,13 @@ pub fn draw(corpus: &Corpus, seed: u32, index: usize) -> Case {
             (Source::Distributed, mutate(&mut rng, base), nproc)
         }
         _ => {
-            let base = &corpus.single[rng.below(corpus.single.len())];
-            (Source::Mutated, mutate(&mut rng, base), 1)
+            let i = rng.below(corpus.single.len());
+            let source = if corpus.plain[i] {
+                Source::Stdlib
+            } else {
+                Source::Mutated
+            };
+            (source, mutate(&mut rng, &corpus.single[i]), 1)
         }
     };
     // Every eager mode takes hostile programs too.
@@ -417,7 +434,7 @@ impl Tally {
     /// grouped as output, step-budget stops, parse errors and the other
     /// Python exceptions.
     pub fn summary(&self, seeds: &[u32], wall: Duration) -> String {
-        let total = self.count(&[Source::RandomBytes, Source::Mutated, Source::Distributed]);
+        let total = self.count(&Source::ALL);
         let seconds = wall.as_secs_f64();
         let share = |n: usize| 100.0 * n as f64 / total.max(1) as f64;
         let mix = self.mix();
@@ -435,7 +452,7 @@ impl Tally {
         let dist = self.count(&[Source::Distributed]);
         format!(
             "fuzz campaign: {total} cases over {} seed(s) ({}) in {seconds:.1} s, {:.1} cases/s\n\
-             \x20 sources: {} random bytes, {} mutated programs, {dist} mutated distributed programs (2-8 ranks)\n\
+             \x20 sources: {} random bytes, {} mutated programs, {} mutated standard-library programs, {dist} mutated distributed programs (2-8 ranks)\n\
              \x20 single-process: {}\n\
              \x20 distributed: {}\n\
              \x20 output: {} ({:.1}%)\n\
@@ -448,6 +465,7 @@ impl Tally {
             total as f64 / seconds.max(1e-9),
             self.count(&[Source::RandomBytes]),
             self.count(&[Source::Mutated]),
+            self.count(&[Source::Stdlib]),
             self.progress(&single),
             self.progress(&[Source::Distributed]),
             self.ended_in(&Source::ALL, "output"),
@@ -468,7 +486,12 @@ impl Tally {
 }
 
 impl Source {
-    pub const ALL: [Source; 3] = [Source::RandomBytes, Source::Mutated, Source::Distributed];
+    pub const ALL: [Source; 4] = [
+        Source::RandomBytes,
+        Source::Mutated,
+        Source::Stdlib,
+        Source::Distributed,
+    ];
 }
 
 /// Runs every case of `plan` for `seed` into `tally`, printing progress

@@ -1,0 +1,117 @@
+//! The prelude as importable modules: each module of the tree
+//! (`crates/tpu-lang/prelude/`) is served as a small generated body that
+//! starts from the module's Rust attributes, binds the built-ins the prelude
+//! shadows (`_py_sum`, ...), runs the module's files in order in its one
+//! namespace (each under its own file name, its lines in `linecache` for
+//! tracebacks), then imports what the package imports with it. The standard
+//! library's modules that the own interpreter writes in Python (`os`,
+//! `functools`, ...) are not served: CPython's own come from `Lib/`.
+
+use tpu_lang::prelude_files::{
+    SHADOWED_BUILTINS, TORCH_FUNCTIONS, imported_with, is_missing_submodule, library_files,
+};
+use tpu_python::ModuleSource;
+
+/// What tracebacks show before a prelude file's path (as the own interpreter
+/// does).
+pub(crate) const FILE_PREFIX: &str = "<tpu-playground>/";
+
+/// The served packages: the prelude's own, not the standard library's.
+fn served(name: &str) -> bool {
+    let top = name.split('.').next().unwrap_or(name);
+    matches!(top, "torch" | "jax" | "torch_tpu")
+}
+
+pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {
+    if !served(name) {
+        return None;
+    }
+    if is_missing_submodule(name) {
+        return Some(ModuleSource {
+            filename: format!("{FILE_PREFIX}{}.py", name.replace('.', "/")),
+            is_package: false,
+            source: format!(
+                "raise NotImplementedError({:?})\n",
+                format!("{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)")
+            ),
+        });
+    }
+    let files = library_files(name)?;
+    let is_package = files
+        .first()
+        .is_some_and(|(path, _)| path.ends_with("__init__.py"));
+    Some(ModuleSource {
+        // The generated body, not a file of the tree: its files run under
+        // their own names.
+        filename: format!("<tpu-modules>/{name}"),
+        is_package,
+        source: body(name, files.iter().map(|(path, _)| *path)),
+    })
+}
+
+/// The generated body of module `name`.
+fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("import builtins as _tpu_builtins, _tpu_torch\n");
+    out += &format!("globals().update(_tpu_torch.rust_attributes({name:?}))\n");
+    for function in unported(name) {
+        let short = function.rsplit('.').next().unwrap_or(function);
+        out += &format!("{short} = _tpu_torch.unported({function:?})\n");
+    }
+    for builtin in SHADOWED_BUILTINS {
+        out += &format!("_py_{builtin} = _tpu_builtins.{builtin}\n");
+    }
+    out += RUN_FILE;
+    for path in files {
+        out += &format!("_tpu_run({path:?}, _tpu_torch.prelude_source({path:?}))\n");
+    }
+    if name == "torch" {
+        out += "_tpu_run(\"tpu-torch/glue.py\", _tpu_torch.GLUE)\n";
+    }
+    out += "del _tpu_builtins, _tpu_run\n";
+    for module in imported_with(name) {
+        out += &format!("import {module}\n");
+    }
+    out
+}
+
+/// The Rust functions module `name` has on the own interpreter that are not
+/// ported yet: each is served as a function raising `NotImplementedError`
+/// naming it.
+fn unported(name: &str) -> Vec<&'static str> {
+    let ported = crate::torch_c::TORCH_PORTED;
+    match name {
+        "torch" => TORCH_FUNCTIONS
+            .iter()
+            .copied()
+            .filter(|f| !ported.contains(f))
+            .collect(),
+        "torch.random" => vec!["torch.random.fork_rng"],
+        _ => Vec::new(),
+    }
+}
+
+/// Runs one file of a module's body in the module's namespace, under its own
+/// file name, with its lines in `linecache`.
+const RUN_FILE: &str = r#"
+def _tpu_run(path, source, _compile=compile, _exec=exec, _globals=globals):
+    # The built-ins are bound here: the prelude shadows `compile` (torch.compile).
+    import linecache
+    filename = "<tpu-playground>/" + path
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _exec(_compile(source, filename, "exec"), _globals())
+"#;
+
+/// A prelude file's source, by its path under `prelude/`.
+pub(crate) fn prelude_source(path: &str) -> Option<&'static str> {
+    let module = path
+        .trim_end_matches(".py")
+        .trim_end_matches("/__init__")
+        .replace('/', ".");
+    let candidates = [module.clone(), module.rsplit_once('.').map_or(module.clone(), |(p, _)| p.to_owned())];
+    candidates.iter().find_map(|m| {
+        library_files(m)?
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, source)| *source)
+    })
+}

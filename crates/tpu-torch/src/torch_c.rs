@@ -1,0 +1,664 @@
+//! `_tpu_torch`, the native module behind `torch._C` and the `torch` module's
+//! Rust part: the tensor type, dtypes and devices, the ported primitives, and
+//! what the served prelude bodies call (`rust_attributes`, `prelude_source`).
+
+/// The `torch` functions of the own interpreter's Rust part ported so far.
+pub(crate) const TORCH_PORTED: &[&str] = &[
+    "torch.full",
+    "torch.device",
+    "torch.tensor",
+    "torch.manual_seed",
+    "torch.initial_seed",
+    "torch.rand",
+    "torch.randn",
+    "torch.empty",
+    "torch.is_tensor",
+    "torch.Size",
+];
+
+#[rustpython_vm::pymodule]
+pub(crate) mod _tpu_torch {
+    use crate::runtime::with_runtime;
+    use rustpython_vm::{FromArgs, pyclass};
+    use rustpython_vm::builtins::{PyDictRef, PyStrRef, PyTypeRef};
+    use rustpython_vm::common::lock::PyMutex;
+    use rustpython_vm::function::{FuncArgs, OptionalArg};
+    use rustpython_vm::common::hash::PyHash;
+    use rustpython_vm::function::PyComparisonValue;
+    use rustpython_vm::types::{Comparable, Hashable, PyComparisonOp, Representable};
+    use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, TryFromObject, VirtualMachine};
+    use std::cell::RefCell;
+    use tpu_ir::{DType, ScalarKind, Shape};
+    use tpu_runtime::{Device, HostData, Scalar, Tensor};
+
+    /// RustPython-only Python run at the end of `torch`'s body: what the own
+    /// interpreter does natively for tensors (operators, `torch.Size`).
+    #[pyattr]
+    const GLUE: &str = include_str!("../python/glue.py");
+
+    thread_local! {
+        /// `torch.Tensor`, once the prelude has defined it: the class native
+        /// results are made as.
+        static TENSOR_CLASS: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
+    }
+
+    // ---- The tensor type ----
+
+    /// `torch._C._TensorBase`: a runtime tensor. The prelude's `torch.Tensor`
+    /// subclasses it.
+    #[pyattr]
+    #[pyclass(module = "torch._C", name = "_TensorBase")]
+    #[derive(PyPayload)]
+    pub struct PyTensor {
+        tensor: PyMutex<Tensor>,
+    }
+
+    impl std::fmt::Debug for PyTensor {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Tensor")
+        }
+    }
+
+    impl PyTensor {
+        pub(crate) fn tensor(&self) -> Tensor {
+            self.tensor.lock().clone()
+        }
+    }
+
+    /// A runtime tensor as a Python object of class `torch.Tensor`.
+    pub(crate) fn wrap(tensor: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let payload = PyTensor {
+            tensor: PyMutex::new(tensor),
+        };
+        let class = TENSOR_CLASS.with(|c| c.borrow().clone());
+        Ok(match class {
+            Some(class) => payload.into_ref_with_type(vm, class)?.into(),
+            None => payload.into_pyobject(vm),
+        })
+    }
+
+    #[pyclass(flags(BASETYPE), with(Representable))]
+    impl PyTensor {
+        #[pygetset]
+        fn dtype(zelf: &Py<Self>) -> PyDType {
+            PyDType(zelf.tensor().dtype())
+        }
+
+        #[pygetset]
+        fn device(zelf: &Py<Self>) -> PyDevice {
+            PyDevice(zelf.tensor().device())
+        }
+
+        #[pygetset]
+        fn ndim(zelf: &Py<Self>) -> usize {
+            zelf.tensor().rank()
+        }
+
+        #[pymethod]
+        fn dim(zelf: &Py<Self>) -> usize {
+            zelf.tensor().rank()
+        }
+
+        #[pymethod]
+        fn numel(zelf: &Py<Self>) -> usize {
+            zelf.tensor().numel()
+        }
+
+        #[pymethod]
+        fn _dims(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
+            let dims = zelf.tensor().dims();
+            let items = dims.into_iter().map(|d| vm.ctx.new_int(d).into()).collect();
+            vm.ctx.new_tuple(items).into()
+        }
+
+        #[pymethod]
+        fn item(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+            let t = zelf.tensor();
+            let scalar = with_runtime(vm, async |rt| rt.item(&t).await)?;
+            Ok(match scalar {
+                Scalar::Float(x) => vm.ctx.new_float(x).into(),
+                Scalar::Int(n) => vm.ctx.new_int(n).into(),
+                Scalar::Bool(b) => vm.ctx.new_bool(b).into(),
+            })
+        }
+    }
+
+    impl Representable for PyTensor {
+        fn repr_str(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<String> {
+            let t = zelf.tensor();
+            with_runtime(vm, async |rt| rt.repr(&t).await)
+        }
+    }
+
+    // ---- dtypes and devices ----
+
+    /// `torch.dtype`: `torch.float32` and the others.
+    #[pyattr]
+    #[pyclass(module = "torch", name = "dtype")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyDType(pub DType);
+
+    #[pyclass(with(Representable, Comparable, Hashable))]
+    impl PyDType {
+        #[pygetset]
+        fn is_floating_point(zelf: &Py<Self>) -> bool {
+            zelf.0.is_floating()
+        }
+    }
+
+    impl Comparable for PyDType {
+        fn cmp(
+            zelf: &Py<Self>,
+            other: &PyObject,
+            op: PyComparisonOp,
+            _vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
+            op.eq_only(|| {
+                Ok(other
+                    .downcast_ref::<Self>()
+                    .map_or(PyComparisonValue::NotImplemented, |o| (o.0 == zelf.0).into()))
+            })
+        }
+    }
+
+    impl Hashable for PyDType {
+        fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<PyHash> {
+            Ok(zelf.0 as PyHash)
+        }
+    }
+
+    impl Representable for PyDType {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            Ok(zelf.0.torch_name().to_owned())
+        }
+    }
+
+    /// `torch.device`.
+    #[pyattr]
+    #[pyclass(module = "torch", name = "device")]
+    #[derive(Debug, PyPayload)]
+    pub struct PyDevice(pub Device);
+
+    #[pyclass(with(Representable, Comparable))]
+    impl PyDevice {
+        #[pygetset(name = "type")]
+        fn kind(zelf: &Py<Self>) -> &'static str {
+            match zelf.0 {
+                Device::Cpu => "cpu",
+                Device::Tpu(_) => "tpu",
+            }
+        }
+    }
+
+    impl Comparable for PyDevice {
+        fn cmp(
+            zelf: &Py<Self>,
+            other: &PyObject,
+            op: PyComparisonOp,
+            _vm: &VirtualMachine,
+        ) -> PyResult<PyComparisonValue> {
+            op.eq_only(|| {
+                Ok(other
+                    .downcast_ref::<Self>()
+                    .map_or(PyComparisonValue::NotImplemented, |o| (o.0 == zelf.0).into()))
+            })
+        }
+    }
+
+    impl Representable for PyDevice {
+        fn repr_str(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<String> {
+            Ok(match zelf.0 {
+                Device::Cpu => "device(type='cpu')".to_owned(),
+                Device::Tpu(i) => format!("device(type='tpu', index={i})"),
+            })
+        }
+    }
+
+    /// `device="tpu"`, `"tpu:0"`, `"cpu"`, a `torch.device` or None (cpu).
+    pub(crate) fn parse_device(value: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Device> {
+        if vm.is_none(value) {
+            return Ok(Device::Cpu);
+        }
+        if let Some(d) = value.downcast_ref::<PyDevice>() {
+            return Ok(d.0);
+        }
+        let Some(text) = value.downcast_ref::<rustpython_vm::builtins::PyStr>() else {
+            return Err(vm.new_type_error(format!(
+                "device must be a string or torch.device, not {}",
+                value.class().name()
+            )));
+        };
+        match text.to_string().as_str() {
+            "cpu" => Ok(Device::Cpu),
+            "tpu" | "tpu:0" => Ok(Device::Tpu(0)),
+            other => Err(vm.new_runtime_error(format!(
+                "Expected one of cpu, tpu device type at start of device string: {other}"
+            ))),
+        }
+    }
+
+    fn parse_dtype(value: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Option<DType>> {
+        if vm.is_none(value) {
+            return Ok(None);
+        }
+        value
+            .downcast_ref::<PyDType>()
+            .map(|d| Some(d.0))
+            .ok_or_else(|| vm.new_type_error("dtype must be a torch.dtype"))
+    }
+
+    // ---- What the served prelude calls ----
+
+    /// The Rust attributes module `name` starts from.
+    #[pyfunction]
+    fn rust_attributes(name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyDictRef> {
+        let attrs = vm.ctx.new_dict();
+        if name.to_string() == "torch" {
+            for (n, dtype) in [
+                ("float32", DType::Float32),
+                ("float", DType::Float32),
+                ("float64", DType::Float64),
+                ("double", DType::Float64),
+                ("bfloat16", DType::BFloat16),
+                ("int32", DType::Int32),
+                ("int", DType::Int32),
+                ("int64", DType::Int64),
+                ("long", DType::Int64),
+                ("bool", DType::Bool),
+            ] {
+                attrs.set_item(n, PyDType(dtype).into_pyobject(vm), vm)?;
+            }
+            let module = vm.import("_tpu_torch", 0)?;
+            attrs.set_item("_C", module.clone(), vm)?;
+            for n in [
+                "_TensorBase",
+                "dtype",
+                "device",
+                "full",
+                "tensor",
+                "manual_seed",
+                "initial_seed",
+                "rand",
+                "randn",
+                "empty",
+                "is_tensor",
+            ] {
+                attrs.set_item(n, module.get_attr(n, vm)?, vm)?;
+            }
+        }
+        Ok(attrs)
+    }
+
+    /// A prelude file's source, by its path under `prelude/`.
+    #[pyfunction]
+    fn prelude_source(path: PyStrRef, vm: &VirtualMachine) -> PyResult<&'static str> {
+        crate::serve::prelude_source(&path.to_string())
+            .ok_or_else(|| vm.new_import_error(format!("no prelude file {path}"), path))
+    }
+
+    /// The prelude's `torch.Tensor`, the class native results are made as.
+    #[pyfunction]
+    fn _set_tensor_class(class: PyTypeRef) {
+        TENSOR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+    }
+
+    /// A function standing for `qualname`, a Rust function of the own
+    /// interpreter not ported yet: calling it raises `NotImplementedError`.
+    #[pyfunction]
+    fn unported(qualname: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
+        let name = qualname.to_string();
+        let short = name.rsplit('.').next().unwrap_or(&name).to_owned();
+        let function = move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+            Err(vm.new_not_implemented_error(format!(
+                "{name} is not ported to the new interpreter yet (crates/tpu-torch)"
+            )))
+        };
+        vm.new_function(vm.ctx.intern_str(short).as_str(), function).into()
+    }
+
+    /// `torch._C.NAME` for a primitive not ported yet.
+    #[pyfunction]
+    fn __getattr__(name: PyStrRef, vm: &VirtualMachine) -> PyResult {
+        let text = name.to_string();
+        if text.starts_with("__") {
+            return Err(vm.new_attribute_error(format!(
+                "module 'torch._C' has no attribute '{name}'"
+            )));
+        }
+        if let Some(&ported) = crate::natives::PORTED.iter().find(|&&p| p == text) {
+            // Made on first use, then kept on the module.
+            let function = vm.new_function(ported, move |args: FuncArgs, vm: &VirtualMachine| {
+                crate::natives::call(ported, args.args, vm)
+            });
+            vm.import("_tpu_torch", 0)?
+                .set_attr(ported, function.clone(), vm)?;
+            return Ok(function.into());
+        }
+        Err(vm.new_not_implemented_error(format!(
+            "torch._C.{name} is not ported to the new interpreter yet (crates/tpu-torch)"
+        )))
+    }
+
+    // ---- The `torch` module's Rust part ----
+
+    #[derive(FromArgs)]
+    struct FullArgs {
+        #[pyarg(any)]
+        size: PyObjectRef,
+        #[pyarg(any)]
+        fill_value: PyObjectRef,
+        #[pyarg(named, default)]
+        dtype: Option<PyObjectRef>,
+        #[pyarg(named, default)]
+        device: Option<PyObjectRef>,
+        #[pyarg(named, default)]
+        requires_grad: OptionalArg<bool>,
+    }
+
+    /// `torch.full(size, fill_value, *, dtype=None, device=None,
+    /// requires_grad=False)`.
+    #[pyfunction]
+    fn full(args: FullArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let dims: Vec<isize> = Vec::try_from_object(vm, args.size)?;
+        if let Some(&n) = dims.iter().find(|&&d| d < 0) {
+            let all: Vec<String> = dims.iter().map(ToString::to_string).collect();
+            return Err(vm.new_runtime_error(format!(
+                "Trying to create tensor with negative dimension {n}: [{}]",
+                all.join(", ")
+            )));
+        }
+        let shape = Shape(dims.iter().map(|&d| d as usize).collect());
+        let (value, kind) = scalar(&args.fill_value, vm)?;
+        let dtype = match args.dtype.as_ref() {
+            Some(d) => parse_dtype(d, vm)?,
+            None => None,
+        }
+        .unwrap_or(match kind {
+            ScalarKind::Bool => DType::Bool,
+            ScalarKind::Int => DType::Int64,
+            ScalarKind::Float => DType::Float32,
+        });
+        let device = match args.device.as_ref() {
+            Some(d) => parse_device(d, vm)?,
+            None => Device::Cpu,
+        };
+        let requires_grad = args.requires_grad.unwrap_or(false);
+        let t = with_runtime(vm, async |rt| {
+            let t = rt.full(shape, value, dtype, device).await?;
+            if requires_grad {
+                rt.set_requires_grad(&t, true)?;
+            }
+            Ok(t)
+        })?;
+        wrap(t, vm)
+    }
+
+    /// A Python number as the runtime's scalar: its value and kind.
+    fn scalar(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(f64, ScalarKind)> {
+        crate::args::scalar_kind(obj, vm).ok_or_else(|| {
+            vm.new_type_error("full(): argument 'fill_value' must be a number")
+        })
+    }
+
+    /// The dtype a Python number of this kind gets as a tensor of its own.
+    pub(crate) fn python_scalar_dtype(kind: ScalarKind) -> DType {
+        match kind {
+            ScalarKind::Bool => DType::Bool,
+            ScalarKind::Int => DType::Int64,
+            ScalarKind::Float => DType::Float32,
+        }
+    }
+
+    thread_local! {
+        /// The last `torch.manual_seed`, for `torch.initial_seed()`.
+        static SEED: std::cell::Cell<u64> = const { std::cell::Cell::new(tpu_runtime::rng::DEFAULT_SEED) };
+    }
+
+    pub(crate) fn reset_seed() {
+        SEED.with(|s| s.set(tpu_runtime::rng::DEFAULT_SEED));
+    }
+
+    #[pyfunction]
+    fn manual_seed(seed: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let seed = crate::args::as_int(&seed, vm)
+            .ok_or_else(|| vm.new_type_error("manual_seed(): argument 'seed' must be int"))?;
+        SEED.with(|s| s.set(seed as u64));
+        with_runtime(vm, async |rt| {
+            rt.generator = tpu_runtime::rng::Generator::new(seed as u64);
+            Ok(())
+        })
+    }
+
+    #[pyfunction]
+    fn initial_seed() -> u64 {
+        SEED.with(std::cell::Cell::get)
+    }
+
+    #[pyfunction]
+    fn is_tensor(obj: PyObjectRef) -> bool {
+        obj.downcast_ref::<PyTensor>().is_some()
+    }
+
+    #[derive(FromArgs)]
+    struct FactoryArgs {
+        #[pyarg(named, default)]
+        dtype: Option<PyObjectRef>,
+        #[pyarg(named, default)]
+        device: Option<PyObjectRef>,
+        #[pyarg(named, default)]
+        requires_grad: OptionalArg<bool>,
+        #[pyarg(named, default)]
+        generator: Option<PyObjectRef>,
+    }
+
+    impl FactoryArgs {
+        fn parse(&self, vm: &VirtualMachine) -> PyResult<(Option<DType>, Device)> {
+            let dtype = match &self.dtype {
+                Some(d) => parse_dtype(d, vm)?,
+                None => None,
+            };
+            let device = match &self.device {
+                Some(d) => parse_device(d, vm)?,
+                None => Device::Cpu,
+            };
+            Ok((dtype, device))
+        }
+
+        fn finish(&self, t: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+            if self.requires_grad.unwrap_or(false) {
+                if !t.dtype().is_floating() {
+                    return Err(vm.new_runtime_error(
+                        "Only Tensors of floating point and complex dtype can require gradients",
+                    ));
+                }
+                with_runtime(vm, async |rt| rt.set_requires_grad(&t, true))?;
+            }
+            wrap(t, vm)
+        }
+    }
+
+    /// `ones(2, 3)`, `ones((2, 3))` or `ones(torch.Size([2, 3]))` as a shape.
+    fn shape_of(sizes: &[PyObjectRef], function: &str, vm: &VirtualMachine) -> PyResult<Shape> {
+        let dims: Vec<PyObjectRef> = match sizes {
+            [one] => crate::args::items(one).unwrap_or_else(|| vec![one.clone()]),
+            _ => sizes.to_vec(),
+        };
+        let mut shape = Vec::with_capacity(dims.len());
+        let text: Vec<String> = dims
+            .iter()
+            .map(|d| crate::args::as_int(d, vm).map_or("?".into(), |n| n.to_string()))
+            .collect();
+        for d in &dims {
+            match crate::args::as_int(d, vm) {
+                Some(n) if n >= 0 => shape.push(n as usize),
+                Some(n) => {
+                    return Err(vm.new_runtime_error(format!(
+                        "Trying to create tensor with negative dimension {n}: [{}]",
+                        text.join(", ")
+                    )));
+                }
+                None => {
+                    return Err(vm.new_type_error(format!(
+                        "{function}(): argument 'size' must be tuple of ints, but found element of type {}",
+                        d.class().name()
+                    )));
+                }
+            }
+        }
+        Ok(Shape(shape))
+    }
+
+    fn random_factory(name: &str, sizes: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let (positional, kwargs) = (sizes.args.clone(), sizes);
+        let options: FactoryArgs = FuncArgs {
+            args: Vec::new(),
+            kwargs: kwargs.kwargs,
+        }
+        .bind(vm)?;
+        if options.generator.as_ref().is_some_and(|g| !vm.is_none(g)) {
+            return Err(vm.new_not_implemented_error(
+                "generator= is not supported; the default generator is used",
+            ));
+        }
+        let (dtype, device) = options.parse(vm)?;
+        let shape = shape_of(&positional, name, vm)?;
+        let dtype = dtype.unwrap_or(DType::Float32);
+        let t = match name {
+            // `empty` is uninitialised memory in PyTorch; zeros here.
+            "empty" => with_runtime(vm, async |rt| rt.full(shape, 0.0, dtype, device).await)?,
+            _ if dtype.is_floating() => {
+                let normal = name == "randn";
+                with_runtime(vm, async |rt| rt.random(shape, normal, dtype, device).await)?
+            }
+            _ => {
+                return Err(vm.new_runtime_error(format!(
+                    "\"{name}\" not implemented for '{}'",
+                    dtype.torch_name().trim_start_matches("torch.")
+                )));
+            }
+        };
+        options.finish(t, vm)
+    }
+
+    #[pyfunction]
+    fn rand(args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        random_factory("rand", args, vm)
+    }
+
+    #[pyfunction]
+    fn randn(args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        random_factory("randn", args, vm)
+    }
+
+    #[pyfunction]
+    fn empty(args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        random_factory("empty", args, vm)
+    }
+
+    /// `torch.tensor(data, *, dtype=None, device=None, requires_grad=False)`.
+    #[pyfunction]
+    fn tensor(args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let mut positional = args.args.clone();
+        if positional.len() != 1 {
+            return Err(vm.new_type_error("tensor() missing required argument 'data'"));
+        }
+        let data = positional.remove(0);
+        let options: FactoryArgs = FuncArgs {
+            args: Vec::new(),
+            kwargs: args.kwargs,
+        }
+        .bind(vm)?;
+        let (dtype, device) = options.parse(vm)?;
+        let (mut shape, mut values) = (Vec::new(), Vec::new());
+        flatten(&data, &mut shape, 0, &mut values, vm)?;
+        let host = host_data(&values, dtype);
+        let t = with_runtime(vm, async |rt| rt.from_data(host, Shape(shape), device).await)?;
+        options.finish(t, vm)
+    }
+
+    /// Flattens nested lists of numbers for `torch.tensor`, checking they
+    /// are rectangular; the leaves come back in row-major order.
+    fn flatten(
+        value: &PyObjectRef,
+        shape: &mut Vec<usize>,
+        depth: usize,
+        out: &mut Vec<(f64, ScalarKind)>,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        if let Some(number) = crate::args::scalar_kind(value, vm) {
+            if depth < shape.len() {
+                return Err(vm.new_value_error(format!(
+                    "expected sequence of length {} at dim {depth} (got a number)",
+                    shape[depth]
+                )));
+            }
+            out.push(number);
+            return Ok(());
+        }
+        if let Some(t) = value.downcast_ref::<PyTensor>() {
+            let t = t.tensor();
+            if t.rank() == 0 {
+                let s = with_runtime(vm, async |rt| rt.item(&t).await)?;
+                out.push(match s {
+                    Scalar::Float(x) => (x, ScalarKind::Float),
+                    Scalar::Int(n) => (n as f64, ScalarKind::Int),
+                    Scalar::Bool(b) => (f64::from(u8::from(b)), ScalarKind::Bool),
+                });
+                return Ok(());
+            }
+        }
+        let Some(items) = crate::args::items(value) else {
+            return Err(vm.new_type_error(format!(
+                "new(): invalid data type '{}'",
+                value.class().name()
+            )));
+        };
+        if shape.len() == depth {
+            shape.push(items.len());
+        } else if shape[depth] != items.len() {
+            return Err(vm.new_value_error(format!(
+                "expected sequence of length {} at dim {depth} (got {})",
+                shape[depth],
+                items.len()
+            )));
+        }
+        for item in &items {
+            flatten(item, shape, depth + 1, out, vm)?;
+        }
+        Ok(())
+    }
+
+    /// Python numbers as tensor data, in the dtype `torch.tensor` infers
+    /// from the widest kind among them (float32 for an empty list), then
+    /// converted to `dtype`.
+    fn host_data(values: &[(f64, ScalarKind)], dtype: Option<DType>) -> HostData {
+        let kind = values
+            .iter()
+            .map(|(_, k)| *k)
+            .max_by_key(|kind| match kind {
+                ScalarKind::Bool => 0,
+                ScalarKind::Int => 1,
+                ScalarKind::Float => 2,
+            })
+            .unwrap_or(ScalarKind::Float);
+        let data = match python_scalar_dtype(kind) {
+            DType::Bool => HostData::Bool(values.iter().map(|(x, _)| *x != 0.0).collect()),
+            DType::Int64 => HostData::I64(values.iter().map(|(x, _)| *x as i64).collect()),
+            _ => HostData::F32(values.iter().map(|(x, _)| *x as f32).collect()),
+        };
+        match dtype {
+            // Python floats are doubles: round once, straight to the type.
+            Some(DType::BFloat16) if kind == ScalarKind::Float => HostData::BF16(
+                values
+                    .iter()
+                    .map(|(x, _)| tpu_runtime::data::f32_to_bf16(*x as f32))
+                    .collect(),
+            ),
+            Some(DType::Float64) if kind == ScalarKind::Float => {
+                HostData::F64(values.iter().map(|(x, _)| *x).collect())
+            }
+            Some(d) => data.cast(d),
+            None => data,
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! How far the port has come: every program of the own single-device corpus
+//! (`tests/corpus/single/`) through `tpu-torch` on the reference backend in
+//! Strict mode, judged by the corpus rule against what PyTorch printed. The
+//! programs that agree are listed in `AGREE`; the test fails when one of them
+//! stops agreeing, and when a program not listed starts to (add it), so the
+//! list is always the port's true progress.
+
+use std::path::Path;
+use std::time::Duration;
+
+#[path = "../../../tests/corpus/layout.rs"]
+#[allow(dead_code)] // Only part of it is needed here.
+mod layout;
+
+/// The single-device corpus programs that print what PyTorch printed on the
+/// new interpreter.
+const AGREE: &[&str] = &[
+    "python_classes",
+    "python_collections",
+    "python_control_flow",
+    "python_errors",
+    "python_formatting",
+    "python_strings",
+];
+
+fn run(path: &Path) -> Result<(), String> {
+    let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let expected =
+        std::fs::read_to_string(path.with_extension("expected")).map_err(|e| e.to_string())?;
+    let outcome = std::thread::Builder::new()
+        .stack_size(tpu_python::STACK_BYTES)
+        .spawn(move || {
+            let mut runtime =
+                tpu_runtime::Runtime::new(Box::new(tpu_runtime::ReferenceBackend::new()));
+            tpu_torch::run(
+                &source,
+                &mut runtime,
+                tpu_python::Options {
+                    path: "main.py".into(),
+                    timeout: Some(Duration::from_secs(30)),
+                    ..tpu_python::Options::default()
+                },
+            )
+        })
+        .map_err(|e| e.to_string())?
+        .join()
+        .map_err(|_| "the run panicked".to_string())?;
+    if let Some(f) = &outcome.error {
+        return Err(format!("{}: {}", f.kind, f.message));
+    }
+    tpu_lang::conformance::agree(&expected, &outcome.stdout)
+}
+
+#[test]
+fn the_ported_programs_still_agree_and_the_list_is_complete() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let programs: Vec<(String, std::path::PathBuf)> =
+        layout::programs_in(&layout::own_root(&repo).join("single"))
+            .into_iter()
+            .filter(|(_, p)| !p.with_extension("not_yet").exists())
+            .collect();
+    assert!(programs.len() >= 100, "the single corpus went missing");
+    let results: Vec<(String, Result<(), String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = programs
+            .chunks(programs.len().div_ceil(2))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(name, path)| (name.clone(), run(path)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a runner thread does not panic"))
+            .collect()
+    });
+    let mut problems = Vec::new();
+    let mut first_errors = std::collections::BTreeMap::<String, usize>::new();
+    for (name, verdict) in &results {
+        let listed = AGREE.contains(&name.as_str());
+        match verdict {
+            Ok(()) if !listed => problems.push(format!("{name}: now agrees; add it to AGREE")),
+            Err(why) if listed => problems.push(format!("{name}: no longer agrees: {why}")),
+            Err(why) => {
+                let head: String = why.lines().next().unwrap_or("").chars().take(90).collect();
+                *first_errors.entry(head).or_default() += 1;
+            }
+            Ok(()) => {}
+        }
+    }
+    let agree = results.iter().filter(|(_, v)| v.is_ok()).count();
+    eprintln!("{agree} of {} single-device programs agree on the new interpreter", results.len());
+    let mut common: Vec<_> = first_errors.into_iter().collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1));
+    for (why, n) in common.iter().take(15) {
+        eprintln!("  {n:>3}  {why}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
