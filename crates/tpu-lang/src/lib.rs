@@ -21,6 +21,14 @@ pub use python::value::float_repr;
 pub use ranks::{MAX_RANKS, run_ranks};
 pub use torch::surface;
 
+/// The Python prelude as data, for an embedder running it on another
+/// interpreter (`crates/tpu-torch` on RustPython).
+pub mod prelude_files {
+    pub use crate::python::library::{SHADOWED_BUILTINS, library_files};
+    pub use crate::torch::module::TORCH_FUNCTIONS;
+    pub use crate::torch::prelude::{imported_with, is_missing_submodule};
+}
+
 use python::{error, guard, interp};
 use std::rc::Rc;
 use std::time::Duration;

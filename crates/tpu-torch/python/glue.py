@@ -36,4 +36,226 @@ for _op, _dunder in [("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "tr
     _py_setattr(Tensor, "__r" + _dunder + "__", _binary(_op, reflected=True))
 Tensor.__matmul__ = lambda self, other: _C.matmul(self, other)
 Tensor.__rmatmul__ = lambda self, other: _C.matmul(other, self)
-del _op, _dunder, _binary, _shape
+del _op, _dunder, _shape
+
+
+# ---- What the own interpreter does natively for tensors ----
+
+def _method_unary(name):
+    return lambda self: _C.unary(name, self)
+
+
+for _name in ["abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos",
+              "erf", "floor", "ceil", "sign"]:
+    if _name not in Tensor.__dict__:
+        _py_setattr(Tensor, _name, _method_unary(_name))
+
+
+def _cast_to(dtype):
+    return lambda self: _C.cast(self, dtype)
+
+
+for _name, _dtype in [("float", float32), ("double", float64), ("bfloat16", bfloat16),
+                      ("long", int64), ("int", int32), ("bool", bool)]:
+    _py_setattr(Tensor, _name, _cast_to(_dtype))
+
+
+def _to(self, *args, **kwargs):
+    dtype = kwargs.pop("dtype", None)
+    target = args[0] if args else kwargs.pop("device", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    if target is None:
+        if dtype is None:
+            raise TypeError("to() received an invalid combination of arguments")
+        target = dtype
+    if _py_isinstance(target, dtype_class):
+        device_, dtype = self.device, target
+    elif _py_isinstance(target, Tensor):
+        device_, dtype = target.device, target.dtype
+    else:
+        device_ = target
+        if dtype is None and _py_len(args) > 1 and _py_isinstance(args[1], dtype_class):
+            dtype = args[1]
+    moved = _C.to_device(self, device_)
+    return moved if dtype is None else _C.cast(moved, dtype)
+
+
+dtype_class = dtype
+Tensor.to = _to
+Tensor.cpu = lambda self: _C.to_device(self, "cpu")
+Tensor.tolist = lambda self: _C.tolist(self)
+Tensor.grad_fn = property(lambda self: None if self._grad_fn_name is None
+                          else _grad_fn_object(self._grad_fn_name))
+Tensor.T = property(lambda self: _C.permute(self, _py_list(_py_range(self.dim() - 1, -1, -1))))
+Tensor.mT = property(lambda self: _C.transpose(self, -2, -1))
+Tensor.is_cuda = property(lambda self: False)
+
+
+def _compare(op, flipped):
+    def compare(self, other):
+        if _py_isinstance(other, Tensor):
+            return _C.compare(op, self, other)
+        if _py_isinstance(other, (_py_int, _py_float, _py_bool)):
+            return _C.compare(op, self, other)
+        return NotImplemented
+    return compare
+
+
+for _op, _dunder in [("eq", "eq"), ("ne", "ne"), ("lt", "lt"), ("le", "le"), ("gt", "gt"), ("ge", "ge")]:
+    _py_setattr(Tensor, "__" + _dunder + "__", _compare(_op, None))
+Tensor.__hash__ = lambda self: id(self)
+Tensor.__neg__ = lambda self: _C.unary("neg", self)
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = lambda self: _C.unary("abs", self)
+
+
+def _truth(self):
+    if self.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return _py_bool(self.item())
+
+
+Tensor.__bool__ = _truth
+Tensor.__float__ = lambda self: _py_float(self.item())
+Tensor.__int__ = lambda self: _py_int(self.item())
+
+
+def _index(self):
+    if self.dtype.is_floating_point or self.numel() != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return _py_int(self.item())
+
+
+Tensor.__index__ = _index
+
+
+def _len(self):
+    if self.dim() == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return self._dims()[0]
+
+
+Tensor.__len__ = _len
+Tensor.__iter__ = lambda self: _py_iter([_C.select(self, 0, i) for i in _py_range(_py_len(self))])
+del _name, _dtype, _op, _dunder, _method_unary, _cast_to, _compare, _truth, _index, _len, _to
+Tensor.__getitem__ = lambda self, index: self._index(index)
+Tensor.__setitem__ = lambda self, index, value: self._index_put(index, value)
+
+for _op, _dunder in [("floor_divide", "floordiv"), ("remainder", "mod")]:
+    _py_setattr(Tensor, "__" + _dunder + "__", _binary(_op))
+    _py_setattr(Tensor, "__r" + _dunder + "__", _binary(_op, reflected=True))
+
+
+def _logical(op, self, other):
+    # `&`, `|`, `^` on two bool tensors; bitwise_* (the prelude's) otherwise.
+    if (_py_isinstance(other, Tensor) and self.dtype == bool and other.dtype == bool):
+        xi, yi = _C.cast(self, int64), _C.cast(other, int64)
+        if op == "and":
+            combined = _C.binary("mul", xi, yi)
+        elif op == "or":
+            combined = _C.binary("add", xi, yi)
+        else:
+            combined = _C.unary("abs", _C.binary("sub", xi, yi))
+        return _C.compare("ne", combined, 0)
+    return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[op](self, other)
+
+
+Tensor.__and__ = lambda self, other: _logical("and", self, other)
+Tensor.__or__ = lambda self, other: _logical("or", self, other)
+Tensor.__xor__ = lambda self, other: _logical("xor", self, other)
+Tensor.__rand__ = lambda self, other: _logical("and", self, other)
+Tensor.__ror__ = lambda self, other: _logical("or", self, other)
+Tensor.__rxor__ = lambda self, other: _logical("xor", self, other)
+Tensor.__invert__ = lambda self: _C.compare("eq", self, 0) if self.dtype == bool else bitwise_not(self)
+
+
+# The elementwise `torch` functions that are Rust on the own interpreter.
+def _torch_unary(name):
+    def function(input, *, out=None):
+        return _out(out, _py_getattr(input, name)())
+    function.__name__ = name
+    return function
+
+
+for _name in ["abs", "neg", "relu", "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos"]:
+    globals()[_name] = _torch_unary(_name)
+
+
+# Grad-mode context managers, usable as decorators with or without ().
+_inference = [False]
+
+
+class _GradMode:
+    _enabled = True
+
+    def __new__(cls, orig_func=None):
+        self = object.__new__(cls)
+        if orig_func is not None and callable(orig_func):
+            return self(orig_func)
+        return self
+
+    def __enter__(self):
+        self._prev = _C.set_grad_enabled(self._enabled)
+
+    def __exit__(self, *exc):
+        _C.set_grad_enabled(self._prev)
+        return False
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return func(*args, **kwargs)
+        return wrapper
+
+
+class no_grad(_GradMode):
+    _enabled = False
+
+
+class enable_grad(_GradMode):
+    _enabled = True
+
+
+class inference_mode:
+    # Inference tensors are not modelled: the grad mode it implies, and the
+    # flag is_inference_mode_enabled() reads.
+    def __init__(self, mode=True):
+        self.mode = mode if _py_isinstance(mode, _py_bool) else True
+        self._func = None if _py_isinstance(mode, _py_bool) else mode
+
+    def __new__(cls, mode=True):
+        self = object.__new__(cls)
+        if not _py_isinstance(mode, _py_bool):
+            self.__init__(True)
+            return self(mode)
+        return self
+
+    def __enter__(self):
+        self._prev = (_C.set_grad_enabled(not self.mode), _inference[0])
+        _inference[0] = self.mode
+
+    def __exit__(self, *exc):
+        _C.set_grad_enabled(self._prev[0])
+        _inference[0] = self._prev[1]
+        return False
+
+    def __call__(self, func):
+        import functools
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+def is_inference_mode_enabled():
+    return _inference[0]
+
+
+del _op, _dunder, _name, _torch_unary, _binary

@@ -23,7 +23,10 @@ pub(crate) fn type_name(v: &PyObjectRef) -> String {
 /// A Python number's value and kind (bool before int, since bool is an int).
 pub(crate) fn scalar_kind(v: &PyObjectRef, vm: &VirtualMachine) -> Option<(f64, ScalarKind)> {
     if v.downcast_ref::<PyBool>().is_some() {
-        return Some((f64::from(u8::from(v.clone().try_to_bool(vm).ok()?)), ScalarKind::Bool));
+        return Some((
+            f64::from(u8::from(v.clone().try_to_bool(vm).ok()?)),
+            ScalarKind::Bool,
+        ));
     }
     if v.downcast_ref::<PyInt>().is_some() {
         return i64::try_from_object(vm, v.clone())
@@ -56,14 +59,16 @@ impl Args<'_> {
 
     pub fn tensor(&self, i: usize) -> PyResult<Tensor> {
         let v = self.get(i)?;
-        v.downcast_ref::<PyTensor>().map(|t| t.tensor()).ok_or_else(|| {
-            self.vm.new_type_error(format!(
-                "{}(): argument 'input' (position {}) must be Tensor, not {}",
-                self.name,
-                i + 1,
-                type_name(v)
-            ))
-        })
+        v.downcast_ref::<PyTensor>()
+            .map(|t| t.tensor())
+            .ok_or_else(|| {
+                self.vm.new_type_error(format!(
+                    "{}(): argument 'input' (position {}) must be Tensor, not {}",
+                    self.name,
+                    i + 1,
+                    type_name(v)
+                ))
+            })
     }
 
     pub fn int(&self, i: usize) -> PyResult<i64> {
@@ -108,14 +113,16 @@ impl Args<'_> {
 
     pub fn str(&self, i: usize) -> PyResult<String> {
         let v = self.get(i)?;
-        v.downcast_ref::<PyStr>().map(|s| s.to_string()).ok_or_else(|| {
-            self.vm.new_type_error(format!(
-                "{}(): argument {} must be str, not {}",
-                self.name,
-                i + 1,
-                type_name(v)
-            ))
-        })
+        v.downcast_ref::<PyStr>()
+            .map(|s| s.to_string())
+            .ok_or_else(|| {
+                self.vm.new_type_error(format!(
+                    "{}(): argument {} must be str, not {}",
+                    self.name,
+                    i + 1,
+                    type_name(v)
+                ))
+            })
     }
 
     /// An int, a sequence of ints, or `torch.Size`.
@@ -136,13 +143,15 @@ impl Args<'_> {
             return Ok(None);
         }
         let v = self.get(i)?;
-        v.downcast_ref::<PyDType>().map(|d| Some(d.0)).ok_or_else(|| {
-            self.vm.new_type_error(format!(
-                "{}(): argument 'dtype' must be torch.dtype, not {}",
-                self.name,
-                type_name(v)
-            ))
-        })
+        v.downcast_ref::<PyDType>()
+            .map(|d| Some(d.0))
+            .ok_or_else(|| {
+                self.vm.new_type_error(format!(
+                    "{}(): argument 'dtype' must be torch.dtype, not {}",
+                    self.name,
+                    type_name(v)
+                ))
+            })
     }
 
     pub fn device(&self, i: usize) -> PyResult<Device> {
@@ -158,7 +167,7 @@ impl Args<'_> {
 
     /// `d` as an axis of `t`, negative dims counting from the end.
     pub fn axis(&self, t: &Tensor, d: i64) -> PyResult<usize> {
-        normalize_axis(d, t.rank()).map_err(|e| crate::runtime::runtime_error(self.vm, &e.into()))
+        normalize_axis(d, t.rank()).map_err(|e| crate::runtime::runtime_error(self.vm, &e))
     }
 
     pub fn axes(&self, t: &Tensor, ds: &[i64]) -> PyResult<Vec<usize>> {

@@ -11,6 +11,8 @@
 //! on `tpu-lang`'s own interpreter, which `tpu run` and the page use.
 
 mod args;
+mod autograd;
+mod indexing;
 mod natives;
 mod runtime;
 mod serve;
@@ -36,5 +38,6 @@ pub fn run(
     options.extensions.find_module = Some(Rc::new(serve::find_module));
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
+    torch_c::_tpu_torch::reset_classes();
     runtime::with_runtime_installed(runtime, || tpu_python::run(source, options))
 }

@@ -13,31 +13,77 @@ use tpu_runtime::{Device, Tensor};
 /// The primitives ported so far.
 pub(crate) const PORTED: &[&str] = &[
     // Elementwise.
-    "unary", "binary", "compare", "where",
+    "unary",
+    "binary",
+    "compare",
+    "where",
     // Products and reductions.
-    "matmul", "mm", "bmm", "sum", "prod", "mean", "extremum_all", "cumsum",
+    "matmul",
+    "mm",
+    "bmm",
+    "sum",
+    "prod",
+    "mean",
+    "extremum_all",
+    "cumsum",
     // Views, layouts and copies.
-    "view", "reshape", "permute", "transpose", "expand", "unsqueeze", "squeeze",
-    "contiguous", "is_contiguous", "clone", "slice", "select", "cat", "cast", "to_device",
+    "view",
+    "reshape",
+    "permute",
+    "transpose",
+    "expand",
+    "unsqueeze",
+    "squeeze",
+    "contiguous",
+    "is_contiguous",
+    "clone",
+    "slice",
+    "select",
+    "cat",
+    "cast",
+    "to_device",
     // Creation.
-    "arange", "linspace", "eye", "randint", "randperm",
-    // Autograd state.
+    "arange",
+    "linspace",
+    "eye",
+    "randint",
+    "randperm",
+    // Autograd state (the rest of the family: `autograd::PORTED`).
     "requires_grad_",
+    // Reads.
+    "tolist",
 ];
 
 fn tensor(t: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     wrap(t, vm)
 }
 
+/// `name` as a ported primitive's static name.
+pub(crate) fn ported(name: &str) -> Option<&'static str> {
+    PORTED
+        .iter()
+        .chain(crate::autograd::PORTED)
+        .find(|&&p| p == name)
+        .copied()
+}
+
 /// Runs primitive `name` on `values`.
 pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
     let a = Args { name, values, vm };
+    if crate::autograd::PORTED.contains(&name) {
+        return crate::autograd::call(&a);
+    }
     match name {
         "unary" | "binary" | "compare" | "where" => elementwise(&a),
         "matmul" | "mm" | "bmm" | "sum" | "prod" | "mean" | "extremum_all" | "cumsum" => {
             reductions(&a)
         }
         "arange" | "linspace" | "eye" | "randint" | "randperm" => creation(&a),
+        "tolist" => {
+            let t = a.tensor(0)?;
+            let data = with_runtime(vm, async |rt| rt.read(&t).await)?;
+            Ok(nested_list(&data, &t.dims(), vm))
+        }
         "requires_grad_" => {
             let t = a.tensor(0)?;
             let flag = a.bool(1)?;
@@ -135,7 +181,9 @@ pub(crate) fn binary_values(
         (Some(x), Some(y)) => with_runtime(vm, async |rt| rt.binary(op, &x, &y).await)?,
         (Some(x), None) => {
             let (s, kind) = scalar_kind(b, vm).ok_or_else(unsupported)?;
-            with_runtime(vm, async |rt| rt.binary_scalar(op, &x, s, kind, false).await)?
+            with_runtime(vm, async |rt| {
+                rt.binary_scalar(op, &x, s, kind, false).await
+            })?
         }
         (None, Some(y)) => {
             let (s, kind) = scalar_kind(a, vm).ok_or_else(unsupported)?;
@@ -163,7 +211,9 @@ fn as_tensor(v: &PyObjectRef, like: Option<&Tensor>, vm: &VirtualMachine) -> PyR
         None => crate::torch_c::_tpu_torch::python_scalar_dtype(kind),
     };
     let device = like.map_or(Device::Cpu, Tensor::device);
-    with_runtime(vm, async |rt| rt.full(Shape::scalar(), x, dtype, device).await)
+    with_runtime(vm, async |rt| {
+        rt.full(Shape::scalar(), x, dtype, device).await
+    })
 }
 
 fn reductions(a: &Args<'_>) -> PyResult {
@@ -285,7 +335,11 @@ fn views(a: &Args<'_>) -> PyResult {
             let t = a.tensor(0)?;
             let d = a.axis(&t, a.int(1)?)?;
             let opt = |i: usize| -> PyResult<Option<i64>> {
-                if a.is_none(i) { Ok(None) } else { a.int(i).map(Some) }
+                if a.is_none(i) {
+                    Ok(None)
+                } else {
+                    a.int(i).map(Some)
+                }
             };
             let (start, stop, step) = (opt(2)?, opt(3)?, a.int(4)?);
             with_runtime(vm, async |rt| rt.slice(&t, d, start, stop, step))?
@@ -337,19 +391,29 @@ fn creation(a: &Args<'_>) -> PyResult {
         "arange" => {
             let number = |i: usize| -> PyResult<IntOrFloat> {
                 Ok(match crate::args::as_int(a.get(i)?, vm) {
-                    Some(n) if a.get(i)?.downcast_ref::<rustpython_vm::builtins::PyBool>().is_none() => IntOrFloat::Int(n),
+                    Some(n)
+                        if a.get(i)?
+                            .downcast_ref::<rustpython_vm::builtins::PyBool>()
+                            .is_none() =>
+                    {
+                        IntOrFloat::Int(n)
+                    }
                     _ => IntOrFloat::Float(a.float(i)?),
                 })
             };
             let (start, end, step) = (number(0)?, number(1)?, number(2)?);
             let (dtype, device) = (a.opt_dtype(3)?, a.device(4)?);
-            with_runtime(vm, async |rt| rt.arange(start, end, step, dtype, device).await)?
+            with_runtime(vm, async |rt| {
+                rt.arange(start, end, step, dtype, device).await
+            })?
         }
         "linspace" => {
             let (start, end, steps) = (a.float(0)?, a.float(1)?, a.int(2)?);
             let dtype = a.opt_dtype(3)?.unwrap_or(DType::Float32);
             let device = a.device(4)?;
-            with_runtime(vm, async |rt| rt.linspace(start, end, steps, dtype, device).await)?
+            with_runtime(vm, async |rt| {
+                rt.linspace(start, end, steps, dtype, device).await
+            })?
         }
         "eye" => {
             let n = a.int(0)?;
@@ -382,4 +446,41 @@ fn unknown(name: &str, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseEx
     vm.new_not_implemented_error(format!(
         "torch._C.{name} is not ported to the new interpreter yet (crates/tpu-torch)"
     ))
+}
+
+/// Values read from a tensor as nested Python lists (a number for 0-d), as
+/// `Tensor.tolist()` gives them.
+fn nested_list(data: &tpu_runtime::HostData, dims: &[usize], vm: &VirtualMachine) -> PyObjectRef {
+    use tpu_runtime::HostData;
+    let leaf = |i: usize| -> PyObjectRef {
+        match data {
+            HostData::F32(v) => vm.ctx.new_float(f64::from(v[i])).into(),
+            HostData::F64(v) => vm.ctx.new_float(v[i]).into(),
+            HostData::BF16(v) => vm
+                .ctx
+                .new_float(f64::from(tpu_runtime::data::bf16_to_f32(v[i])))
+                .into(),
+            HostData::I32(v) => vm.ctx.new_int(v[i]).into(),
+            HostData::I64(v) => vm.ctx.new_int(v[i]).into(),
+            HostData::Bool(v) => vm.ctx.new_bool(v[i]).into(),
+        }
+    };
+    fn build(
+        dims: &[usize],
+        offset: usize,
+        leaf: &dyn Fn(usize) -> PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyObjectRef {
+        match dims.split_first() {
+            None => leaf(offset),
+            Some((&n, rest)) => {
+                let stride: usize = rest.iter().product();
+                let items = (0..n)
+                    .map(|i| build(rest, offset + i * stride, leaf, vm))
+                    .collect();
+                vm.ctx.new_list(items).into()
+            }
+        }
+    }
+    build(dims, 0, &leaf, vm)
 }

@@ -33,7 +33,9 @@ where
 {
     let pointer = RUNTIME.with(|r| r.replace(std::ptr::null_mut()));
     if pointer.is_null() {
-        return Err(vm.new_runtime_error("torch is not available here: no runtime is installed (or it is busy)"));
+        return Err(vm.new_runtime_error(
+            "torch is not available here: no runtime is installed (or it is busy)",
+        ));
     }
     struct Restore(*mut Runtime);
     impl Drop for Restore {
@@ -50,7 +52,10 @@ where
 }
 
 /// A runtime error as the Python exception its kind names.
-pub(crate) fn runtime_error(vm: &VirtualMachine, e: &RuntimeError) -> rustpython_vm::builtins::PyBaseExceptionRef {
+pub(crate) fn runtime_error(
+    vm: &VirtualMachine,
+    e: &RuntimeError,
+) -> rustpython_vm::builtins::PyBaseExceptionRef {
     let kind = e.python_kind();
     let class = vm
         .builtins

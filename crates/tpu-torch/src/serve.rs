@@ -32,7 +32,9 @@ pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {
             is_package: false,
             source: format!(
                 "raise NotImplementedError({:?})\n",
-                format!("{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)")
+                format!(
+                    "{name} is not supported yet (it is part of PyTorch 2.15, but not of this playground)"
+                )
             ),
         });
     }
@@ -64,8 +66,10 @@ fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
     for path in files {
         out += &format!("_tpu_run({path:?}, _tpu_torch.prelude_source({path:?}))\n");
     }
-    if name == "torch" {
-        out += "_tpu_run(\"tpu-torch/glue.py\", _tpu_torch.GLUE)\n";
+    match name {
+        "torch" => out += "_tpu_run(\"tpu-torch/glue.py\", _tpu_torch.GLUE)\n",
+        "torch.nn" => out += "_tpu_run(\"tpu-torch/glue_nn.py\", _tpu_torch.GLUE_NN)\n",
+        _ => {}
     }
     out += "del _tpu_builtins, _tpu_run\n";
     for module in imported_with(name) {
@@ -107,7 +111,12 @@ pub(crate) fn prelude_source(path: &str) -> Option<&'static str> {
         .trim_end_matches(".py")
         .trim_end_matches("/__init__")
         .replace('/', ".");
-    let candidates = [module.clone(), module.rsplit_once('.').map_or(module.clone(), |(p, _)| p.to_owned())];
+    let candidates = [
+        module.clone(),
+        module
+            .rsplit_once('.')
+            .map_or(module.clone(), |(p, _)| p.to_owned()),
+    ];
     candidates.iter().find_map(|m| {
         library_files(m)?
             .iter()

@@ -14,19 +14,36 @@ pub(crate) const TORCH_PORTED: &[&str] = &[
     "torch.empty",
     "torch.is_tensor",
     "torch.Size",
+    // In `python/glue.py`.
+    "torch.abs",
+    "torch.neg",
+    "torch.relu",
+    "torch.exp",
+    "torch.log",
+    "torch.sqrt",
+    "torch.tanh",
+    "torch.sigmoid",
+    "torch.sin",
+    "torch.cos",
+    "torch.no_grad",
+    "torch.enable_grad",
+    "torch.inference_mode",
+    "torch.is_inference_mode_enabled",
 ];
 
 #[rustpython_vm::pymodule]
 pub(crate) mod _tpu_torch {
     use crate::runtime::with_runtime;
-    use rustpython_vm::{FromArgs, pyclass};
     use rustpython_vm::builtins::{PyDictRef, PyStrRef, PyTypeRef};
-    use rustpython_vm::common::lock::PyMutex;
-    use rustpython_vm::function::{FuncArgs, OptionalArg};
     use rustpython_vm::common::hash::PyHash;
+    use rustpython_vm::common::lock::PyMutex;
     use rustpython_vm::function::PyComparisonValue;
+    use rustpython_vm::function::{FuncArgs, OptionalArg};
     use rustpython_vm::types::{Comparable, Hashable, PyComparisonOp, Representable};
-    use rustpython_vm::{AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, TryFromObject, VirtualMachine};
+    use rustpython_vm::{
+        AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, TryFromObject, VirtualMachine,
+    };
+    use rustpython_vm::{FromArgs, pyclass};
     use std::cell::RefCell;
     use tpu_ir::{DType, ScalarKind, Shape};
     use tpu_runtime::{Device, HostData, Scalar, Tensor};
@@ -36,10 +53,42 @@ pub(crate) mod _tpu_torch {
     #[pyattr]
     const GLUE: &str = include_str!("../python/glue.py");
 
+    /// The same for `torch.nn`: `Parameter` as a `torch.Tensor` subclass.
+    #[pyattr]
+    const GLUE_NN: &str = include_str!("../python/glue_nn.py");
+
     thread_local! {
         /// `torch.Tensor`, once the prelude has defined it: the class native
         /// results are made as.
         static TENSOR_CLASS: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
+        /// `torch.nn.Parameter`, the class `_C.parameter` makes.
+        static PARAMETER_CLASS: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
+    }
+
+    /// Forgets the classes of an earlier run's interpreter on this thread.
+    pub(crate) fn reset_classes() {
+        TENSOR_CLASS.with(|c| c.borrow_mut().take());
+        PARAMETER_CLASS.with(|c| c.borrow_mut().take());
+    }
+
+    /// A parameter tensor as a `torch.nn.Parameter`.
+    pub(crate) fn wrap_parameter(tensor: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let payload = PyTensor {
+            tensor: PyMutex::new(tensor),
+        };
+        let class = PARAMETER_CLASS
+            .with(|c| c.borrow().clone())
+            .or_else(|| TENSOR_CLASS.with(|c| c.borrow().clone()));
+        Ok(match class {
+            Some(class) => payload.into_ref_with_type(vm, class)?.into(),
+            None => payload.into_pyobject(vm),
+        })
+    }
+
+    /// The prelude's `torch.nn.Parameter`, the class parameters are made as.
+    #[pyfunction]
+    fn _set_parameter_class(class: PyTypeRef) {
+        PARAMETER_CLASS.with(|c| *c.borrow_mut() = Some(class));
     }
 
     // ---- The tensor type ----
@@ -92,6 +141,89 @@ pub(crate) mod _tpu_torch {
         #[pygetset]
         fn ndim(zelf: &Py<Self>) -> usize {
             zelf.tensor().rank()
+        }
+
+        #[pygetset]
+        fn requires_grad(zelf: &Py<Self>) -> bool {
+            zelf.tensor().requires_grad()
+        }
+
+        #[pygetset(setter)]
+        fn set_requires_grad(zelf: &Py<Self>, flag: bool, vm: &VirtualMachine) -> PyResult<()> {
+            let t = zelf.tensor();
+            with_runtime(vm, async |rt| rt.set_requires_grad(&t, flag))
+        }
+
+        #[pygetset]
+        fn is_leaf(zelf: &Py<Self>) -> bool {
+            zelf.tensor().is_leaf()
+        }
+
+        #[pygetset]
+        fn grad(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+            zelf.tensor()
+                .grad()
+                .map_or(Ok(vm.ctx.none()), |g| wrap(g, vm))
+        }
+
+        #[pygetset(setter)]
+        fn set_grad(zelf: &Py<Self>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            let t = zelf.tensor();
+            if vm.is_none(&value) {
+                t.set_grad(None);
+                return Ok(());
+            }
+            match value.downcast_ref::<PyTensor>() {
+                Some(g) => {
+                    t.set_grad(Some(g.tensor()));
+                    Ok(())
+                }
+                None => Err(vm.new_type_error(format!(
+                    "assigned grad expected to be a Tensor or None but got grad of type {}",
+                    value.class().name()
+                ))),
+            }
+        }
+
+        #[pygetset]
+        fn data(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+            let t = zelf.tensor();
+            wrap(with_runtime(vm, async |rt| Ok(rt.detach(&t)))?, vm)
+        }
+
+        #[pygetset(setter)]
+        fn set_data(zelf: &Py<Self>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            let t = zelf.tensor();
+            let v = value
+                .downcast_ref::<PyTensor>()
+                .map(|v| v.tensor())
+                .ok_or_else(|| vm.new_type_error("Tensor.data must be a Tensor"))?;
+            with_runtime(vm, async |rt| {
+                rt.set_data(&t, &v);
+                Ok(())
+            })
+        }
+
+        /// The name of the node that made this tensor (`MulBackward0`), or
+        /// None: the prelude makes `grad_fn` of it.
+        #[pygetset]
+        fn _grad_fn_name(zelf: &Py<Self>) -> Option<String> {
+            zelf.tensor().grad_fn_name()
+        }
+
+        #[pymethod]
+        fn _index(zelf: &Py<Self>, index: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            crate::indexing::get(zelf.tensor(), &index, vm)
+        }
+
+        #[pymethod]
+        fn _index_put(
+            zelf: &Py<Self>,
+            index: PyObjectRef,
+            value: PyObjectRef,
+            vm: &VirtualMachine,
+        ) -> PyResult<()> {
+            crate::indexing::set(zelf.tensor(), &index, &value, vm)
         }
 
         #[pymethod]
@@ -156,7 +288,9 @@ pub(crate) mod _tpu_torch {
             op.eq_only(|| {
                 Ok(other
                     .downcast_ref::<Self>()
-                    .map_or(PyComparisonValue::NotImplemented, |o| (o.0 == zelf.0).into()))
+                    .map_or(PyComparisonValue::NotImplemented, |o| {
+                        (o.0 == zelf.0).into()
+                    }))
             })
         }
     }
@@ -200,7 +334,9 @@ pub(crate) mod _tpu_torch {
             op.eq_only(|| {
                 Ok(other
                     .downcast_ref::<Self>()
-                    .map_or(PyComparisonValue::NotImplemented, |o| (o.0 == zelf.0).into()))
+                    .map_or(PyComparisonValue::NotImplemented, |o| {
+                        (o.0 == zelf.0).into()
+                    }))
             })
         }
     }
@@ -292,7 +428,7 @@ pub(crate) mod _tpu_torch {
     /// A prelude file's source, by its path under `prelude/`.
     #[pyfunction]
     fn prelude_source(path: PyStrRef, vm: &VirtualMachine) -> PyResult<&'static str> {
-        crate::serve::prelude_source(&path.to_string())
+        crate::serve::prelude_source(path.as_ref())
             .ok_or_else(|| vm.new_import_error(format!("no prelude file {path}"), path))
     }
 
@@ -308,12 +444,14 @@ pub(crate) mod _tpu_torch {
     fn unported(qualname: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
         let name = qualname.to_string();
         let short = name.rsplit('.').next().unwrap_or(&name).to_owned();
-        let function = move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-            Err(vm.new_not_implemented_error(format!(
-                "{name} is not ported to the new interpreter yet (crates/tpu-torch)"
-            )))
-        };
-        vm.new_function(vm.ctx.intern_str(short).as_str(), function).into()
+        let function =
+            move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
+                Err(vm.new_not_implemented_error(format!(
+                    "{name} is not ported to the new interpreter yet (crates/tpu-torch)"
+                )))
+            };
+        vm.new_function(vm.ctx.intern_str(short).as_str(), function)
+            .into()
     }
 
     /// `torch._C.NAME` for a primitive not ported yet.
@@ -321,11 +459,11 @@ pub(crate) mod _tpu_torch {
     fn __getattr__(name: PyStrRef, vm: &VirtualMachine) -> PyResult {
         let text = name.to_string();
         if text.starts_with("__") {
-            return Err(vm.new_attribute_error(format!(
-                "module 'torch._C' has no attribute '{name}'"
-            )));
+            return Err(
+                vm.new_attribute_error(format!("module 'torch._C' has no attribute '{name}'"))
+            );
         }
-        if let Some(&ported) = crate::natives::PORTED.iter().find(|&&p| p == text) {
+        if let Some(ported) = crate::natives::ported(&text) {
             // Made on first use, then kept on the module.
             let function = vm.new_function(ported, move |args: FuncArgs, vm: &VirtualMachine| {
                 crate::natives::call(ported, args.args, vm)
@@ -395,9 +533,8 @@ pub(crate) mod _tpu_torch {
 
     /// A Python number as the runtime's scalar: its value and kind.
     fn scalar(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<(f64, ScalarKind)> {
-        crate::args::scalar_kind(obj, vm).ok_or_else(|| {
-            vm.new_type_error("full(): argument 'fill_value' must be a number")
-        })
+        crate::args::scalar_kind(obj, vm)
+            .ok_or_else(|| vm.new_type_error("full(): argument 'fill_value' must be a number"))
     }
 
     /// The dtype a Python number of this kind gets as a tensor of its own.
@@ -572,7 +709,9 @@ pub(crate) mod _tpu_torch {
         let (mut shape, mut values) = (Vec::new(), Vec::new());
         flatten(&data, &mut shape, 0, &mut values, vm)?;
         let host = host_data(&values, dtype);
-        let t = with_runtime(vm, async |rt| rt.from_data(host, Shape(shape), device).await)?;
+        let t = with_runtime(vm, async |rt| {
+            rt.from_data(host, Shape(shape), device).await
+        })?;
         options.finish(t, vm)
     }
 

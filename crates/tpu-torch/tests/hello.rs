@@ -10,7 +10,8 @@ fn run(source: &str) -> Outcome {
     std::thread::Builder::new()
         .stack_size(tpu_python::STACK_BYTES)
         .spawn(move || {
-            let mut runtime = tpu_runtime::Runtime::new(Box::new(tpu_runtime::ReferenceBackend::new()));
+            let mut runtime =
+                tpu_runtime::Runtime::new(Box::new(tpu_runtime::ReferenceBackend::new()));
             tpu_torch::run(
                 &source,
                 &mut runtime,
@@ -27,7 +28,9 @@ fn run(source: &str) -> Outcome {
 
 #[test]
 fn import_torch_loads_the_whole_prelude() {
-    let outcome = run("import torch, torch.nn as nn\nprint(torch.float32, torch.Tensor.__name__, nn.Linear.__name__)\n");
+    let outcome = run(
+        "import torch, torch.nn as nn\nprint(torch.float32, torch.Tensor.__name__, nn.Linear.__name__)\n",
+    );
     assert_eq!(
         outcome.stdout, "torch.float32 Tensor Linear\n",
         "{}",
@@ -41,8 +44,7 @@ fn the_foundation_program_prints_what_pytorch_printed() {
     let source = std::fs::read_to_string(dir.join("hello_tensor.py")).unwrap();
     let outcome = run(&source);
     assert_eq!(
-        outcome.stdout,
-        "tensor([[9., 9.],\n        [9., 9.]], device='tpu:0')\n36.0\n",
+        outcome.stdout, "tensor([[9., 9.],\n        [9., 9.]], device='tpu:0')\n36.0\n",
         "{}",
         outcome.stderr
     );

@@ -61,9 +61,11 @@ _backward_callbacks = []
 _backward_pre_callbacks = []
 
 
-class Tensor:
+class Tensor(_TensorBase):
     # Methods of tensor objects that are written in Python. Tensors themselves
-    # are native values; attribute lookup falls back to this class.
+    # are native values; attribute lookup falls back to this class. Its base is
+    # `object` on the own interpreter, and the native tensor type on the new one
+    # (crates/tpu-torch), whose tensors are then instances of this class.
 
     def add(self, other, alpha=1):
         if alpha != 1:

@@ -38,6 +38,12 @@ pub(crate) fn library_module(name: &str) -> Option<&'static LibraryModule> {
         .map(|i| &LIBRARY[i])
 }
 
+/// The files of the module named `name`, in the order they run as its body
+/// (each as its path under `prelude/` and its source), if the tree has it.
+pub fn library_files(name: &str) -> Option<&'static [(&'static str, &'static str)]> {
+    library_module(name).map(|m| m.files)
+}
+
 /// The module whose body a library file (by the name its `SourceFile` has) is
 /// part of: `torch.nn` for `<tpu-playground>/torch/nn/_loss.py`.
 pub(crate) fn module_of_file(file: &str) -> Option<&'static str> {
@@ -51,7 +57,7 @@ pub(crate) fn module_of_file(file: &str) -> Option<&'static str> {
 /// Python's built-ins that the prelude shadows with torch functions of the same
 /// name (`sum`, `max`, `float`, ...), bound as `_py_sum`, `_py_max`, ... in every
 /// library module so that its code can still reach them.
-const SHADOWED_BUILTINS: &[&str] = &[
+pub const SHADOWED_BUILTINS: &[&str] = &[
     "sum",
     "max",
     "min",

@@ -16,7 +16,8 @@ use std::collections::HashMap;
 use tpu_ir::{DType, ScalarKind, Shape};
 use tpu_runtime::{Device, HostData, Tensor};
 
-const TORCH_FUNCTIONS: &[&str] = &[
+/// The `torch` functions written in Rust (the rest are the prelude's).
+pub const TORCH_FUNCTIONS: &[&str] = &[
     "torch.full",
     "torch.tensor",
     "torch.device",
@@ -53,6 +54,9 @@ pub fn torch_module_attributes() -> HashMap<String, Value> {
             )
         })
         .collect();
+    // `torch.Tensor`'s base (`prelude/torch/_tensor.py`): the native tensor
+    // type on the new interpreter (crates/tpu-torch), `object` here.
+    attrs.insert("_TensorBase".into(), Value::Builtin("object"));
     for (name, dtype) in [
         ("float32", DType::Float32),
         ("float", DType::Float32),

@@ -46,6 +46,14 @@ const IMPORTED_WITH: &[(&str, &[&str])] = &[
     ("jax", &["jax.numpy", "jax.lax"]),
 ];
 
+/// The modules importing `name` imports after its body (empty for most).
+pub fn imported_with(name: &str) -> &'static [&'static str] {
+    IMPORTED_WITH
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(&[], |(_, modules)| modules)
+}
+
 /// PyTorch's submodules that this project does not have (yet): importing one
 /// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
 /// like a typo.
