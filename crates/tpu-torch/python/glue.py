@@ -25,17 +25,23 @@ Tensor.shape = property(_shape)
 Tensor.size = lambda self, dim=None: Size(self._dims()) if dim is None else self._dims()[dim]
 
 
+def _operand(other):
+    # What an operator takes beside a tensor; anything else is left to the
+    # other operand's reflected method, as Python's protocol says.
+    return _py_isinstance(other, (Tensor, _py_int, _py_float, _py_bool))
+
+
 def _binary(op, reflected=False):
     if reflected:
-        return lambda self, other: _C.binary(op, other, self)
-    return lambda self, other: _C.binary(op, self, other)
+        return lambda self, other: _C.binary(op, other, self) if _operand(other) else NotImplemented
+    return lambda self, other: _C.binary(op, self, other) if _operand(other) else NotImplemented
 
 
 for _op, _dunder in [("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "truediv"), ("pow", "pow")]:
     _py_setattr(Tensor, "__" + _dunder + "__", _binary(_op))
     _py_setattr(Tensor, "__r" + _dunder + "__", _binary(_op, reflected=True))
-Tensor.__matmul__ = lambda self, other: _C.matmul(self, other)
-Tensor.__rmatmul__ = lambda self, other: _C.matmul(other, self)
+Tensor.__matmul__ = lambda self, other: _C.matmul(self, other) if _py_isinstance(other, Tensor) else NotImplemented
+Tensor.__rmatmul__ = lambda self, other: _C.matmul(other, self) if _py_isinstance(other, Tensor) else NotImplemented
 del _op, _dunder, _shape
 
 
@@ -130,6 +136,30 @@ def _index(self):
 Tensor.__index__ = _index
 
 
+def _format(self, spec):
+    # PyTorch formats a 0-d tensor as its value, anything else as repr.
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
+
+
+def _deepcopy(self, memo):
+    if id(self) in memo:
+        return memo[id(self)]
+    out = _C.clone(self).detach()
+    if self.is_parameter():
+        out = _py_type(self)(out, self.requires_grad)
+    else:
+        out.requires_grad_(self.requires_grad)
+    memo[id(self)] = out
+    return out
+
+
+Tensor.__format__ = _format
+Tensor.__deepcopy__ = _deepcopy
+Tensor.is_parameter = lambda self: _C.is_parameter(self)
+
+
 def _len(self):
     if self.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
@@ -138,7 +168,7 @@ def _len(self):
 
 Tensor.__len__ = _len
 Tensor.__iter__ = lambda self: _py_iter([_C.select(self, 0, i) for i in _py_range(_py_len(self))])
-del _name, _dtype, _op, _dunder, _method_unary, _cast_to, _compare, _truth, _index, _len, _to
+del _name, _dtype, _op, _dunder, _method_unary, _cast_to, _compare, _truth, _index, _len, _to, _format, _deepcopy
 Tensor.__getitem__ = lambda self, index: self._index(index)
 Tensor.__setitem__ = lambda self, index, value: self._index_put(index, value)
 
@@ -161,6 +191,8 @@ def _logical(op, self, other):
     return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[op](self, other)
 
 
+Tensor.__lshift__ = lambda self, other: bitwise_left_shift(self, other)
+Tensor.__rshift__ = lambda self, other: bitwise_right_shift(self, other)
 Tensor.__and__ = lambda self, other: _logical("and", self, other)
 Tensor.__or__ = lambda self, other: _logical("or", self, other)
 Tensor.__xor__ = lambda self, other: _logical("xor", self, other)

@@ -14,6 +14,7 @@ mod args;
 mod autograd;
 mod indexing;
 mod natives;
+mod printing;
 mod runtime;
 mod serve;
 mod torch_c;

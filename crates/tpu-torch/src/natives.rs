@@ -52,6 +52,20 @@ pub(crate) const PORTED: &[&str] = &[
     "requires_grad_",
     // Reads.
     "tolist",
+    "stride",
+    "storage_offset",
+    "same_storage",
+    "nonzero",
+    // Writes.
+    "assign",
+    "write",
+    "put",
+    "fill_random",
+    // More reductions.
+    "extremum_dim",
+    "arg_extremum",
+    // Printing.
+    "set_printoptions",
 ];
 
 fn tensor(t: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
@@ -79,6 +93,26 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
             reductions(&a)
         }
         "arange" | "linspace" | "eye" | "randint" | "randperm" => creation(&a),
+        "assign" | "write" | "put" | "fill_random" => writes(&a),
+        "extremum_dim" | "arg_extremum" => extrema(&a),
+        "set_printoptions" => crate::printing::set_printoptions(&a),
+        "stride" => {
+            let strides = a.tensor(0)?.strides();
+            let items = strides
+                .into_iter()
+                .map(|s| vm.ctx.new_int(s).into())
+                .collect();
+            Ok(vm.ctx.new_tuple(items).into())
+        }
+        "storage_offset" => Ok(vm.ctx.new_int(a.tensor(0)?.storage_offset()).into()),
+        "same_storage" => Ok(vm
+            .ctx
+            .new_bool(a.tensor(0)?.shares_storage(&a.tensor(1)?))
+            .into()),
+        "nonzero" => {
+            let t = a.tensor(0)?;
+            tensor(with_runtime(vm, async |rt| rt.nonzero(&t).await)?, vm)
+        }
         "tolist" => {
             let t = a.tensor(0)?;
             let data = with_runtime(vm, async |rt| rt.read(&t).await)?;
@@ -483,4 +517,84 @@ fn nested_list(data: &tpu_runtime::HostData, dims: &[usize], vm: &VirtualMachine
         }
     }
     build(dims, 0, &leaf, vm)
+}
+
+fn writes(a: &Args<'_>) -> PyResult {
+    let vm = a.vm;
+    let t = a.tensor(0)?;
+    match a.name {
+        "assign" => {
+            let result = as_tensor(a.get(1)?, Some(&t), vm)?;
+            with_runtime(vm, async |rt| {
+                let result = if result.dtype() != t.dtype() {
+                    tpu_runtime::Runtime::check_cast(result.dtype(), t.dtype())?;
+                    rt.cast(&result, t.dtype()).await?
+                } else {
+                    result
+                };
+                let result = if result.device() == t.device() {
+                    result
+                } else {
+                    rt.to_device(&result, t.device()).await?
+                };
+                rt.assign(&t, result).await
+            })?;
+        }
+        "write" => {
+            let v = as_tensor(a.get(1)?, Some(&t), vm)?;
+            let v = with_runtime(vm, async |rt| rt.to_device(&v, t.device()).await)?;
+            let fits = Shape::broadcast(&t.shape(), &v.shape())
+                .ok()
+                .is_some_and(|s| s.dims() == t.dims().as_slice());
+            if !fits {
+                return Err(vm.new_runtime_error(format!(
+                    "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+                    t.dims().last().copied().unwrap_or(1),
+                    v.dims().last().copied().unwrap_or(1),
+                    t.rank().saturating_sub(1)
+                )));
+            }
+            with_runtime(vm, async |rt| rt.write(&t, &v).await)?;
+        }
+        "put" => {
+            let index = a.tensor(1)?;
+            let v = as_tensor(a.get(2)?, Some(&t), vm)?;
+            let accumulate = a.bool(3)?;
+            let out = with_runtime(vm, async |rt| rt.put(&t, &index, &v, accumulate).await)?;
+            return tensor(out, vm);
+        }
+        _ => {
+            let (normal, x, y) = (a.bool(1)?, a.float(2)?, a.float(3)?);
+            with_runtime(vm, async |rt| rt.fill_random(&t, normal, x, y).await)?;
+        }
+    }
+    Ok(a.values[0].clone())
+}
+
+fn extrema(a: &Args<'_>) -> PyResult {
+    let vm = a.vm;
+    let t = a.tensor(0)?;
+    if a.name == "extremum_dim" {
+        let d = a.axis(&t, a.int(1)?)?;
+        let want_indices = if a.values.len() > 4 { a.bool(4)? } else { true };
+        let (keepdim, max) = (a.bool(2)?, a.bool(3)?);
+        let (v, i) = with_runtime(vm, async |rt| {
+            rt.extremum_along(max, &t, d, keepdim, want_indices).await
+        })?;
+        let i = match i {
+            Some(i) => tensor(i, vm)?,
+            None => vm.ctx.none(),
+        };
+        return Ok(vm.ctx.new_tuple(vec![tensor(v, vm)?, i]).into());
+    }
+    let d = if a.is_none(1) {
+        None
+    } else {
+        Some(a.axis(&t, a.int(1)?)?)
+    };
+    let (keepdim, max) = (a.bool(2)?, a.bool(3)?);
+    tensor(
+        with_runtime(vm, async |rt| rt.arg_extremum(max, &t, d, keepdim).await)?,
+        vm,
+    )
 }

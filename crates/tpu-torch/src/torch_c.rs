@@ -39,7 +39,7 @@ pub(crate) mod _tpu_torch {
     use rustpython_vm::common::lock::PyMutex;
     use rustpython_vm::function::PyComparisonValue;
     use rustpython_vm::function::{FuncArgs, OptionalArg};
-    use rustpython_vm::types::{Comparable, Hashable, PyComparisonOp, Representable};
+    use rustpython_vm::types::{Comparable, Constructor, Hashable, PyComparisonOp, Representable};
     use rustpython_vm::{
         AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, TryFromObject, VirtualMachine,
     };
@@ -313,8 +313,21 @@ pub(crate) mod _tpu_torch {
     #[derive(Debug, PyPayload)]
     pub struct PyDevice(pub Device);
 
-    #[pyclass(with(Representable, Comparable))]
+    #[pyclass(with(Representable, Comparable, Constructor))]
     impl PyDevice {
+        #[pymethod]
+        fn __str__(zelf: &Py<Self>) -> String {
+            zelf.0.to_string()
+        }
+
+        #[pygetset]
+        fn index(zelf: &Py<Self>) -> Option<usize> {
+            match zelf.0 {
+                Device::Cpu => None,
+                Device::Tpu(i) => Some(i as usize),
+            }
+        }
+
         #[pygetset(name = "type")]
         fn kind(zelf: &Py<Self>) -> &'static str {
             match zelf.0 {
@@ -350,6 +363,34 @@ pub(crate) mod _tpu_torch {
         }
     }
 
+    /// `torch.device("tpu")`, `torch.device("tpu:0")`, `torch.device("tpu", 0)`,
+    /// `torch.device("cpu")`, or another `torch.device`.
+    impl Constructor for PyDevice {
+        type Args = (PyObjectRef, OptionalArg<PyObjectRef>);
+
+        fn py_new(
+            _cls: &Py<rustpython_vm::builtins::PyType>,
+            (kind, index): Self::Args,
+            vm: &VirtualMachine,
+        ) -> PyResult<Self> {
+            let device = parse_device(&kind, vm)?;
+            match index.into_option() {
+                Some(i) if !vm.is_none(&i) => {
+                    let n = crate::args::as_int(&i, vm)
+                        .ok_or_else(|| vm.new_type_error("device(): index must be an int"))?;
+                    match (device, n) {
+                        (Device::Tpu(_), 0) => Ok(PyDevice(Device::Tpu(0))),
+                        (Device::Cpu, _) => Ok(PyDevice(Device::Cpu)),
+                        (_, n) => Err(vm.new_runtime_error(format!(
+                            "tpu:{n} does not exist: this run has one TPU device, tpu:0"
+                        ))),
+                    }
+                }
+                _ => Ok(PyDevice(device)),
+            }
+        }
+    }
+
     /// `device="tpu"`, `"tpu:0"`, `"cpu"`, a `torch.device` or None (cpu).
     pub(crate) fn parse_device(value: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Device> {
         if vm.is_none(value) {
@@ -367,6 +408,12 @@ pub(crate) mod _tpu_torch {
         match text.to_string().as_str() {
             "cpu" => Ok(Device::Cpu),
             "tpu" | "tpu:0" => Ok(Device::Tpu(0)),
+            other if other.starts_with("tpu:") => Err(vm.new_runtime_error(format!(
+                "{other} does not exist: this run has one TPU device, tpu:0"
+            ))),
+            s @ ("cuda" | "mps" | "xla") => Err(vm.new_runtime_error(format!(
+                "this runtime has no '{s}' device; use device=\"tpu\" (or \"cpu\")"
+            ))),
             other => Err(vm.new_runtime_error(format!(
                 "Expected one of cpu, tpu device type at start of device string: {other}"
             ))),
