@@ -15,7 +15,7 @@ pub(crate) fn set_printoptions(a: &Args<'_>) -> PyResult {
     let vm = a.vm;
     let mut opts = with_runtime(vm, async |rt| Ok(rt.print_options_mut().clone()))?;
     if let Some(profile) = a.values.get(4).and_then(|v| v.downcast_ref::<PyStr>())
-        && let Some(p) = PrintOptions::profile(&profile.to_string())
+        && let Some(p) = PrintOptions::profile(profile.as_ref())
     {
         opts = PrintOptions {
             sci_mode: opts.sci_mode,
