@@ -118,6 +118,8 @@ pub fn run(source: &str, options: Options) -> Outcome {
 
     let result = interpreter.enter(|vm| {
         output::install(vm)?;
+        // As CPython does at startup: `help`, `exit`, `quit` and friends.
+        vm.import("site", 0)?;
         if serves_modules {
             vm.run_string(
                 vm.new_scope_with_builtins(),

@@ -16,6 +16,21 @@ class Size(tuple):
             n *= d
         return n
 
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        return Size(item) if _py_isinstance(index, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
 
 def _shape(self):
     return Size(self._dims())
@@ -123,8 +138,14 @@ def _truth(self):
 
 
 Tensor.__bool__ = _truth
-Tensor.__float__ = lambda self: _py_float(self.item())
-Tensor.__int__ = lambda self: _py_int(self.item())
+def _scalar(self):
+    if self.numel() != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    return self.item()
+
+
+Tensor.__float__ = lambda self: _py_float(_scalar(self))
+Tensor.__int__ = lambda self: _py_int(_scalar(self))
 
 
 def _index(self):
@@ -191,6 +212,25 @@ def _logical(op, self, other):
     return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[op](self, other)
 
 
+def _inplace(op):
+    # `t += b`: computed out of place, cast back to `t`'s dtype (refused from
+    # float into an integer tensor) and written into `t`'s storage.
+    def update(self, other):
+        if not _operand(other):
+            return NotImplemented
+        result = _C.binary(op, self, other)
+        if result.shape != self.shape:
+            raise RuntimeError("output with shape [" + ", ".join(_py_str(d) for d in self.shape)
+                               + "] doesn't match the broadcast shape ["
+                               + ", ".join(_py_str(d) for d in result.shape) + "]")
+        _C.assign(self, result)
+        return self
+    return update
+
+
+for _op, _dunder in [("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "truediv"),
+                     ("pow", "pow"), ("floor_divide", "floordiv"), ("remainder", "mod")]:
+    _py_setattr(Tensor, "__i" + _dunder + "__", _inplace(_op))
 Tensor.__lshift__ = lambda self, other: bitwise_left_shift(self, other)
 Tensor.__rshift__ = lambda self, other: bitwise_right_shift(self, other)
 Tensor.__and__ = lambda self, other: _logical("and", self, other)
@@ -290,4 +330,4 @@ def is_inference_mode_enabled():
     return _inference[0]
 
 
-del _op, _dunder, _name, _torch_unary, _binary
+del _op, _dunder, _name, _torch_unary, _binary, _inplace

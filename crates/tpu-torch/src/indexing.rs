@@ -6,7 +6,7 @@ use crate::args::{as_int, items, type_name};
 use crate::runtime::with_runtime;
 use crate::torch_c::_tpu_torch::{PyTensor, wrap};
 use rustpython_vm::builtins::{PyBool, PyEllipsis, PyList, PyRange, PySlice, PyTuple};
-use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, TryFromObject, VirtualMachine};
 use tpu_ir::Shape;
 use tpu_runtime::{IndexItem, Tensor};
 
@@ -65,6 +65,12 @@ fn index_items(index: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<IndexIt
                 })?);
             }
             IndexItem::List(ints)
+        } else if let Some(Ok(i)) = value
+            .get_class_attr(vm.ctx.intern_str("__index__"))
+            .map(|_| value.try_index(vm))
+        {
+            // An object with `__index__` (a user's `Epoch`) is an int here.
+            IndexItem::Int(i64::try_from_object(vm, i.into())?)
         } else {
             return Err(vm.new_index_error(format!(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})",

@@ -12,6 +12,7 @@
 
 mod args;
 mod autograd;
+mod generators;
 mod indexing;
 mod natives;
 mod printing;
@@ -40,5 +41,6 @@ pub fn run(
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
     torch_c::_tpu_torch::reset_classes();
+    generators::reset();
     runtime::with_runtime_installed(runtime, || tpu_python::run(source, options))
 }

@@ -66,6 +66,17 @@ pub(crate) const PORTED: &[&str] = &[
     "arg_extremum",
     // Printing.
     "set_printoptions",
+    // More views.
+    "unfold",
+    "pad",
+    "take",
+    // Generators.
+    "generator_new",
+    "generator_seed",
+    "generator_swap",
+    "random_ints",
+    "rng_save",
+    "rng_restore",
 ];
 
 fn tensor(t: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
@@ -96,6 +107,8 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
         "assign" | "write" | "put" | "fill_random" => writes(&a),
         "extremum_dim" | "arg_extremum" => extrema(&a),
         "set_printoptions" => crate::printing::set_printoptions(&a),
+        "generator_new" | "generator_seed" | "generator_swap" | "random_ints" | "rng_save"
+        | "rng_restore" => crate::generators::call(&a),
         "stride" => {
             let strides = a.tensor(0)?.strides();
             let items = strides
@@ -355,6 +368,21 @@ fn views(a: &Args<'_>) -> PyResult {
         "squeeze" => {
             let (t, dims) = (a.tensor(0)?, a.opt_ints(1)?);
             with_runtime(vm, async |rt| rt.squeeze(&t, dims.as_deref()))?
+        }
+        "unfold" => {
+            let (t, d, size, step) = (a.tensor(0)?, a.int(1)?, a.int(2)?, a.int(3)?);
+            with_runtime(vm, async |rt| rt.unfold(&t, d, size, step))?
+        }
+        "pad" => {
+            let t = a.tensor(0)?;
+            let as_sizes =
+                |v: Vec<i64>| -> Vec<usize> { v.into_iter().map(|p| p.max(0) as usize).collect() };
+            let (before, after, value) = (as_sizes(a.ints(1)?), as_sizes(a.ints(2)?), a.float(3)?);
+            with_runtime(vm, async |rt| rt.pad(&t, &before, &after, value).await)?
+        }
+        "take" => {
+            let (t, i) = (a.tensor(0)?, a.tensor(1)?);
+            with_runtime(vm, async |rt| rt.take(&t, &i).await)?
         }
         "contiguous" => {
             let t = a.tensor(0)?;

@@ -69,6 +69,9 @@ fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
     match name {
         "torch" => out += "_tpu_run(\"tpu-torch/glue.py\", _tpu_torch.GLUE)\n",
         "torch.nn" => out += "_tpu_run(\"tpu-torch/glue_nn.py\", _tpu_torch.GLUE_NN)\n",
+        "torch.random" => {
+            out += "_tpu_run(\"tpu-torch/glue_random.py\", _tpu_torch.GLUE_RANDOM)\n";
+        }
         _ => {}
     }
     out += "del _tpu_builtins, _tpu_run\n";
@@ -89,7 +92,6 @@ fn unported(name: &str) -> Vec<&'static str> {
             .copied()
             .filter(|f| !ported.contains(f))
             .collect(),
-        "torch.random" => vec!["torch.random.fork_rng"],
         _ => Vec::new(),
     }
 }

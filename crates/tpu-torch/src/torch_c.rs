@@ -57,6 +57,10 @@ pub(crate) mod _tpu_torch {
     #[pyattr]
     const GLUE_NN: &str = include_str!("../python/glue_nn.py");
 
+    /// The same for `torch.random`: `fork_rng`.
+    #[pyattr]
+    const GLUE_RANDOM: &str = include_str!("../python/glue_random.py");
+
     thread_local! {
         /// `torch.Tensor`, once the prelude has defined it: the class native
         /// results are made as.
@@ -65,10 +69,30 @@ pub(crate) mod _tpu_torch {
         static PARAMETER_CLASS: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
     }
 
-    /// Forgets the classes of an earlier run's interpreter on this thread.
+    thread_local! {
+        /// One object per dtype, as in PyTorch (`x.dtype is torch.int32`).
+        static DTYPES: RefCell<Vec<(DType, PyObjectRef)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// The `torch.dtype` object of `dtype`.
+    pub(crate) fn dtype_object(dtype: DType, vm: &VirtualMachine) -> PyObjectRef {
+        DTYPES.with(|d| {
+            let mut d = d.borrow_mut();
+            if let Some((_, obj)) = d.iter().find(|(t, _)| *t == dtype) {
+                return obj.clone();
+            }
+            let obj = PyDType(dtype).into_pyobject(vm);
+            d.push((dtype, obj.clone()));
+            obj
+        })
+    }
+
+    /// Forgets the classes and objects of an earlier run's interpreter on
+    /// this thread.
     pub(crate) fn reset_classes() {
         TENSOR_CLASS.with(|c| c.borrow_mut().take());
         PARAMETER_CLASS.with(|c| c.borrow_mut().take());
+        DTYPES.with(|d| d.borrow_mut().clear());
     }
 
     /// A parameter tensor as a `torch.nn.Parameter`.
@@ -129,8 +153,8 @@ pub(crate) mod _tpu_torch {
     #[pyclass(flags(BASETYPE), with(Representable))]
     impl PyTensor {
         #[pygetset]
-        fn dtype(zelf: &Py<Self>) -> PyDType {
-            PyDType(zelf.tensor().dtype())
+        fn dtype(zelf: &Py<Self>, vm: &VirtualMachine) -> PyObjectRef {
+            dtype_object(zelf.tensor().dtype(), vm)
         }
 
         #[pygetset]
@@ -449,7 +473,7 @@ pub(crate) mod _tpu_torch {
                 ("long", DType::Int64),
                 ("bool", DType::Bool),
             ] {
-                attrs.set_item(n, PyDType(dtype).into_pyobject(vm), vm)?;
+                attrs.set_item(n, dtype_object(dtype, vm), vm)?;
             }
             let module = vm.import("_tpu_torch", 0)?;
             attrs.set_item("_C", module.clone(), vm)?;
@@ -600,6 +624,14 @@ pub(crate) mod _tpu_torch {
 
     pub(crate) fn reset_seed() {
         SEED.with(|s| s.set(tpu_runtime::rng::DEFAULT_SEED));
+    }
+
+    pub(crate) fn current_seed() -> u64 {
+        SEED.with(std::cell::Cell::get)
+    }
+
+    pub(crate) fn set_seed(seed: u64) {
+        SEED.with(|s| s.set(seed));
     }
 
     #[pyfunction]
@@ -762,16 +794,63 @@ pub(crate) mod _tpu_torch {
         options.finish(t, vm)
     }
 
+    /// A leaf of `torch.tensor`'s data, exact (an int64 beyond 2**53 stays
+    /// itself).
+    #[derive(Clone, Copy)]
+    enum Number {
+        Bool(bool),
+        Int(i64),
+        Float(f64),
+    }
+
+    impl Number {
+        fn of(v: &PyObjectRef, vm: &VirtualMachine) -> Option<Number> {
+            use rustpython_vm::builtins::{PyBool, PyFloat, PyInt};
+            if v.downcast_ref::<PyBool>().is_some() {
+                return v.clone().try_to_bool(vm).ok().map(Number::Bool);
+            }
+            if v.downcast_ref::<PyInt>().is_some() {
+                return i64::try_from_object(vm, v.clone()).ok().map(Number::Int);
+            }
+            v.downcast_ref::<PyFloat>()
+                .map(|f| Number::Float(f.to_f64()))
+        }
+
+        fn kind(self) -> ScalarKind {
+            match self {
+                Number::Bool(_) => ScalarKind::Bool,
+                Number::Int(_) => ScalarKind::Int,
+                Number::Float(_) => ScalarKind::Float,
+            }
+        }
+
+        fn f64(self) -> f64 {
+            match self {
+                Number::Bool(b) => f64::from(u8::from(b)),
+                Number::Int(n) => n as f64,
+                Number::Float(x) => x,
+            }
+        }
+
+        fn i64(self) -> i64 {
+            match self {
+                Number::Bool(b) => i64::from(b),
+                Number::Int(n) => n,
+                Number::Float(x) => x as i64,
+            }
+        }
+    }
+
     /// Flattens nested lists of numbers for `torch.tensor`, checking they
     /// are rectangular; the leaves come back in row-major order.
     fn flatten(
         value: &PyObjectRef,
         shape: &mut Vec<usize>,
         depth: usize,
-        out: &mut Vec<(f64, ScalarKind)>,
+        out: &mut Vec<Number>,
         vm: &VirtualMachine,
     ) -> PyResult<()> {
-        if let Some(number) = crate::args::scalar_kind(value, vm) {
+        if let Some(number) = Number::of(value, vm) {
             if depth < shape.len() {
                 return Err(vm.new_value_error(format!(
                     "expected sequence of length {} at dim {depth} (got a number)",
@@ -786,9 +865,9 @@ pub(crate) mod _tpu_torch {
             if t.rank() == 0 {
                 let s = with_runtime(vm, async |rt| rt.item(&t).await)?;
                 out.push(match s {
-                    Scalar::Float(x) => (x, ScalarKind::Float),
-                    Scalar::Int(n) => (n as f64, ScalarKind::Int),
-                    Scalar::Bool(b) => (f64::from(u8::from(b)), ScalarKind::Bool),
+                    Scalar::Float(x) => Number::Float(x),
+                    Scalar::Int(n) => Number::Int(n),
+                    Scalar::Bool(b) => Number::Bool(b),
                 });
                 return Ok(());
             }
@@ -817,10 +896,10 @@ pub(crate) mod _tpu_torch {
     /// Python numbers as tensor data, in the dtype `torch.tensor` infers
     /// from the widest kind among them (float32 for an empty list), then
     /// converted to `dtype`.
-    fn host_data(values: &[(f64, ScalarKind)], dtype: Option<DType>) -> HostData {
+    fn host_data(values: &[Number], dtype: Option<DType>) -> HostData {
         let kind = values
             .iter()
-            .map(|(_, k)| *k)
+            .map(|n| n.kind())
             .max_by_key(|kind| match kind {
                 ScalarKind::Bool => 0,
                 ScalarKind::Int => 1,
@@ -828,20 +907,20 @@ pub(crate) mod _tpu_torch {
             })
             .unwrap_or(ScalarKind::Float);
         let data = match python_scalar_dtype(kind) {
-            DType::Bool => HostData::Bool(values.iter().map(|(x, _)| *x != 0.0).collect()),
-            DType::Int64 => HostData::I64(values.iter().map(|(x, _)| *x as i64).collect()),
-            _ => HostData::F32(values.iter().map(|(x, _)| *x as f32).collect()),
+            DType::Bool => HostData::Bool(values.iter().map(|n| n.f64() != 0.0).collect()),
+            DType::Int64 => HostData::I64(values.iter().map(|n| n.i64()).collect()),
+            _ => HostData::F32(values.iter().map(|n| n.f64() as f32).collect()),
         };
         match dtype {
             // Python floats are doubles: round once, straight to the type.
             Some(DType::BFloat16) if kind == ScalarKind::Float => HostData::BF16(
                 values
                     .iter()
-                    .map(|(x, _)| tpu_runtime::data::f32_to_bf16(*x as f32))
+                    .map(|n| tpu_runtime::data::f32_to_bf16(n.f64() as f32))
                     .collect(),
             ),
             Some(DType::Float64) if kind == ScalarKind::Float => {
-                HostData::F64(values.iter().map(|(x, _)| *x).collect())
+                HostData::F64(values.iter().map(|n| n.f64()).collect())
             }
             Some(d) => data.cast(d),
             None => data,

@@ -1,0 +1,119 @@
+//! `torch.Generator` objects and the draws the prelude makes in Python
+//! (ported from `tpu-lang/src/torch/native/creation.rs`): a generator is a
+//! handle into this thread's list; swapping one with the runtime's default
+//! makes a draw come from it. `rng_save`/`rng_restore` are
+//! `torch.random.fork_rng`'s.
+
+use crate::args::Args;
+use crate::runtime::with_runtime;
+use rustpython_vm::PyResult;
+use std::cell::RefCell;
+use tpu_ir::DType;
+use tpu_runtime::rng::Generator;
+
+thread_local! {
+    static GENERATORS: RefCell<Vec<Generator>> = const { RefCell::new(Vec::new()) };
+    /// `fork_rng`'s saved default generators and seeds, innermost last.
+    static SAVED: RefCell<Vec<(Generator, u64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Forgets an earlier run's generators on this thread.
+pub(crate) fn reset() {
+    GENERATORS.with(|g| g.borrow_mut().clear());
+    SAVED.with(|s| s.borrow_mut().clear());
+}
+
+pub(crate) fn call(a: &Args<'_>) -> PyResult {
+    let vm = a.vm;
+    let slot_error =
+        |handle: i64| vm.new_value_error(format!("no torch.Generator with handle {handle}"));
+    match a.name {
+        "generator_new" => {
+            let n = GENERATORS.with(|g| {
+                let mut g = g.borrow_mut();
+                g.push(Generator::default());
+                g.len() - 1
+            });
+            Ok(vm.ctx.new_int(n).into())
+        }
+        "generator_seed" => {
+            let (handle, seed) = (a.int(0)?, a.int(1)?);
+            GENERATORS.with(|g| {
+                let mut g = g.borrow_mut();
+                let slot = g
+                    .get_mut(handle as usize)
+                    .ok_or_else(|| slot_error(handle))?;
+                *slot = Generator::new(seed as u64);
+                Ok(vm.ctx.none())
+            })
+        }
+        "generator_swap" => {
+            let handle = a.int(0)?;
+            let mut engine = GENERATORS.with(|g| {
+                g.borrow()
+                    .get(handle as usize)
+                    .cloned()
+                    .ok_or_else(|| slot_error(handle))
+            })?;
+            with_runtime(vm, async |rt| {
+                std::mem::swap(&mut engine, &mut rt.generator);
+                Ok(())
+            })?;
+            GENERATORS.with(|g| g.borrow_mut()[handle as usize] = engine);
+            Ok(vm.ctx.none())
+        }
+        "random_ints" => {
+            let count = a.int(0)?.max(0) as usize;
+            let low = a.int(1)?;
+            let dtype = a.opt_dtype(3)?.unwrap_or(DType::Int64);
+            let high = if a.is_none(2) { None } else { Some(a.int(2)?) };
+            if let Some(high) = high
+                && high <= low
+            {
+                return Err(vm.new_runtime_error(format!(
+                    "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+                )));
+            }
+            let values: Vec<i64> = with_runtime(vm, async |rt| {
+                let rng = &mut rt.generator;
+                Ok(match high {
+                    None => (0..count)
+                        .map(|_| {
+                            let v = match dtype {
+                                DType::Int64 => rng.random64() % (1u64 << 63),
+                                DType::Float64 => rng.random64() % ((1u64 << 53) + 1),
+                                DType::Float32 => rng.random() as u64 % ((1u64 << 24) + 1),
+                                DType::Bool => rng.random() as u64 & 1,
+                                _ => rng.random() as u64 % (1u64 << 31),
+                            };
+                            v as i64
+                        })
+                        .collect(),
+                    Some(high) => rng.randint(low, high, count),
+                })
+            })?;
+            let items = values
+                .into_iter()
+                .map(|v| vm.ctx.new_int(v).into())
+                .collect();
+            Ok(vm.ctx.new_list(items).into())
+        }
+        "rng_save" => {
+            let seed = crate::torch_c::_tpu_torch::current_seed();
+            let generator = with_runtime(vm, async |rt| Ok(rt.generator.clone()))?;
+            SAVED.with(|s| s.borrow_mut().push((generator, seed)));
+            Ok(vm.ctx.none())
+        }
+        _ => {
+            let Some((generator, seed)) = SAVED.with(|s| s.borrow_mut().pop()) else {
+                return Err(vm.new_runtime_error("fork_rng: nothing saved to restore"));
+            };
+            crate::torch_c::_tpu_torch::set_seed(seed);
+            with_runtime(vm, async |rt| {
+                rt.generator = generator;
+                Ok(())
+            })?;
+            Ok(vm.ctx.none())
+        }
+    }
+}
