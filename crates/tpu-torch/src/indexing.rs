@@ -26,14 +26,23 @@ fn index_items(index: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<IndexIt
         } else if let Some(i) = as_int(&value, vm) {
             IndexItem::Int(i)
         } else if let Some(s) = value.downcast_ref::<PySlice>() {
-            let bound = |v: Option<&PyObjectRef>, what: &str| -> PyResult<Option<i64>> {
+            let bound = |v: Option<&PyObjectRef>| -> PyResult<Option<i64>> {
                 match v {
                     None => Ok(None),
                     Some(v) if vm.is_none(v) => Ok(None),
                     Some(v) if v.downcast_ref::<PyTensor>().is_some() => {
-                        Err(vm.new_not_implemented_error(format!(
-                            "a tensor as a slice {what} is not supported; use .item()"
-                        )))
+                        // As PyTorch's `__index__`: a one-element integer tensor.
+                        let t = v.downcast_ref::<PyTensor>().map(|t| t.tensor()).expect("checked");
+                        if t.numel() != 1 || t.dtype().is_floating() || t.dtype() == tpu_ir::DType::Bool {
+                            return Err(vm.new_type_error(
+                                "only integer tensors of a single element can be converted to an index",
+                            ));
+                        }
+                        match with_runtime(vm, async |rt| rt.item(&t).await)? {
+                            tpu_runtime::Scalar::Int(n) => Ok(Some(n)),
+                            tpu_runtime::Scalar::Float(x) => Ok(Some(x as i64)),
+                            tpu_runtime::Scalar::Bool(b) => Ok(Some(i64::from(b))),
+                        }
                     }
                     Some(v) => as_int(v, vm).map(Some).ok_or_else(|| {
                         vm.new_type_error(
@@ -42,9 +51,9 @@ fn index_items(index: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<IndexIt
                     }),
                 }
             };
-            let step = bound(s.step.as_ref(), "step")?;
-            let start = bound(s.start.as_ref(), "start")?;
-            let stop = bound(Some(&s.stop), "stop")?;
+            let step = bound(s.step.as_ref())?;
+            let start = bound(s.start.as_ref())?;
+            let stop = bound(Some(&s.stop))?;
             IndexItem::Slice { start, stop, step }
         } else if let Some(t) = value.downcast_ref::<PyTensor>() {
             IndexItem::Tensor(t.tensor())
