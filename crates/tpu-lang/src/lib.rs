@@ -25,7 +25,7 @@ pub use torch::surface;
 /// interpreter (`crates/tpu-torch` on RustPython).
 pub mod prelude_files {
     pub use crate::python::library::{SHADOWED_BUILTINS, library_files};
-    pub use crate::torch::module::TORCH_FUNCTIONS;
+    pub use crate::torch::module::{TORCH_DTYPES, TORCH_FUNCTIONS};
     pub use crate::torch::prelude::{imported_with, is_missing_submodule};
 }
 

@@ -12,6 +12,7 @@
 
 mod args;
 mod autograd;
+mod factories;
 mod generators;
 mod indexing;
 mod natives;

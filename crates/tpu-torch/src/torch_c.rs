@@ -46,7 +46,7 @@ pub(crate) mod _tpu_torch {
     use rustpython_vm::{FromArgs, pyclass};
     use std::cell::RefCell;
     use tpu_ir::{DType, ScalarKind, Shape};
-    use tpu_runtime::{Device, HostData, Scalar, Tensor};
+    use tpu_runtime::{Device, Scalar, Tensor};
 
     /// RustPython-only Python run at the end of `torch`'s body: what the own
     /// interpreter does natively for tensors (operators, `torch.Size`).
@@ -97,12 +97,23 @@ pub(crate) mod _tpu_torch {
 
     /// A parameter tensor as a `torch.nn.Parameter`.
     pub(crate) fn wrap_parameter(tensor: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let class = PARAMETER_CLASS.with(|c| c.borrow().clone());
+        wrap_as(
+            tensor,
+            class.or_else(|| TENSOR_CLASS.with(|c| c.borrow().clone())),
+            vm,
+        )
+    }
+
+    /// A runtime tensor as an object of `class` (the native type when none).
+    fn wrap_as(
+        tensor: Tensor,
+        class: Option<PyTypeRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
         let payload = PyTensor {
             tensor: PyMutex::new(tensor),
         };
-        let class = PARAMETER_CLASS
-            .with(|c| c.borrow().clone())
-            .or_else(|| TENSOR_CLASS.with(|c| c.borrow().clone()));
         Ok(match class {
             Some(class) => payload.into_ref_with_type(vm, class)?.into(),
             None => payload.into_pyobject(vm),
@@ -140,14 +151,7 @@ pub(crate) mod _tpu_torch {
 
     /// A runtime tensor as a Python object of class `torch.Tensor`.
     pub(crate) fn wrap(tensor: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-        let payload = PyTensor {
-            tensor: PyMutex::new(tensor),
-        };
-        let class = TENSOR_CLASS.with(|c| c.borrow().clone());
-        Ok(match class {
-            Some(class) => payload.into_ref_with_type(vm, class)?.into(),
-            None => payload.into_pyobject(vm),
-        })
+        wrap_as(tensor, TENSOR_CLASS.with(|c| c.borrow().clone()), vm)
     }
 
     #[pyclass(flags(BASETYPE), with(Representable))]
@@ -461,18 +465,7 @@ pub(crate) mod _tpu_torch {
     fn rust_attributes(name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyDictRef> {
         let attrs = vm.ctx.new_dict();
         if name.to_string() == "torch" {
-            for (n, dtype) in [
-                ("float32", DType::Float32),
-                ("float", DType::Float32),
-                ("float64", DType::Float64),
-                ("double", DType::Float64),
-                ("bfloat16", DType::BFloat16),
-                ("int32", DType::Int32),
-                ("int", DType::Int32),
-                ("int64", DType::Int64),
-                ("long", DType::Int64),
-                ("bool", DType::Bool),
-            ] {
+            for &(n, dtype) in tpu_lang::prelude_files::TORCH_DTYPES {
                 attrs.set_item(n, dtype_object(dtype, vm), vm)?;
             }
             let module = vm.import("_tpu_torch", 0)?;
@@ -786,144 +779,11 @@ pub(crate) mod _tpu_torch {
         .bind(vm)?;
         let (dtype, device) = options.parse(vm)?;
         let (mut shape, mut values) = (Vec::new(), Vec::new());
-        flatten(&data, &mut shape, 0, &mut values, vm)?;
-        let host = host_data(&values, dtype);
+        crate::factories::flatten(&data, &mut shape, 0, &mut values, vm)?;
+        let host = crate::factories::host_data(&values, dtype);
         let t = with_runtime(vm, async |rt| {
             rt.from_data(host, Shape(shape), device).await
         })?;
         options.finish(t, vm)
-    }
-
-    /// A leaf of `torch.tensor`'s data, exact (an int64 beyond 2**53 stays
-    /// itself).
-    #[derive(Clone, Copy)]
-    enum Number {
-        Bool(bool),
-        Int(i64),
-        Float(f64),
-    }
-
-    impl Number {
-        fn of(v: &PyObjectRef, vm: &VirtualMachine) -> Option<Number> {
-            use rustpython_vm::builtins::{PyBool, PyFloat, PyInt};
-            if v.downcast_ref::<PyBool>().is_some() {
-                return v.clone().try_to_bool(vm).ok().map(Number::Bool);
-            }
-            if v.downcast_ref::<PyInt>().is_some() {
-                return i64::try_from_object(vm, v.clone()).ok().map(Number::Int);
-            }
-            v.downcast_ref::<PyFloat>()
-                .map(|f| Number::Float(f.to_f64()))
-        }
-
-        fn kind(self) -> ScalarKind {
-            match self {
-                Number::Bool(_) => ScalarKind::Bool,
-                Number::Int(_) => ScalarKind::Int,
-                Number::Float(_) => ScalarKind::Float,
-            }
-        }
-
-        fn f64(self) -> f64 {
-            match self {
-                Number::Bool(b) => f64::from(u8::from(b)),
-                Number::Int(n) => n as f64,
-                Number::Float(x) => x,
-            }
-        }
-
-        fn i64(self) -> i64 {
-            match self {
-                Number::Bool(b) => i64::from(b),
-                Number::Int(n) => n,
-                Number::Float(x) => x as i64,
-            }
-        }
-    }
-
-    /// Flattens nested lists of numbers for `torch.tensor`, checking they
-    /// are rectangular; the leaves come back in row-major order.
-    fn flatten(
-        value: &PyObjectRef,
-        shape: &mut Vec<usize>,
-        depth: usize,
-        out: &mut Vec<Number>,
-        vm: &VirtualMachine,
-    ) -> PyResult<()> {
-        if let Some(number) = Number::of(value, vm) {
-            if depth < shape.len() {
-                return Err(vm.new_value_error(format!(
-                    "expected sequence of length {} at dim {depth} (got a number)",
-                    shape[depth]
-                )));
-            }
-            out.push(number);
-            return Ok(());
-        }
-        if let Some(t) = value.downcast_ref::<PyTensor>() {
-            let t = t.tensor();
-            if t.rank() == 0 {
-                let s = with_runtime(vm, async |rt| rt.item(&t).await)?;
-                out.push(match s {
-                    Scalar::Float(x) => Number::Float(x),
-                    Scalar::Int(n) => Number::Int(n),
-                    Scalar::Bool(b) => Number::Bool(b),
-                });
-                return Ok(());
-            }
-        }
-        let Some(items) = crate::args::items(value) else {
-            return Err(vm.new_type_error(format!(
-                "new(): invalid data type '{}'",
-                value.class().name()
-            )));
-        };
-        if shape.len() == depth {
-            shape.push(items.len());
-        } else if shape[depth] != items.len() {
-            return Err(vm.new_value_error(format!(
-                "expected sequence of length {} at dim {depth} (got {})",
-                shape[depth],
-                items.len()
-            )));
-        }
-        for item in &items {
-            flatten(item, shape, depth + 1, out, vm)?;
-        }
-        Ok(())
-    }
-
-    /// Python numbers as tensor data, in the dtype `torch.tensor` infers
-    /// from the widest kind among them (float32 for an empty list), then
-    /// converted to `dtype`.
-    fn host_data(values: &[Number], dtype: Option<DType>) -> HostData {
-        let kind = values
-            .iter()
-            .map(|n| n.kind())
-            .max_by_key(|kind| match kind {
-                ScalarKind::Bool => 0,
-                ScalarKind::Int => 1,
-                ScalarKind::Float => 2,
-            })
-            .unwrap_or(ScalarKind::Float);
-        let data = match python_scalar_dtype(kind) {
-            DType::Bool => HostData::Bool(values.iter().map(|n| n.f64() != 0.0).collect()),
-            DType::Int64 => HostData::I64(values.iter().map(|n| n.i64()).collect()),
-            _ => HostData::F32(values.iter().map(|n| n.f64() as f32).collect()),
-        };
-        match dtype {
-            // Python floats are doubles: round once, straight to the type.
-            Some(DType::BFloat16) if kind == ScalarKind::Float => HostData::BF16(
-                values
-                    .iter()
-                    .map(|n| tpu_runtime::data::f32_to_bf16(n.f64() as f32))
-                    .collect(),
-            ),
-            Some(DType::Float64) if kind == ScalarKind::Float => {
-                HostData::F64(values.iter().map(|n| n.f64()).collect())
-            }
-            Some(d) => data.cast(d),
-            None => data,
-        }
     }
 }

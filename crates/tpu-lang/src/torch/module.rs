@@ -16,6 +16,20 @@ use std::collections::HashMap;
 use tpu_ir::{DType, ScalarKind, Shape};
 use tpu_runtime::{Device, HostData, Tensor};
 
+/// `torch`'s dtype names, aliases included.
+pub const TORCH_DTYPES: &[(&str, DType)] = &[
+    ("float32", DType::Float32),
+    ("float", DType::Float32),
+    ("float64", DType::Float64),
+    ("double", DType::Float64),
+    ("bfloat16", DType::BFloat16),
+    ("int32", DType::Int32),
+    ("int", DType::Int32),
+    ("int64", DType::Int64),
+    ("long", DType::Int64),
+    ("bool", DType::Bool),
+];
+
 /// The `torch` functions written in Rust (the rest are the prelude's).
 pub const TORCH_FUNCTIONS: &[&str] = &[
     "torch.full",
@@ -57,18 +71,7 @@ pub fn torch_module_attributes() -> HashMap<String, Value> {
     // `torch.Tensor`'s base (`prelude/torch/_tensor.py`): the native tensor
     // type on the new interpreter (crates/tpu-torch), `object` here.
     attrs.insert("_TensorBase".into(), Value::Builtin("object"));
-    for (name, dtype) in [
-        ("float32", DType::Float32),
-        ("float", DType::Float32),
-        ("float64", DType::Float64),
-        ("double", DType::Float64),
-        ("bfloat16", DType::BFloat16),
-        ("int32", DType::Int32),
-        ("int", DType::Int32),
-        ("int64", DType::Int64),
-        ("long", DType::Int64),
-        ("bool", DType::Bool),
-    ] {
+    for &(name, dtype) in TORCH_DTYPES {
         attrs.insert(name.to_string(), Value::DType(dtype));
     }
     attrs
