@@ -91,9 +91,15 @@ pub struct Program {
     /// `NAME.py`; `NAME.expected` lies beside it.
     pub path: PathBuf,
     /// What is missing, where a `NAME.not_yet` file says the program does not
-    /// match PyTorch yet: it must then still fail natively, and the browser
-    /// leaves it out.
+    /// match PyTorch yet on the own interpreter (`tpu-lang`, which the
+    /// browser and runs of ranks use): it must then still fail there, and the
+    /// browser leaves it out.
     pub not_yet: Option<String>,
+    /// Why, where a `NAME.differs` file says the program does not print what
+    /// the recording printed on the new interpreter (RustPython, which runs
+    /// `tpu run` of one process): it must then still differ there, so the
+    /// file is removed when it stops being true.
+    pub differs: Option<String>,
 }
 
 /// The programs directly in `dir` (`NAME.py` with a `NAME.expected`), sorted by
@@ -126,15 +132,19 @@ pub fn all_programs(repo: &Path, shared: bool) -> Vec<Program> {
         }
         for (is_shared, dir) in folders {
             for (name, path) in programs_in(&dir) {
-                let not_yet = std::fs::read_to_string(path.with_extension("not_yet"))
-                    .ok()
-                    .map(|why| why.trim().to_string());
+                let note = |extension: &str| {
+                    std::fs::read_to_string(path.with_extension(extension))
+                        .ok()
+                        .map(|why| why.trim().to_string())
+                };
+                let (not_yet, differs) = (note("not_yet"), note("differs"));
                 programs.push(Program {
                     kind,
                     shared: is_shared,
                     name,
                     path,
                     not_yet,
+                    differs,
                 });
             }
         }

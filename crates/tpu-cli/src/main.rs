@@ -1,6 +1,8 @@
-//! The `tpu` command. `tpu run FILE` runs a PyTorch program with its `tpu` tensors
-//! on the selected backend, prints what the program printed, and on error prints a
-//! Python traceback to stderr and exits 1. `--report out.json` writes the Report;
+//! The `tpu` command. `tpu run FILE ARGS...` runs a PyTorch program with its `tpu`
+//! tensors on the selected backend, as `python FILE ARGS...` would (one process on
+//! RustPython, `tpu-torch`; ranks on the own interpreter, `tpu-lang`): it prints
+//! what the program printed, and on error a Python traceback to stderr, and exits
+//! with the program's status. `--report out.json` writes the Report;
 //! `--mode debug|strict|fused` picks the eager mode the program starts in;
 //! `--cache-dir DIR` persists the compilation cache between runs; `--timeout
 //! SECONDS` ends a run that takes longer in `TimeoutError`. The program's
@@ -75,6 +77,9 @@ enum Command {
         /// runtime computed (`NAME.outputs.json`), for real XLA to check.
         #[arg(long, value_name = "DIR")]
         emit_stablehlo: Option<PathBuf>,
+        /// The program's arguments, its `sys.argv[1:]`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Run a plain Python program (no torch yet) on the playground's next
     /// interpreter, RustPython with CPython's standard library, as `python
@@ -234,6 +239,7 @@ fn command(command: Command) -> ExitCode {
             trace,
             timeout,
             emit_stablehlo,
+            args,
         } => {
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
@@ -252,7 +258,7 @@ fn command(command: Command) -> ExitCode {
                         slice: slice.as_deref(),
                         nproc: nproc_per_node,
                     };
-                    run(&file, backend, mode, device, timeout, outputs)
+                    run(&file, backend, mode, device, timeout, outputs, args)
                 });
             match worker.map(|w| w.join()) {
                 Ok(Ok(code)) => code,
@@ -320,6 +326,7 @@ fn run(
     placement: Placement<'_>,
     timeout: Option<std::time::Duration>,
     outputs: Outputs<'_>,
+    args: Vec<String>,
 ) -> ExitCode {
     let (report_path, cache_dir) = (outputs.report, outputs.cache_dir);
     let device = match placement.nproc {
@@ -396,23 +403,58 @@ fn run(
     if outputs.stablehlo.is_some() {
         runtimes[0].set_export_graphs(true);
     }
-    let report = match placement.nproc {
+    // One process runs on the new interpreter (RustPython, `tpu-torch`), as
+    // `python FILE ARGS` would: its output and traceback stream to stdout and
+    // stderr as written, its exit status is the program's. Ranks still run on
+    // the own interpreter (`tpu-lang`) until they are ported.
+    let (report, exit_code) = match placement.nproc {
         Some(_) => {
             let chips = (0..nproc).collect();
             let report =
                 pollster::block_on(tpu_lang::run_ranks(&source, &mut runtimes, &options, chips));
             use std::io::Write;
             let _ = std::io::stdout().lock().write_all(report.stdout.as_bytes());
-            report
+            for diagnostic in &report.diagnostics {
+                eprintln!("{}", diagnostic.traceback);
+            }
+            let code = if report.ok() { 0 } else { 1 };
+            (report, code)
         }
-        None => pollster::block_on(tpu_lang::run(&source, &mut runtimes[0], &options)),
+        None => {
+            let python = tpu_python::Options {
+                path: file.display().to_string(),
+                folder: std::env::current_dir().ok(),
+                args,
+                timeout,
+                on_output: Some(Box::new(|stream, text| {
+                    use std::io::Write;
+                    // A closed pipe (`tpu run f.py | head`) is not the program's error.
+                    let _ = match stream {
+                        tpu_python::Stream::Stdout => {
+                            let mut out = std::io::stdout().lock();
+                            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+                        }
+                        tpu_python::Stream::Stderr => std::io::stderr().write_all(text.as_bytes()),
+                    };
+                })),
+                ..tpu_python::Options::default()
+            };
+            let (report, outcome) = tpu_torch::run_report(&source, &mut runtimes[0], python, mode);
+            // The interpreter printed the program's own traceback; an error
+            // the runtime met after the program ended is printed here.
+            let mut code = outcome.exit_code;
+            if outcome.error.is_none() {
+                for diagnostic in &report.diagnostics {
+                    eprintln!("{}", diagnostic.traceback);
+                    code = 1;
+                }
+            }
+            (report, code)
+        }
     };
     if let Some(Err(e)) = cache.as_ref().map(|c| c.save_from(&mut runtimes[0])) {
         // The run's results stand; only the cache is not updated.
         eprintln!("tpu: cannot write the cache directory: {e}");
-    }
-    for diagnostic in &report.diagnostics {
-        eprintln!("{}", diagnostic.traceback);
     }
     if let Some(dir) = outputs.stablehlo
         && let Err(e) = write_stablehlo(dir, runtimes[0].take_exported_graphs())
@@ -435,11 +477,7 @@ fn run(
             return ExitCode::from(2);
         }
     }
-    if report.ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    ExitCode::from(exit_code.clamp(0, 255) as u8)
 }
 
 /// `--emit-stablehlo DIR`: each graph as `NAME.mlir`, `NAME.inputs.json`

@@ -63,7 +63,7 @@ pub struct Options {
 }
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Everything written to `sys.stdout`.
     pub stdout: String,

@@ -1,11 +1,23 @@
 //! Runs a torch program on the new interpreter, on the reference backend, as
-//! `python FILE ARGS...` would: `cargo run -p tpu-torch --example run -- FILE`.
+//! `python FILE ARGS...` would: `cargo run -p tpu-torch --example run --
+//! [--mode MODE] FILE`.
 //! For trying the port by hand; `tpu run` still uses the own interpreter.
 
 fn main() -> std::process::ExitCode {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    let mut mode = tpu_runtime::EagerMode::Strict;
+    if args.peek().is_some_and(|a| a == "--mode") {
+        args.next();
+        match args.next().map(|m| m.parse()) {
+            Some(Ok(m)) => mode = m,
+            _ => {
+                eprintln!("usage: run [--mode debug|strict|fused] FILE [ARGS...]");
+                return std::process::ExitCode::from(2);
+            }
+        }
+    }
     let Some(path) = args.next() else {
-        eprintln!("usage: run FILE [ARGS...]");
+        eprintln!("usage: run [--mode debug|strict|fused] FILE [ARGS...]");
         return std::process::ExitCode::from(2);
     };
     let rest: Vec<String> = args.collect();
@@ -35,7 +47,9 @@ fn main() -> std::process::ExitCode {
                 on_output: Some(on_output),
                 ..tpu_python::Options::default()
             };
-            tpu_torch::run(&source, &mut runtime, options).exit_code
+            tpu_torch::run_report(&source, &mut runtime, options, mode)
+                .1
+                .exit_code
         })
         .expect("a thread starts")
         .join()

@@ -4,6 +4,12 @@
 
 _C._set_tensor_class(Tensor)
 
+# `print` breaks a graph under torch.compile (Dynamo cannot trace it).
+import builtins as _builtins
+_C._py_print = _builtins.print
+_builtins.print = _C._print
+del _builtins
+
 
 class Size(tuple):
     # torch.Size: a tuple of ints that prints as PyTorch prints it.
@@ -104,7 +110,14 @@ def _to(self, *args, **kwargs):
 
 dtype_class = dtype
 Tensor.to = _to
-Tensor.cpu = lambda self: _C.to_device(self, "cpu")
+
+
+def _cpu(self):
+    _C._sync_reason(".cpu()")
+    return _C.to_device(self, "cpu")
+
+
+Tensor.cpu = _cpu
 Tensor.tolist = lambda self: _C.tolist(self)
 Tensor.grad_fn = property(lambda self: None if self._grad_fn_name is None
                           else _grad_fn_object(self._grad_fn_name))
@@ -134,7 +147,7 @@ Tensor.__abs__ = lambda self: _C.unary("abs", self)
 def _truth(self):
     if self.numel() != 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return _py_bool(self.item())
+    return _py_bool(self._item_as("a Python condition reads a tensor"))
 
 
 Tensor.__bool__ = _truth

@@ -4,14 +4,15 @@
 //! PyTorch), and the Python prelude (`crates/tpu-lang/prelude/`) served as the
 //! `torch` and `jax` packages.
 //!
-//! **Partial: being ported.** The prelude imports whole; of `torch._C`'s
-//! primitives only those `PORTED` lists run here (the rest raise
-//! `NotImplementedError` naming the primitive), and the `torch` module's Rust
-//! part has its dtypes, `device`, `Size` and `full`. Everything else still runs
-//! on `tpu-lang`'s own interpreter, which `tpu run` and the page use.
+//! `tpu run` of one process uses it natively. **Partial:** of `torch._C`'s
+//! primitives only those `PORTED` lists run here (the rest, `torch.distributed`'s,
+//! raise `NotImplementedError` naming the primitive), so runs of ranks and the
+//! page still use `tpu-lang`'s own interpreter.
 
 mod args;
 mod autograd;
+mod capture;
+mod code_cache;
 mod factories;
 mod generators;
 mod indexing;
@@ -20,9 +21,10 @@ mod printing;
 mod runtime;
 mod serve;
 mod torch_c;
+mod torch_tpu;
 
 use std::rc::Rc;
-use tpu_runtime::Runtime;
+use tpu_runtime::{Diagnostic, Report, Runtime, SourceSpan};
 
 /// The primitives of `torch._C` this crate has ported so far.
 pub const PORTED: &[&str] = natives::PORTED;
@@ -38,10 +40,81 @@ pub fn run(
         .extensions
         .native
         .push(torch_c::_tpu_torch::module_def);
+    options
+        .extensions
+        .native
+        .push(torch_tpu::_tpu_torch_tpu::module_def);
     options.extensions.find_module = Some(Rc::new(serve::find_module));
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
     torch_c::_tpu_torch::reset_classes();
     generators::reset();
+    capture::reset(&options.path);
     runtime::with_runtime_installed(runtime, || tpu_python::run(source, options))
+}
+
+/// Runs `source` as [`run`] does, starting in eager mode `mode`, and returns
+/// the run's Report (what it printed to stdout, the error that ended it, and
+/// everything the runtime recorded) with the interpreter's outcome.
+pub fn run_report(
+    source: &str,
+    runtime: &mut Runtime,
+    options: tpu_python::Options,
+    mode: tpu_runtime::EagerMode,
+) -> (Report, tpu_python::Outcome) {
+    let mut report = Report {
+        backend: Some(runtime.tpu_backend_kind()),
+        backend_device: runtime.tpu_device_description(),
+        backend_label: runtime.tpu_backend_label().text,
+        backend_software: runtime.tpu_backend_label().software,
+        ..Report::default()
+    };
+    let outcome = match runtime.set_mode(mode) {
+        Ok(()) => run(source, runtime, options),
+        Err(e) => tpu_python::Outcome {
+            stderr: format!("{}: {e}\n", e.python_kind()),
+            exit_code: 1,
+            error: Some(tpu_python::Failure {
+                kind: e.python_kind().to_owned(),
+                message: e.to_string(),
+                line: None,
+                traceback: format!("{}: {e}\n", e.python_kind()),
+            }),
+            ..tpu_python::Outcome::default()
+        },
+    };
+    report.stdout = outcome.stdout.clone();
+    if let Some(failure) = &outcome.error {
+        report.diagnostics.push(diagnostic(failure));
+    }
+    // What is still pending (Fused mode) runs now, so every op the program
+    // issued is accounted for in the kernels.
+    if let Err(e) = runtime.finish_report(&mut report)
+        && report.diagnostics.is_empty()
+    {
+        report.diagnostics.push(Diagnostic {
+            kind: e.python_kind().to_owned(),
+            message: e.to_string(),
+            span: None,
+            traceback: format!("{}: {e}\n", e.python_kind()),
+        });
+    }
+    // The program's objects are gone; give their buffers back now.
+    runtime.collect_garbage();
+    (report, outcome)
+}
+
+/// An uncaught exception as the Report's diagnostic, its span the line.
+fn diagnostic(failure: &tpu_python::Failure) -> Diagnostic {
+    Diagnostic {
+        kind: failure.kind.clone(),
+        message: failure.message.clone(),
+        span: failure.line.map(|line| SourceSpan {
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 1,
+        }),
+        traceback: failure.traceback.clone(),
+    }
 }

@@ -88,6 +88,7 @@ pub(crate) fn ported(name: &str) -> Option<&'static str> {
     PORTED
         .iter()
         .chain(crate::autograd::PORTED)
+        .chain(crate::capture::PORTED)
         .find(|&&p| p == name)
         .copied()
 }
@@ -97,6 +98,9 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
     let a = Args { name, values, vm };
     if crate::autograd::PORTED.contains(&name) {
         return crate::autograd::call(&a);
+    }
+    if crate::capture::PORTED.contains(&name) {
+        return crate::capture::call(&a);
     }
     match name {
         "unary" | "binary" | "compare" | "where" => elementwise(&a),
@@ -128,7 +132,13 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
         }
         "tolist" => {
             let t = a.tensor(0)?;
-            let data = with_runtime(vm, async |rt| rt.read(&t).await)?;
+            let asked = crate::capture::asked_by_program(vm);
+            let data = with_runtime(vm, async |rt| {
+                if asked {
+                    rt.set_sync_reason(".tolist()");
+                }
+                rt.read(&t).await
+            })?;
             Ok(nested_list(&data, &t.dims(), vm))
         }
         "requires_grad_" => {

@@ -48,6 +48,9 @@ where
     // `&mut Runtime` that outlives the run, and is taken out of the cell
     // while it is used here, so no second reference exists.
     let runtime = unsafe { &mut *pointer };
+    // The ops this call dispatches are the user's line's, as the Report
+    // attributes them.
+    runtime.set_line(Some(crate::capture::user_line(vm)).filter(|&l| l > 0));
     pollster::block_on(f(runtime)).map_err(|e| runtime_error(vm, &e))
 }
 

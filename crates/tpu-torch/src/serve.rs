@@ -16,6 +16,12 @@ use tpu_python::ModuleSource;
 /// does).
 pub(crate) const FILE_PREFIX: &str = "<tpu-playground>/";
 
+/// The file names of this crate's glue (`python/`), under `FILE_PREFIX`.
+pub(crate) const GLUE_PREFIX: &str = "<tpu-playground>/tpu-torch/";
+
+/// The file names of the generated module bodies.
+pub(crate) const MODULE_PREFIX: &str = "<tpu-modules>/";
+
 /// The served packages: the prelude's own, not the standard library's.
 fn served(name: &str) -> bool {
     let top = name.split('.').next().unwrap_or(name);
@@ -25,6 +31,13 @@ fn served(name: &str) -> bool {
 pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {
     if !served(name) {
         return None;
+    }
+    if name == "torch_tpu" {
+        return Some(ModuleSource {
+            filename: format!("{FILE_PREFIX}torch_tpu/__init__.py"),
+            is_package: true,
+            source: crate::torch_tpu::BODY.to_owned(),
+        });
     }
     if is_missing_submodule(name) {
         return Some(ModuleSource {
@@ -45,7 +58,7 @@ pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {
     Some(ModuleSource {
         // The generated body, not a file of the tree: its files run under
         // their own names.
-        filename: format!("<tpu-modules>/{name}"),
+        filename: format!("{MODULE_PREFIX}{name}"),
         is_package,
         source: body(name, files.iter().map(|(path, _)| *path)),
     })
@@ -101,10 +114,20 @@ fn unported(name: &str) -> Vec<&'static str> {
 const RUN_FILE: &str = r#"
 def _tpu_run(path, source, _compile=compile, _exec=exec, _globals=globals):
     # The built-ins are bound here: the prelude shadows `compile` (torch.compile).
-    import linecache
+    import linecache, marshal
     filename = "<tpu-playground>/" + path
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    _exec(_compile(source, filename, "exec"), _globals())
+    code = None
+    cached = _tpu_torch._code_get(filename, source)
+    if cached is not None:
+        try:
+            code = marshal.loads(cached)
+        except Exception:
+            code = None
+    if code is None:
+        code = _compile(source, filename, "exec")
+        _tpu_torch._code_put(filename, source, marshal.dumps(code))
+    _exec(code, _globals())
 "#;
 
 /// A prelude file's source, by its path under `prelude/`.

@@ -273,8 +273,22 @@ pub(crate) mod _tpu_torch {
 
         #[pymethod]
         fn item(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+            Self::_item_as(zelf, ".item()".into(), vm)
+        }
+
+        /// `item()`, the read named `reason` in the Report when the program
+        /// asked for it (not the prelude): a condition, `.item()`.
+        #[pymethod]
+        fn _item_as(zelf: &Py<Self>, reason: String, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
             let t = zelf.tensor();
-            let scalar = with_runtime(vm, async |rt| rt.item(&t).await)?;
+            let reason = crate::capture::sync_reason(&reason);
+            let asked = crate::capture::asked_by_program(vm);
+            let scalar = with_runtime(vm, async |rt| {
+                if asked && let Some(reason) = reason {
+                    rt.set_sync_reason(reason);
+                }
+                rt.item(&t).await
+            })?;
             Ok(match scalar {
                 Scalar::Float(x) => vm.ctx.new_float(x).into(),
                 Scalar::Int(n) => vm.ctx.new_int(n).into(),
@@ -286,7 +300,10 @@ pub(crate) mod _tpu_torch {
     impl Representable for PyTensor {
         fn repr_str(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<String> {
             let t = zelf.tensor();
-            with_runtime(vm, async |rt| rt.repr(&t).await)
+            with_runtime(vm, async |rt| {
+                rt.set_sync_reason("print / repr");
+                rt.repr(&t).await
+            })
         }
     }
 
@@ -494,6 +511,47 @@ pub(crate) mod _tpu_torch {
     fn prelude_source(path: PyStrRef, vm: &VirtualMachine) -> PyResult<&'static str> {
         crate::serve::prelude_source(path.as_ref())
             .ok_or_else(|| vm.new_import_error(format!("no prelude file {path}"), path))
+    }
+
+    /// The marshalled code of a prelude file, if compiled before.
+    #[pyfunction]
+    fn _code_get(filename: PyStrRef, source: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
+        match crate::code_cache::get(filename.as_ref(), source.as_ref()) {
+            Some(bytes) => vm.ctx.new_bytes(bytes.to_vec()).into(),
+            None => vm.ctx.none(),
+        }
+    }
+
+    /// Keeps the marshalled code of a prelude file.
+    #[pyfunction]
+    fn _code_put(filename: PyStrRef, source: PyStrRef, code: rustpython_vm::builtins::PyBytesRef) {
+        crate::code_cache::put(filename.as_ref(), source.as_ref(), code.as_bytes().to_vec());
+    }
+
+    /// Names the next read in the Report (`.cpu()`), if it is the program's.
+    #[pyfunction]
+    fn _sync_reason(reason: String, vm: &VirtualMachine) -> PyResult<()> {
+        let Some(reason) = crate::capture::sync_reason(&reason) else {
+            return Err(vm.new_value_error(format!("unknown read {reason:?}")));
+        };
+        if crate::capture::asked_by_program(vm) {
+            with_runtime(vm, async |rt| {
+                rt.set_sync_reason(reason);
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The built-in `print` once torch is imported: a graph break while a
+    /// compiled function is captured, then CPython's `print` (kept as
+    /// `_py_print` by the glue).
+    #[pyfunction]
+    fn _print(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        crate::capture::print_break(&args.args, vm)?;
+        vm.import("_tpu_torch", 0)?
+            .get_attr("_py_print", vm)?
+            .call(args, vm)
     }
 
     /// The prelude's `torch.Tensor`, the class native results are made as.
