@@ -94,11 +94,10 @@ fn main() {
                     };
                     let _ = writeln!(
                         out,
-                        "    #[test]{ignore}\n    fn {}_on_{backend}() {{\n        super::super::support::check_program({:?}, {backend:?}, {modes}, {:?}, {:?}, {:?});\n    }}",
+                        "    #[test]{ignore}\n    fn {}_on_{backend}() {{\n        super::super::support::check_program({:?}, {backend:?}, {modes}, {:?}, {:?});\n    }}",
                         identifier(&p.name),
                         p.path.display().to_string(),
                         p.kind.default_nproc,
-                        p.not_yet,
                         p.differs,
                     );
                 }

@@ -92,13 +92,12 @@ pub struct Program {
     pub path: PathBuf,
     /// What is missing, where a `NAME.not_yet` file says the program does not
     /// match PyTorch yet on the own interpreter (`tpu-lang`, which the
-    /// browser and runs of ranks use): it must then still fail there, and the
-    /// browser leaves it out.
+    /// browser still uses): the browser leaves it out.
     pub not_yet: Option<String>,
     /// Why, where a `NAME.differs` file says the program does not print what
-    /// the recording printed on the new interpreter (RustPython, which runs
-    /// `tpu run` of one process): it must then still differ there, so the
-    /// file is removed when it stops being true.
+    /// the recording printed on RustPython (which `tpu run` uses): it must
+    /// then still differ there natively, so the file is removed when it stops
+    /// being true.
     pub differs: Option<String>,
 }
 

@@ -8,7 +8,6 @@
 
 use serde::Serialize;
 use std::time::Instant;
-use tpu_lang::RunOptions;
 use tpu_runtime::{EagerMode, Report, Runtime};
 use tpu_wgpu::BackendChoice;
 
@@ -107,13 +106,12 @@ fn program(w: &Workload, steps: usize, small: bool, compiled: bool) -> String {
 }
 
 fn timed(runtime: &mut Runtime, source: &str, mode: EagerMode) -> Result<(f64, Report), String> {
-    let options = RunOptions {
-        mode,
-        fuel: u64::MAX,
-        ..RunOptions::default()
+    let options = tpu_python::Options {
+        path: "bench.py".into(),
+        ..tpu_python::Options::default()
     };
     let start = Instant::now();
-    let report = pollster::block_on(tpu_lang::run(source, runtime, &options));
+    let (report, _) = tpu_torch::run_report(source, runtime, options, mode);
     let seconds = start.elapsed().as_secs_f64();
     match report.diagnostics.first() {
         Some(d) => Err(d.traceback.clone()),
@@ -236,18 +234,12 @@ fn timed_ranks(
             r
         })
         .collect();
-    let options = RunOptions {
-        mode,
-        fuel: u64::MAX,
-        ..RunOptions::default()
+    let options = tpu_python::Options {
+        path: "bench.py".into(),
+        ..tpu_python::Options::default()
     };
     let start = Instant::now();
-    let report = pollster::block_on(tpu_lang::run_ranks(
-        source,
-        &mut runtimes,
-        &options,
-        (0..nproc).collect(),
-    ));
+    let report = tpu_torch::run_ranks(source, &mut runtimes, &options, mode, (0..nproc).collect());
     let seconds = start.elapsed().as_secs_f64();
     match report.diagnostics.first() {
         Some(d) => Err(d.traceback.clone()),

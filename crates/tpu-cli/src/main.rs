@@ -1,8 +1,7 @@
 //! The `tpu` command. `tpu run FILE ARGS...` runs a PyTorch program with its `tpu`
-//! tensors on the selected backend, as `python FILE ARGS...` would (one process on
-//! RustPython, `tpu-torch`; ranks on the own interpreter, `tpu-lang`): it prints
-//! what the program printed, and on error a Python traceback to stderr, and exits
-//! with the program's status. `--report out.json` writes the Report;
+//! tensors on the selected backend, on RustPython (`tpu-torch`), as `python FILE
+//! ARGS...` would: it prints what the program printed, and on error a Python
+//! traceback to stderr, and exits with the program's status. `--report out.json` writes the Report;
 //! `--mode debug|strict|fused` picks the eager mode the program starts in;
 //! `--cache-dir DIR` persists the compilation cache between runs; `--timeout
 //! SECONDS` ends a run that takes longer in `TimeoutError`. The program's
@@ -18,7 +17,6 @@ mod runtime_dir;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tpu_lang::RunOptions;
 use tpu_runtime::{EagerMode, Runtime};
 use tpu_wgpu::BackendChoice;
 
@@ -33,8 +31,6 @@ struct Cli {
 enum Command {
     /// Run a PyTorch program.
     Run {
-        /// The program, a `.py` file.
-        file: PathBuf,
         /// Which backend runs `tpu` tensors: auto (wgpu when an adapter exists), cpu or wgpu.
         #[arg(long, default_value = "auto")]
         backend: BackendChoice,
@@ -77,9 +73,15 @@ enum Command {
         /// runtime computed (`NAME.outputs.json`), for real XLA to check.
         #[arg(long, value_name = "DIR")]
         emit_stablehlo: Option<PathBuf>,
-        /// The program's arguments, its `sys.argv[1:]`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
+        /// The program, a `.py` file, and its arguments (its `sys.argv`):
+        /// everything after the file is the program's, as with `python`.
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "FILE [ARGS]"
+        )]
+        program: Vec<String>,
     },
     /// Run a plain Python program (no torch yet) on the playground's next
     /// interpreter, RustPython with CPython's standard library, as `python
@@ -207,7 +209,7 @@ fn command(command: Command) -> ExitCode {
         } => {
             let worker = std::thread::Builder::new()
                 .name("tpu-bench".into())
-                .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+                .stack_size(tpu_python::STACK_BYTES)
                 .spawn(move || {
                     if ranks {
                         bench::ranks(backend, steps.max(1), small, json)
@@ -228,7 +230,6 @@ fn command(command: Command) -> ExitCode {
             }
         }
         Command::Run {
-            file,
             backend,
             report,
             mode,
@@ -239,13 +240,15 @@ fn command(command: Command) -> ExitCode {
             trace,
             timeout,
             emit_stablehlo,
-            args,
+            program,
         } => {
+            let file = PathBuf::from(&program[0]);
+            let args = program[1..].to_vec();
             // The interpreter recurses on the native stack; give it the stack its
             // recursion limit was measured against.
             let worker = std::thread::Builder::new()
                 .name("tpu-run".into())
-                .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+                .stack_size(tpu_python::STACK_BYTES)
                 .spawn(move || {
                     let outputs = Outputs {
                         report: report.as_deref(),
@@ -286,10 +289,10 @@ fn rank_device(
     slice: Option<&str>,
     nproc: usize,
 ) -> Result<(tpu_device::Chip, tpu_device::Slice), String> {
-    if nproc == 0 || nproc > tpu_lang::MAX_RANKS {
+    if nproc == 0 || nproc > tpu_torch::MAX_RANKS {
         return Err(format!(
             "--nproc-per-node must be between 1 and {}, not {nproc}",
-            tpu_lang::MAX_RANKS
+            tpu_torch::MAX_RANKS
         ));
     }
     let (chip, _) = tpu_device::device(chip, "1")?;
@@ -358,23 +361,6 @@ fn run(
         eprintln!("tpu: using the reference backend ({reason})");
     }
     let nproc = placement.nproc.unwrap_or(1);
-    let options = RunOptions {
-        filename: file.display().to_string(),
-        mode,
-        timeout,
-        // The program's output appears as it is written, as under CPython;
-        // the output of ranks (even one) is printed after the run, grouped by
-        // rank as torchrun's log files hold it, and only then.
-        on_output: placement.nproc.is_none().then(|| {
-            tpu_lang::OutputSink::new(|text| {
-                use std::io::Write;
-                let mut out = std::io::stdout().lock();
-                // A closed pipe (`tpu run f.py | head`) is not the program's error.
-                let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-            })
-        }),
-        ..RunOptions::default()
-    };
     let shared = tpu_runtime::SharedBackend::new(selected.backend);
     let chip_name = chip.name;
     let mut runtimes: Vec<Runtime> = (0..nproc)
@@ -403,15 +389,22 @@ fn run(
     if outputs.stablehlo.is_some() {
         runtimes[0].set_export_graphs(true);
     }
-    // One process runs on the new interpreter (RustPython, `tpu-torch`), as
-    // `python FILE ARGS` would: its output and traceback stream to stdout and
-    // stderr as written, its exit status is the program's. Ranks still run on
-    // the own interpreter (`tpu-lang`) until they are ported.
+    // The program runs on RustPython (`tpu-torch`) as `python FILE ARGS`
+    // would: one process streams its output and traceback to stdout and
+    // stderr as written and exits with the program's status; ranks print
+    // their output after the run, grouped by rank as torchrun's log files
+    // hold it, then the run's errors.
     let (report, exit_code) = match placement.nproc {
         Some(_) => {
             let chips = (0..nproc).collect();
-            let report =
-                pollster::block_on(tpu_lang::run_ranks(&source, &mut runtimes, &options, chips));
+            let python = tpu_python::Options {
+                path: file.display().to_string(),
+                folder: std::env::current_dir().ok(),
+                args,
+                timeout,
+                ..tpu_python::Options::default()
+            };
+            let report = tpu_torch::run_ranks(&source, &mut runtimes, &python, mode, chips);
             use std::io::Write;
             let _ = std::io::stdout().lock().write_all(report.stdout.as_bytes());
             for diagnostic in &report.diagnostics {

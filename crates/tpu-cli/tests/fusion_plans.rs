@@ -13,7 +13,6 @@
 use expect_test::expect_file;
 use std::sync::{Arc, Mutex};
 use tpu_ir::{DType, FusedKernel, Op, Shape};
-use tpu_lang::RunOptions;
 use tpu_runtime::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, HostData, Operand,
     ReadFuture, ReferenceBackend,
@@ -99,14 +98,15 @@ impl Backend for WgslOfReference {
 fn fused_report(source: &str, backend: Box<dyn Backend + Send>) -> Report {
     let source = source.to_string();
     std::thread::Builder::new()
-        .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+        .stack_size(tpu_python::STACK_BYTES)
         .spawn(move || {
             let mut runtime = Runtime::new(backend);
-            let options = RunOptions {
-                mode: EagerMode::Fused,
-                ..RunOptions::default()
+            let options = tpu_python::Options {
+                path: "plan.py".into(),
+                ..tpu_python::Options::default()
             };
-            let report = pollster::block_on(tpu_lang::run(&source, &mut runtime, &options));
+            let (report, _) =
+                tpu_torch::run_report(&source, &mut runtime, options, EagerMode::Fused);
             assert!(report.ok(), "{:?}", report.diagnostics);
             report
         })

@@ -21,7 +21,7 @@ mod modules;
 mod output;
 mod stop;
 
-pub use modules::{Extensions, FindModule, ModuleSource, NativeModule};
+pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule};
 pub use output::{OnOutput, Stream};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;
@@ -60,6 +60,21 @@ pub struct Options {
     pub on_output: Option<OnOutput>,
     /// The embedder's native and Python modules.
     pub extensions: Extensions,
+    /// Variables `os.environ` holds besides the host's (a rank's torchrun
+    /// variables): this interpreter's alone, not the process's, so ranks on
+    /// threads of one process each see their own.
+    pub environ: Vec<(String, String)>,
+}
+
+impl Options {
+    /// The program's file as its code objects and tracebacks name it: the
+    /// absolute `__file__` (see [`Options::folder`]).
+    pub fn main_file(&self) -> String {
+        match &self.folder {
+            Some(dir) => dir.join(&self.path).display().to_string(),
+            None => self.path.clone(),
+        }
+    }
 }
 
 /// How a run ended.
@@ -102,6 +117,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
         stop,
         on_output,
         extensions,
+        environ,
     } = options;
     let (signals, watchdog) = stop::Watchdog::start(stop, timeout);
     let file = match &folder {
@@ -114,12 +130,14 @@ pub fn run(source: &str, options: Options) -> Outcome {
     let interpreter = interpreter(&path, main_dir.as_deref(), args, signals, &extensions);
     output::begin(on_output);
     let serves_modules = extensions.find_module.is_some();
+    let at_end = extensions.at_end.clone();
     modules::begin(extensions.find_module);
 
     let result = interpreter.enter(|vm| {
         output::install(vm)?;
         // As CPython does at startup: `help`, `exit`, `quit` and friends.
         vm.import("site", 0)?;
+        set_environ(vm, &environ)?;
         if serves_modules {
             vm.run_string(
                 vm.new_scope_with_builtins(),
@@ -127,7 +145,12 @@ pub fn run(source: &str, options: Options) -> Outcome {
                 "<tpu-modules>",
             )?;
         }
-        run_main(vm, source, &file)
+        let scope = vm.new_scope_with_main()?;
+        let ran = run_main(vm, &scope, source, &file);
+        if let Some(at_end) = &at_end {
+            at_end(vm, &scope.globals);
+        }
+        ran
     });
     let (exit_code, error) = interpreter.enter(|vm| match result {
         Ok(()) => (0, None),
@@ -197,15 +220,39 @@ fn interpreter(
         .build()
 }
 
-fn run_main(vm: &VirtualMachine, source: &str, path: &str) -> PyResult<()> {
-    let scope = vm.new_scope_with_main()?;
+/// Puts `environ` into this interpreter's `os.environ` without `putenv`
+/// (which would change every interpreter's process).
+fn set_environ(vm: &VirtualMachine, environ: &[(String, String)]) -> PyResult<()> {
+    if environ.is_empty() {
+        return Ok(());
+    }
+    let os_environ = vm.import("os", 0)?.get_attr("environ", vm)?;
+    let data = os_environ.get_attr("_data", vm)?;
+    for (key, value) in environ {
+        let key = os_environ
+            .get_attr("encodekey", vm)?
+            .call((vm.ctx.new_str(key.as_str()),), vm)?;
+        let value = os_environ
+            .get_attr("encodevalue", vm)?
+            .call((vm.ctx.new_str(value.as_str()),), vm)?;
+        data.set_item(&*key, value, vm)?;
+    }
+    Ok(())
+}
+
+fn run_main(
+    vm: &VirtualMachine,
+    scope: &rustpython_vm::scope::Scope,
+    source: &str,
+    path: &str,
+) -> PyResult<()> {
     scope
         .globals
         .set_item("__file__", vm.ctx.new_str(path).into(), vm)?;
     let code = vm
         .compile(source, Mode::Exec, path)
         .map_err(|err| err.into_pyexception(vm, Some(source)))?;
-    vm.run_code_obj(code, scope)?;
+    vm.run_code_obj(code, scope.clone())?;
     Ok(())
 }
 

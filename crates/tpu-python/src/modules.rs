@@ -26,11 +26,16 @@ pub struct ModuleSource {
 /// Looks up a module by its full dotted name.
 pub type FindModule = Rc<dyn Fn(&str) -> Option<ModuleSource>>;
 
+/// Called once the program's code has ended (normally or not), before the
+/// interpreter tears down, with the `__main__` module's globals.
+pub type AtEnd = Rc<dyn Fn(&VirtualMachine, &rustpython_vm::builtins::PyDictRef)>;
+
 /// What the embedder adds to every interpreter [`crate::run`] builds.
 #[derive(Clone, Default)]
 pub struct Extensions {
     pub native: Vec<NativeModule>,
     pub find_module: Option<FindModule>,
+    pub at_end: Option<AtEnd>,
 }
 
 thread_local! {

@@ -1,6 +1,7 @@
 //! An embedder's modules: a native one (`#[pymodule]`) and a Python package
 //! served from memory, imported by a program as any module is, with
-//! tracebacks that show the served source's lines.
+//! tracebacks that show the served source's lines; and the hook an embedder
+//! gets once the program has ended.
 
 use std::rc::Rc;
 use tpu_python::rustpython_vm;
@@ -41,6 +42,14 @@ fn run(source: &str) -> Outcome {
                 extensions: Extensions {
                     native: vec![_doubler::module_def],
                     find_module: Some(Rc::new(served)),
+                    // Prints the program's global `seen` after it ended, even
+                    // by an exception.
+                    at_end: Some(Rc::new(|vm, globals| {
+                        if let Ok(seen) = globals.get_item("seen", vm) {
+                            let print = vm.builtins.get_attr("print", vm).unwrap();
+                            print.call(("at end:", seen), vm).unwrap();
+                        }
+                    })),
                 },
                 ..Options::default()
             };
@@ -71,4 +80,16 @@ fn a_traceback_through_a_served_module_shows_its_lines() {
         "Traceback (most recent call last):\n  File \"prog.py\", line 2, in <module>\n    pkg.triple(-2)\n    ~~~~~~~~~~^^^^\n  File \"<served>/pkg/_impl.py\", line 5, in triple\n    raise ValueError(f'negative: {x}')\nValueError: negative: -2\n"
     );
     assert_eq!(outcome.error.map(|f| f.line), Some(Some(2)));
+}
+
+#[test]
+fn the_embedder_sees_the_programs_globals_once_it_has_ended() {
+    let outcome = run("seen = [1]\nseen.append(2)\n");
+    assert_eq!(outcome.stdout, "at end: [1, 2]\n");
+    let outcome = run("seen = 'before'\n1 / 0\nseen = 'after'\n");
+    assert_eq!(outcome.stdout, "at end: before\n");
+    assert_eq!(
+        outcome.error.map(|f| f.kind),
+        Some("ZeroDivisionError".into())
+    );
 }

@@ -11,6 +11,17 @@ _builtins.print = _C._print
 del _builtins
 
 
+class DistStopped(BaseException):
+    # What a rank's wait ends in when the run of ranks is stopped (a
+    # deadlock, a failed rank): not an Exception, so `except Exception`
+    # does not keep the rank going (crates/tpu-torch/src/distributed.rs).
+    __module__ = "torch.distributed"
+
+
+_C.DistStopped = DistStopped
+del DistStopped
+
+
 class Size(tuple):
     # torch.Size: a tuple of ints that prints as PyTorch prints it.
     def __repr__(self):
@@ -225,18 +236,23 @@ def _logical(op, self, other):
     return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[op](self, other)
 
 
+def _same_shape(self, result):
+    if result.shape != self.shape:
+        raise RuntimeError("output with shape [" + ", ".join(_py_str(d) for d in self.shape)
+                           + "] doesn't match the broadcast shape ["
+                           + ", ".join(_py_str(d) for d in result.shape) + "]")
+    return result
+
+
 def _inplace(op):
     # `t += b`: computed out of place, cast back to `t`'s dtype (refused from
-    # float into an integer tensor) and written into `t`'s storage.
+    # float into an integer tensor) and written into `t`'s storage. The result
+    # goes to `assign` as a temporary, so `t` takes its storage rather than a
+    # copy (crates/tpu-torch/src/natives.rs, `take_temporary`).
     def update(self, other):
         if not _operand(other):
             return NotImplemented
-        result = _C.binary(op, self, other)
-        if result.shape != self.shape:
-            raise RuntimeError("output with shape [" + ", ".join(_py_str(d) for d in self.shape)
-                               + "] doesn't match the broadcast shape ["
-                               + ", ".join(_py_str(d) for d in result.shape) + "]")
-        _C.assign(self, result)
+        _C.assign(self, _same_shape(self, _C.binary(op, self, other)))
         return self
     return update
 

@@ -13,6 +13,8 @@ pub(crate) struct Args<'a> {
     pub name: &'a str,
     pub values: Vec<PyObjectRef>,
     pub vm: &'a VirtualMachine,
+    /// `assign`'s result when it was a temporary (`natives::take_temporary`).
+    pub temporary: std::cell::Cell<Option<Tensor>>,
 }
 
 /// The Python type name of `v`, for messages.

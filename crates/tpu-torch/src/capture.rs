@@ -173,6 +173,31 @@ pub(crate) fn print_break(args: &[PyObjectRef], vm: &VirtualMachine) -> PyResult
     with_runtime(vm, async |rt| rt.capture_break(reason, true).await)
 }
 
+/// At the end of a run: if the program imported `torch.distributed.tensor`,
+/// its `_note_sharding` records the meshes and the DTensors the program's
+/// variables hold, by name. A failure here is not the program's: it leaves
+/// the record as it is.
+pub(crate) fn note_sharding(vm: &VirtualMachine, globals: &rustpython_vm::builtins::PyDictRef) {
+    let note = vm
+        .sys_module
+        .get_attr("modules", vm)
+        .and_then(|m| m.get_item("torch.distributed.tensor", vm))
+        .and_then(|m| m.get_attr("_note_sharding", vm));
+    let Ok(note) = note else {
+        return;
+    };
+    let mut names: Vec<(String, PyObjectRef)> = globals
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.downcast_ref::<PyStr>()?.to_string(), v)))
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    let pairs = names
+        .into_iter()
+        .map(|(k, v)| vm.ctx.new_tuple(vec![vm.ctx.new_str(k).into(), v]).into())
+        .collect();
+    let _ = note.call((vm.ctx.new_list(pairs),), vm);
+}
+
 /// Runs primitive `a.name` of this family.
 pub(crate) fn call(a: &Args<'_>) -> PyResult {
     let vm = a.vm;

@@ -4,20 +4,20 @@
 //! PyTorch), and the Python prelude (`crates/tpu-lang/prelude/`) served as the
 //! `torch` and `jax` packages.
 //!
-//! `tpu run` of one process uses it natively. **Partial:** of `torch._C`'s
-//! primitives only those `PORTED` lists run here (the rest, `torch.distributed`'s,
-//! raise `NotImplementedError` naming the primitive), so runs of ranks and the
-//! page still use `tpu-lang`'s own interpreter.
+//! `tpu run` (one process, or ranks: `run_ranks`) and `tpu bench` use it
+//! natively; the page still uses `tpu-lang`'s own interpreter.
 
 mod args;
 mod autograd;
 mod capture;
 mod code_cache;
+mod distributed;
 mod factories;
 mod generators;
 mod indexing;
 mod natives;
 mod printing;
+mod ranks;
 mod runtime;
 mod serve;
 mod torch_c;
@@ -25,6 +25,8 @@ mod torch_tpu;
 
 use std::rc::Rc;
 use tpu_runtime::{Diagnostic, Report, Runtime, SourceSpan};
+
+pub use ranks::{MAX_RANKS, run_ranks};
 
 /// The primitives of `torch._C` this crate has ported so far.
 pub const PORTED: &[&str] = natives::PORTED;
@@ -45,11 +47,12 @@ pub fn run(
         .native
         .push(torch_tpu::_tpu_torch_tpu::module_def);
     options.extensions.find_module = Some(Rc::new(serve::find_module));
+    options.extensions.at_end = Some(Rc::new(capture::note_sharding));
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
     torch_c::_tpu_torch::reset_classes();
     generators::reset();
-    capture::reset(&options.path);
+    capture::reset(&options.main_file());
     runtime::with_runtime_installed(runtime, || tpu_python::run(source, options))
 }
 

@@ -89,13 +89,51 @@ pub(crate) fn ported(name: &str) -> Option<&'static str> {
         .iter()
         .chain(crate::autograd::PORTED)
         .chain(crate::capture::PORTED)
+        .chain(crate::distributed::PORTED)
         .find(|&&p| p == name)
         .copied()
 }
 
+/// `assign(t, result)` where `result` is a temporary (`t.add_(x)` is
+/// `assign(t, t.add(x))`): this call holds the only reference to it, so its
+/// object is dropped here and its tensor handed on alone, and the runtime
+/// gives its storage to `t` instead of copying it in, as the own interpreter
+/// does with the value it moves. `values[1]` is then `None`.
+fn take_temporary(mut values: Vec<PyObjectRef>) -> (Vec<PyObjectRef>, Option<Tensor>) {
+    let Some(result) = values.get(1) else {
+        return (values, None);
+    };
+    if result.strong_count() != 1 {
+        return (values, None);
+    }
+    let Some(tensor) = result.downcast_ref::<PyTensor>().map(|t| t.tensor()) else {
+        return (values, None);
+    };
+    // Dropping the object drops its handle on the storage.
+    values[1] = values[0].clone();
+    (values, Some(tensor))
+}
+
 /// Runs primitive `name` on `values`.
 pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
-    let a = Args { name, values, vm };
+    if let Some(handler) = crate::distributed::dispatch_override(&values, vm) {
+        let args = vm.ctx.new_list(values);
+        return handler.call((vm.ctx.new_str(name), args), vm);
+    }
+    let (values, temporary) = if name == "assign" {
+        take_temporary(values)
+    } else {
+        (values, None)
+    };
+    let a = Args {
+        name,
+        values,
+        vm,
+        temporary: std::cell::Cell::new(temporary),
+    };
+    if crate::distributed::PORTED.contains(&name) {
+        return crate::distributed::call(&a);
+    }
     if crate::autograd::PORTED.contains(&name) {
         return crate::autograd::call(&a);
     }
@@ -562,7 +600,10 @@ fn writes(a: &Args<'_>) -> PyResult {
     let t = a.tensor(0)?;
     match a.name {
         "assign" => {
-            let result = as_tensor(a.get(1)?, Some(&t), vm)?;
+            let result = match a.temporary.take() {
+                Some(result) => result,
+                None => as_tensor(a.get(1)?, Some(&t), vm)?,
+            };
             with_runtime(vm, async |rt| {
                 let result = if result.dtype() != t.dtype() {
                     tpu_runtime::Runtime::check_cast(result.dtype(), t.dtype())?;

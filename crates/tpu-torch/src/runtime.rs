@@ -25,11 +25,20 @@ pub(crate) fn with_runtime_installed<R>(runtime: &mut Runtime, f: impl FnOnce() 
 }
 
 /// `f` with the run's runtime, its future driven to completion (natively a
-/// device read blocks this thread until the device answers), and a runtime
-/// error raised as the Python exception it names.
+/// device read blocks this thread until the device answers; a rank's wait
+/// for the others passes the turn on, see `ranks.rs`), and a runtime error
+/// raised as the Python exception it names.
 pub(crate) fn with_runtime<T, F>(vm: &VirtualMachine, f: F) -> PyResult<T>
 where
     F: AsyncFnOnce(&mut Runtime) -> Result<T, RuntimeError>,
+{
+    with_runtime_raw(vm, f)?.map_err(|e| runtime_error(vm, &e))
+}
+
+/// `with_runtime`, with `f`'s result as it is.
+pub(crate) fn with_runtime_raw<T, F>(vm: &VirtualMachine, f: F) -> PyResult<T>
+where
+    F: AsyncFnOnce(&mut Runtime) -> T,
 {
     let pointer = RUNTIME.with(|r| r.replace(std::ptr::null_mut()));
     if pointer.is_null() {
@@ -51,7 +60,7 @@ where
     // The ops this call dispatches are the user's line's, as the Report
     // attributes them.
     runtime.set_line(Some(crate::capture::user_line(vm)).filter(|&l| l > 0));
-    pollster::block_on(f(runtime)).map_err(|e| runtime_error(vm, &e))
+    Ok(crate::ranks::block_on(f(runtime)))
 }
 
 /// A runtime error as the Python exception its kind names.

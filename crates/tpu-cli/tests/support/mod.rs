@@ -45,34 +45,25 @@ pub fn nproc_of(source: &str, default: Option<usize>) -> Option<usize> {
 
 /// Runs the corpus program at `path` on `backend` in each of `modes`, as the
 /// ranks its first line names (else `default_nproc`), and panics naming every
-/// mode it disagreed with PyTorch in. A program known not to match on the
-/// interpreter that runs it must disagree in every mode, so that one that
-/// starts to pass is noticed and its file removed: ranks run on the own
-/// interpreter (`not_yet`, from `NAME.not_yet`), one process on the new one
-/// (`differs`, from `NAME.differs`).
+/// mode it disagreed with PyTorch in. A program known to differ on RustPython
+/// (`differs`, from its `NAME.differs` file) must disagree in every mode, so
+/// that one that starts to pass is noticed and its file removed.
 #[allow(dead_code)] // Used by the generated corpus tests.
 pub fn check_program(
     path: &str,
     backend: &str,
     modes: &[&str],
     default_nproc: Option<usize>,
-    not_yet: Option<&str>,
     differs: Option<&str>,
 ) {
     let path = Path::new(path);
-    let source = std::fs::read_to_string(path).unwrap_or_default();
-    let (not_yet, file) = if nproc_of(&source, default_nproc).is_some() {
-        (not_yet, "not_yet")
-    } else {
-        (differs, "differs")
-    };
     let mut problems = Vec::new();
     for &mode in modes {
         let verdict = run_program(path, backend, mode, default_nproc);
-        match (verdict, not_yet) {
+        match (verdict, differs) {
             (Err(why), None) => problems.push(format!("in {mode}: {why}")),
             (Ok(()), Some(what)) => problems.push(format!(
-                "in {mode}: now matches; delete its .{file} file ({what})"
+                "in {mode}: now matches; delete its .differs file ({what})"
             )),
             _ => {}
         }
