@@ -30,7 +30,48 @@ mod mutate;
 #[global_allocator]
 static MEMORY: memory::Ceiling = memory::Ceiling::new();
 
-use campaign::{Corpus, Plan, Source, Tally, run_seed};
+use campaign::{Corpus, Engine, Plan, Tally, run_seed};
+use tpu_lang::{RunOptions, run, run_ranks};
+use tpu_runtime::{EagerMode, ReferenceBackend, Report, Runtime, SharedBackend};
+
+/// The own interpreter runs the cases.
+const ENGINE: Engine = Engine {
+    run: run_case,
+    stack_bytes: tpu_lang::NATIVE_STACK_BYTES,
+    test_command: "cargo test -p tpu-lang --release --test fuzz",
+    default_cases: 300,
+};
+
+/// Steps each program (each rank of a distributed one) may take: enough for
+/// most corpus programs to reach their tensor work, few enough that an
+/// endless loop ends quickly.
+const FUEL: u64 = 20_000;
+
+fn run_case(program: &str, mode: EagerMode, nproc: Option<usize>) -> Report {
+    let options = RunOptions {
+        fuel: FUEL,
+        mode,
+        ..RunOptions::default()
+    };
+    match nproc {
+        Some(n) => {
+            let shared = SharedBackend::new(Box::new(ReferenceBackend::new()));
+            let mut runtimes: Vec<Runtime> = (0..n)
+                .map(|_| Runtime::new(Box::new(shared.clone())))
+                .collect();
+            pollster::block_on(run_ranks(
+                program,
+                &mut runtimes,
+                &options,
+                (0..n).collect(),
+            ))
+        }
+        None => {
+            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
+            pollster::block_on(run(program, &mut runtime, &options))
+        }
+    }
+}
 
 #[test]
 fn random_and_mutated_programs_never_panic() {
@@ -60,37 +101,9 @@ fn random_and_mutated_programs_never_panic() {
     // standard-library programs (plain Python) never reach the runtime, so
     // they are counted apart (`Source::Stdlib`) and held to no floor: lumped
     // with the others they brought the single-process share to about 17%.
-    const MIN_SINGLE_REACHED: f64 = 0.13;
-    const MIN_SINGLE_COMPLETED: f64 = 0.02;
-    const MIN_DISTRIBUTED_REACHED: f64 = 0.10;
-    let check = |sources: &[Source], min_cases: usize| {
-        let cases = tally.count(sources);
-        (cases >= min_cases).then_some(cases as f64)
-    };
-    let single = [Source::RandomBytes, Source::Mutated];
-    if let Some(cases) = check(&single, 150) {
-        let (reached, completed) = (tally.reached(&single), tally.ended_in(&single, "output"));
-        assert!(
-            reached as f64 / cases >= MIN_SINGLE_REACHED,
-            "only {reached} of {cases} single-process cases reached the tensor runtime"
-        );
-        assert!(
-            completed as f64 / cases >= MIN_SINGLE_COMPLETED,
-            "only {completed} of {cases} single-process cases ran to the end"
-        );
-    }
-    let distributed = [Source::Distributed];
-    if let Some(cases) = check(&distributed, 50) {
-        let reached = tally.reached(&distributed);
-        let in_world = tally.ended_in(&distributed, "output")
-            + tally.ended_in(&distributed, "DistDeadlockError");
-        assert!(
-            reached as f64 / cases >= MIN_DISTRIBUTED_REACHED,
-            "only {reached} of {cases} distributed cases reached the tensor runtime"
-        );
-        assert!(
-            in_world > 0,
-            "none of {cases} distributed cases completed or ended in a named deadlock"
-        );
-    }
+    tally.check_floors(&campaign::Floors {
+        single_reached: 0.13,
+        single_completed: 0.02,
+        distributed_reached: 0.10,
+    });
 }

@@ -249,11 +249,47 @@ fn run_main(
     scope
         .globals
         .set_item("__file__", vm.ctx.new_str(path).into(), vm)?;
-    let code = vm
-        .compile(source, Mode::Exec, path)
-        .map_err(|err| err.into_pyexception(vm, Some(source)))?;
+    // RustPython 0.6.0's compiler can panic on some malformed sources (its
+    // escape-sequence warnings slice a string inside a character): that is
+    // the program's `SyntaxError` at its first line, not a crash.
+    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        vm.compile(source, Mode::Exec, path)
+    }));
+    let code = match compiled {
+        Ok(compiled) => compiled.map_err(|err| err.into_pyexception(vm, Some(source)))?,
+        Err(panic) => return Err(compiler_failure(vm, panic.as_ref(), path, source)),
+    };
     vm.run_code_obj(code, scope.clone())?;
     Ok(())
+}
+
+/// The `SyntaxError` for a source RustPython's compiler panicked on.
+fn compiler_failure(
+    vm: &VirtualMachine,
+    panic: &(dyn std::any::Any + Send),
+    path: &str,
+    source: &str,
+) -> PyBaseExceptionRef {
+    let why = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("no message");
+    let exc = vm.new_exception_msg(
+        vm.ctx.exceptions.syntax_error.to_owned(),
+        format!("the compiler (RustPython 0.6.0) cannot read this source: {why}").into(),
+    );
+    let first_line = source.lines().next().unwrap_or("");
+    let attributes: [(&str, rustpython_vm::PyObjectRef); 4] = [
+        ("filename", vm.ctx.new_str(path).into()),
+        ("lineno", vm.ctx.new_int(1).into()),
+        ("offset", vm.ctx.new_int(1).into()),
+        ("text", vm.ctx.new_str(first_line).into()),
+    ];
+    for (name, value) in attributes {
+        let _ = exc.as_object().set_attr(name, value, vm);
+    }
+    exc
 }
 
 /// The exit status and failure of a run its exception ended: `SystemExit`'s

@@ -3,32 +3,35 @@
 //! numbers alone, so any case reproduces by itself), how it runs (on a thread
 //! of its own, named after it, with a fresh runtime and a wall-clock limit, so
 //! a panic, a stack overflow or a hang names its case), and what the cases
-//! ended in (`Tally`).
+//! ended in (`Tally`). The interpreter that runs a case is the including test's
+//! (`super::ENGINE`): the own one here, RustPython in `crates/tpu-torch`.
 
 use super::mutate::{Rng, mutate, random_bytes};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use tpu_lang::{RunOptions, run, run_ranks};
+use tpu_runtime::EagerMode;
 use tpu_runtime::rng::Mt19937;
-use tpu_runtime::{EagerMode, ReferenceBackend, Runtime, SharedBackend};
 
-/// Cases per seed when `TPU_FUZZ_CASES` is not set: what the test command runs.
-pub const DEFAULT_CASES: usize = 300;
-
-/// Steps each program (each rank of a distributed one) may take: enough for
-/// most corpus programs to reach their tensor work, few enough that an
-/// endless loop ends quickly.
-const FUEL: u64 = 20_000;
+/// What runs a case: the including test's interpreter.
+pub struct Engine {
+    /// Runs `program` on the reference backend in `mode`, as `nproc` ranks
+    /// when given, each limited to a small budget of steps or time.
+    pub run: fn(program: &str, mode: EagerMode, nproc: Option<usize>) -> tpu_runtime::Report,
+    /// The stack a case's thread gets.
+    pub stack_bytes: usize,
+    /// The command every reproduction line starts from.
+    pub test_command: &'static str,
+    /// Cases per seed when `TPU_FUZZ_CASES` is not set: what the test
+    /// command runs.
+    pub default_cases: usize,
+}
 
 /// How long a case may run before it counts as a hang. Cases take
 /// milliseconds (release) to a second (debug); the limit is far above that so
 /// a slow machine never trips it.
 const CASE_LIMIT: Duration = Duration::from_secs(120);
-
-/// The command every reproduction line starts from.
-const TEST_COMMAND: &str = "cargo test -p tpu-lang --release --test fuzz";
 
 /// Which cases a run draws: `TPU_FUZZ_SEEDS` (or `TPU_FUZZ_SEED`), a
 /// comma-separated list, else one seed drawn from the clock;
@@ -68,7 +71,7 @@ impl Plan {
         Plan {
             seeds: seeds.unwrap_or_else(|| vec![clock_seed()]),
             from_clock,
-            cases: number("TPU_FUZZ_CASES").unwrap_or(DEFAULT_CASES),
+            cases: number("TPU_FUZZ_CASES").unwrap_or(super::ENGINE.default_cases),
             only_case: number("TPU_FUZZ_CASE"),
         }
     }
@@ -90,7 +93,7 @@ impl Plan {
             None => format!("{} cases", self.cases),
         };
         format!(
-            "fuzz: seed{} {} ({}), {cases} per seed; the same cases again: TPU_FUZZ_SEEDS={} TPU_FUZZ_CASES={} {TEST_COMMAND}",
+            "fuzz: seed{} {} ({}), {cases} per seed; the same cases again: TPU_FUZZ_SEEDS={} TPU_FUZZ_CASES={} {}",
             if self.seeds.len() == 1 { "" } else { "s" },
             seeds.join(","),
             if self.from_clock {
@@ -100,6 +103,7 @@ impl Plan {
             },
             seeds.join(","),
             self.cases,
+            super::ENGINE.test_command,
         )
     }
 }
@@ -274,7 +278,7 @@ impl Case {
         let case = self.clone();
         let handle = std::thread::Builder::new()
             .name(format!("fuzz seed {} case {}", self.seed, self.index))
-            .stack_size(tpu_lang::NATIVE_STACK_BYTES)
+            .stack_size(super::ENGINE.stack_bytes)
             .spawn(move || {
                 let _ = tx.send(case.execute());
             })
@@ -303,25 +307,14 @@ impl Case {
     }
 
     fn execute(&self) -> Ending {
-        let options = RunOptions {
-            fuel: FUEL,
-            mode: self.mode,
-            ..RunOptions::default()
-        };
-        let report = if self.source == Source::Distributed {
-            let shared = SharedBackend::new(Box::new(ReferenceBackend::new()));
-            let mut runtimes: Vec<Runtime> = (0..self.nproc)
-                .map(|_| Runtime::new(Box::new(shared.clone())))
-                .collect();
-            let ranks = (0..self.nproc).collect();
-            pollster::block_on(run_ranks(&self.program, &mut runtimes, &options, ranks))
-        } else {
-            let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));
-            pollster::block_on(run(&self.program, &mut runtime, &options))
-        };
+        let nproc = (self.source == Source::Distributed).then_some(self.nproc);
+        let report = (super::ENGINE.run)(&self.program, self.mode, nproc);
         let class = match report.diagnostics.first() {
             None => "output".to_string(),
-            Some(d) if d.kind == "TimeoutError" && d.message.contains("budget") => {
+            Some(d)
+                if d.kind == "TimeoutError"
+                    && (d.message.contains("budget") || d.message.contains("time limit")) =>
+            {
                 "step budget".to_string()
             }
             Some(d) => d.kind.clone(),
@@ -340,10 +333,11 @@ impl Case {
     /// The failure message: what went wrong, the commands that draw this
     /// case again, and its program.
     pub fn failure(&self, cases: usize, what: &str) -> String {
+        let command = super::ENGINE.test_command;
         format!(
             "case {} of seed {} ({:?}, {:?} mode{}) {what}\n\
-             this case alone: TPU_FUZZ_SEED={} TPU_FUZZ_CASE={} {TEST_COMMAND}\n\
-             the whole run:   TPU_FUZZ_SEED={} TPU_FUZZ_CASES={cases} {TEST_COMMAND}\n\
+             this case alone: TPU_FUZZ_SEED={} TPU_FUZZ_CASE={} {command}\n\
+             the whole run:   TPU_FUZZ_SEED={} TPU_FUZZ_CASES={cases} {command}\n\
              the program:\n{}",
             self.index,
             self.seed,
@@ -362,6 +356,17 @@ impl Case {
     }
 }
 
+/// The least shares of cases that must get past the parser (see each fuzz
+/// test for how they were measured): the single-process cases that reached
+/// the tensor runtime and that ran to the end, the distributed ones that
+/// reached it. At least one distributed case must complete or end in a named
+/// deadlock. Runs too short to hold to a share are not checked.
+pub struct Floors {
+    pub single_reached: f64,
+    pub single_completed: f64,
+    pub distributed_reached: f64,
+}
+
 /// What a run's cases ended in.
 #[derive(Default)]
 pub struct Tally {
@@ -374,6 +379,39 @@ pub struct Tally {
 }
 
 impl Tally {
+    pub fn check_floors(&self, floors: &Floors) {
+        let check = |sources: &[Source], min_cases: usize| {
+            let cases = self.count(sources);
+            (cases >= min_cases).then_some(cases as f64)
+        };
+        let single = [Source::RandomBytes, Source::Mutated];
+        if let Some(cases) = check(&single, 150) {
+            let (reached, completed) = (self.reached(&single), self.ended_in(&single, "output"));
+            assert!(
+                reached as f64 / cases >= floors.single_reached,
+                "only {reached} of {cases} single-process cases reached the tensor runtime"
+            );
+            assert!(
+                completed as f64 / cases >= floors.single_completed,
+                "only {completed} of {cases} single-process cases ran to the end"
+            );
+        }
+        let distributed = [Source::Distributed];
+        if let Some(cases) = check(&distributed, 50) {
+            let reached = self.reached(&distributed);
+            let in_world = self.ended_in(&distributed, "output")
+                + self.ended_in(&distributed, "DistDeadlockError");
+            assert!(
+                reached as f64 / cases >= floors.distributed_reached,
+                "only {reached} of {cases} distributed cases reached the tensor runtime"
+            );
+            assert!(
+                in_world > 0,
+                "none of {cases} distributed cases completed or ended in a named deadlock"
+            );
+        }
+    }
+
     pub fn add(&mut self, source: Source, ending: &Ending) {
         *self.cases.entry(source).or_default() += 1;
         *self.reached_runtime.entry(source).or_default() += usize::from(ending.reached_runtime);
