@@ -3,9 +3,9 @@
 //! reference backend, judged by the corpus rule against what PyTorch printed.
 //! The programs that agree are listed in `AGREE` (the test fails when one
 //! stops agreeing or one not listed starts to); every other program's first
-//! error is printed, which is where it stops next. Reports itself ignored
-//! where `../shared/real` is absent. Multi-rank programs (`_N.py`) are left
-//! out: ranks are not ported yet.
+//! error is printed, which is where it stops next. A program whose name ends
+//! in `_N` runs as N ranks, as `torchrun --nproc-per-node N` ran it. Reports
+//! itself ignored where `../shared/real` is absent (`build.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,54 +24,64 @@ fn real_dir() -> PathBuf {
     }
 }
 
+/// The ranks a program runs as: N for a name ending in `_N`.
+fn ranks_of(path: &Path) -> Option<usize> {
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    stem.rsplit('_').next()?.parse().ok()
+}
+
 fn run(path: &Path) -> Result<(), String> {
     let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let expected =
         std::fs::read_to_string(path.with_extension("expected")).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let outcome = std::thread::Builder::new()
+    let ranks = ranks_of(path);
+    let report = std::thread::Builder::new()
         .stack_size(tpu_python::STACK_BYTES)
         .spawn(move || {
-            let mut runtime =
-                tpu_runtime::Runtime::new(Box::new(tpu_runtime::ReferenceBackend::new()));
-            tpu_torch::run(
-                &source,
-                &mut runtime,
-                tpu_python::Options {
-                    path: name,
-                    timeout: Some(Duration::from_secs(120)),
-                    ..tpu_python::Options::default()
-                },
-            )
+            let options = tpu_python::Options {
+                path: name,
+                timeout: Some(Duration::from_secs(120)),
+                ..tpu_python::Options::default()
+            };
+            let mode = tpu_runtime::EagerMode::Strict;
+            let reference = || Box::new(tpu_runtime::ReferenceBackend::new());
+            match ranks {
+                Some(n) => {
+                    let shared = tpu_runtime::SharedBackend::new(reference());
+                    let mut runtimes: Vec<_> = (0..n)
+                        .map(|_| tpu_runtime::Runtime::new(Box::new(shared.clone())))
+                        .collect();
+                    tpu_torch::run_ranks(&source, &mut runtimes, &options, mode, (0..n).collect())
+                }
+                None => {
+                    let mut runtime = tpu_runtime::Runtime::new(reference());
+                    tpu_torch::run_report(&source, &mut runtime, options, mode).0
+                }
+            }
         })
         .map_err(|e| e.to_string())?
         .join()
         .map_err(|_| "the run panicked".to_string())?;
-    if let Some(f) = &outcome.error {
-        return Err(format!("{}: {} (line {:?})", f.kind, f.message, f.line));
+    if let Some(d) = report.diagnostics.first() {
+        let line = d.span.as_ref().map(|s| s.line);
+        return Err(format!("{}: {} (line {line:?})", d.kind, d.message));
     }
-    tpu_lang::conformance::agree(&expected, &outcome.stdout)
+    tpu_lang::conformance::agree(&expected, &report.stdout)
 }
 
 #[test]
+#[cfg_attr(
+    not(tpu_real),
+    ignore = "the real programs (../shared/real) are absent: set TPU_SHARED_DIR to the shared conformance folder beside them"
+)]
 fn the_real_programs_that_agree_still_do_and_the_list_is_complete() {
     let dir = real_dir();
-    if !dir.is_dir() {
-        eprintln!("ignored: {} is absent", dir.display());
-        return;
-    }
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the real corpus is readable")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
-            p.extension().is_some_and(|x| x == "py")
-                && p.with_extension("expected").is_file()
-                && !p.file_stem().is_some_and(|s| {
-                    s.to_string_lossy()
-                        .rsplit('_')
-                        .next()
-                        .is_some_and(|n| n.parse::<u32>().is_ok())
-                })
+            p.extension().is_some_and(|x| x == "py") && p.with_extension("expected").is_file()
         })
         .collect();
     programs.sort();
