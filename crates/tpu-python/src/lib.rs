@@ -131,6 +131,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
     output::begin(on_output);
     let serves_modules = extensions.find_module.is_some();
     let at_end = extensions.at_end.clone();
+    let hidden = extensions.hidden_frames.clone();
     modules::begin(extensions.find_module);
 
     let result = interpreter.enter(|vm| {
@@ -154,7 +155,10 @@ pub fn run(source: &str, options: Options) -> Outcome {
     });
     let (exit_code, error) = interpreter.enter(|vm| match result {
         Ok(()) => (0, None),
-        Err(exc) => ended_by(vm, exc, &file, source),
+        Err(exc) => {
+            hide_frames(&exc, &hidden);
+            ended_by(vm, exc, &file, source)
+        }
     });
     // Flushes the streams and runs `atexit` handlers, as CPython does after
     // printing the traceback. The exception is handled above: `finalize` would
@@ -290,6 +294,36 @@ fn compiler_failure(
         let _ = exc.as_object().set_attr(name, value, vm);
     }
     exc
+}
+
+/// Unlinks from `exc`'s traceback the frames of files named with one of the
+/// `hidden` prefixes.
+fn hide_frames(exc: &PyBaseExceptionRef, hidden: &[String]) {
+    if hidden.is_empty() {
+        return;
+    }
+    let shown = |tb: &rustpython_vm::PyRef<rustpython_vm::builtins::PyTraceback>| {
+        let code = tb.frame.f_code();
+        let file = code.source_path().to_str().unwrap_or("");
+        !hidden
+            .iter()
+            .any(|prefix| file.starts_with(prefix.as_str()))
+    };
+    let mut entries = Vec::new();
+    let mut entry = exc.__traceback__();
+    while let Some(tb) = entry {
+        entry = tb.next.lock().clone();
+        if shown(&tb) {
+            entries.push(tb);
+        }
+    }
+    for pair in entries.windows(2) {
+        *pair[0].next.lock() = Some(pair[1].clone());
+    }
+    if let Some(last) = entries.last() {
+        *last.next.lock() = None;
+    }
+    exc.set_traceback(entries.into_iter().next());
 }
 
 /// The exit status and failure of a run its exception ended: `SystemExit`'s

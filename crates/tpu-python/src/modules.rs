@@ -36,6 +36,10 @@ pub struct Extensions {
     pub native: Vec<NativeModule>,
     pub find_module: Option<FindModule>,
     pub at_end: Option<AtEnd>,
+    /// File-name prefixes whose frames an uncaught exception's traceback
+    /// leaves out: the embedder's glue, standing for what is native code in
+    /// the library it mirrors (whose frames CPython never shows).
+    pub hidden_frames: Vec<String>,
 }
 
 thread_local! {

@@ -17,7 +17,14 @@ mod _doubler {
 
 fn served(name: &str) -> Option<ModuleSource> {
     let (is_package, source) = match name {
-        "pkg" => (true, "from ._impl import triple\nVERSION = '1.0'\n"),
+        "pkg" => (
+            true,
+            "from ._impl import triple\nfrom ._hidden import check\nVERSION = '1.0'\n",
+        ),
+        "pkg._hidden" => (
+            false,
+            "def check(x):\n    if x > 9:\n        raise OverflowError(f'too big: {x}')\n    return x\n",
+        ),
         "pkg._impl" => (
             false,
             "import _doubler\n\ndef triple(x):\n    if x < 0:\n        raise ValueError(f'negative: {x}')\n    return _doubler.double(x) + x\n",
@@ -50,6 +57,7 @@ fn run(source: &str) -> Outcome {
                             print.call(("at end:", seen), vm).unwrap();
                         }
                     })),
+                    hidden_frames: vec!["<served>/pkg/_hidden".into()],
                 },
                 ..Options::default()
             };
@@ -91,5 +99,14 @@ fn the_embedder_sees_the_programs_globals_once_it_has_ended() {
     assert_eq!(
         outcome.error.map(|f| f.kind),
         Some("ZeroDivisionError".into())
+    );
+}
+
+#[test]
+fn the_embedders_hidden_frames_are_left_out_of_a_traceback() {
+    let outcome = run("import pkg\npkg.check(10)\n");
+    assert_eq!(
+        outcome.stderr,
+        "Traceback (most recent call last):\n  File \"prog.py\", line 2, in <module>\n    pkg.check(10)\n    ~~~~~~~~~^^^^\nOverflowError: too big: 10\n"
     );
 }

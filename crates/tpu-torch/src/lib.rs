@@ -48,6 +48,8 @@ pub fn run(
         .push(torch_tpu::_tpu_torch_tpu::module_def);
     options.extensions.find_module = Some(Rc::new(serve::find_module));
     options.extensions.at_end = Some(Rc::new(capture::note_sharding));
+    // The glue is what PyTorch does in C++: tracebacks do not show it.
+    options.extensions.hidden_frames = vec![serve::GLUE_PREFIX.to_owned()];
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
     torch_c::_tpu_torch::reset_classes();
