@@ -27,6 +27,7 @@ pub mod prelude_files {
     pub use crate::python::library::{SHADOWED_BUILTINS, library_files};
     pub use crate::torch::module::{TORCH_DTYPES, TORCH_FUNCTIONS};
     pub use crate::torch::prelude::{imported_with, is_missing_submodule};
+    pub use crate::torch::pytorch_names::is_pytorch_name;
 }
 
 use python::{error, guard, interp};

@@ -150,6 +150,17 @@ def _compare(op, flipped):
 for _op, _dunder in [("eq", "eq"), ("ne", "ne"), ("lt", "lt"), ("le", "le"), ("gt", "gt"), ("ge", "ge")]:
     _py_setattr(Tensor, "__" + _dunder + "__", _compare(_op, None))
 Tensor.__hash__ = lambda self: id(self)
+
+
+def _lacking(self, name):
+    # Only reached when the attribute is missing: a Tensor attribute PyTorch
+    # has and this project lacks is a NotImplementedError naming it.
+    if _C._lacks("Tensor", name):
+        raise NotImplementedError("Tensor." + name + " is not supported yet (it is part of PyTorch 2.15, but not of this playground)")
+    raise AttributeError("'" + _py_type(self).__name__ + "' object has no attribute '" + name + "'")
+
+
+Tensor.__getattr__ = _lacking
 Tensor.__neg__ = lambda self: _C.unary("neg", self)
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = lambda self: _C.unary("abs", self)

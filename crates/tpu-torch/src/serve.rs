@@ -87,6 +87,9 @@ fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
         }
         _ => {}
     }
+    if MIRRORED.contains(&name) {
+        out += LACKING;
+    }
     out += "del _tpu_builtins, _tpu_run\n";
     for module in imported_with(name) {
         out += &format!("import {module}\n");
@@ -108,6 +111,27 @@ fn unported(name: &str) -> Vec<&'static str> {
         _ => Vec::new(),
     }
 }
+
+/// The namespaces whose PyTorch names are listed (`is_pytorch_name`): a
+/// name PyTorch has there and this project lacks is a `NotImplementedError`
+/// naming it, not an `AttributeError` that reads like a typo (`Tensor`'s are
+/// in the glue).
+const MIRRORED: &[&str] = &[
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.nn.init",
+    "torch.optim",
+    "torch.optim.lr_scheduler",
+];
+
+/// The module `__getattr__` of a mirrored namespace.
+const LACKING: &str = r#"
+def __getattr__(name):
+    if _tpu_torch._lacks(__name__, name):
+        raise NotImplementedError(__name__ + "." + name + " is not supported yet (it is part of PyTorch 2.15, but not of this playground)")
+    raise AttributeError("module '" + __name__ + "' has no attribute '" + name + "'")
+"#;
 
 /// Runs one file of a module's body in the module's namespace, under its own
 /// file name, with its lines in `linecache`.

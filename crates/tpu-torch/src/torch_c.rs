@@ -513,6 +513,15 @@ pub(crate) mod _tpu_torch {
             .ok_or_else(|| vm.new_import_error(format!("no prelude file {path}"), path))
     }
 
+    /// Whether PyTorch 2.15 has `namespace.name` (or the submodule of that
+    /// name), which this project lacks.
+    #[pyfunction]
+    fn _lacks(namespace: PyStrRef, name: PyStrRef) -> bool {
+        let (namespace, name) = (namespace.to_string(), name.to_string());
+        tpu_lang::prelude_files::is_pytorch_name(&namespace, &name)
+            || tpu_lang::prelude_files::is_missing_submodule(&format!("{namespace}.{name}"))
+    }
+
     /// The marshalled code of a prelude file, if compiled before.
     #[pyfunction]
     fn _code_get(filename: PyStrRef, source: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {

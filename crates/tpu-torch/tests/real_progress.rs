@@ -14,7 +14,8 @@ use std::time::Duration;
 /// None yet: past the standard library (argparse, sys, io, pickle, dataclasses
 /// all run), each stops at PyTorch's long tail (`torch.multinomial`,
 /// `nn.LSTM`, `torch.save`, `torch.cuda`, `torch.backends`, `torch.fx`,
-/// `torch.utils.data.dataloader`) or at numpy, which the run prints.
+/// `torch.multiprocessing`, `randint` without `high`) or at numpy, which the
+/// run prints.
 const AGREE: &[&str] = &[];
 
 fn real_dir() -> PathBuf {

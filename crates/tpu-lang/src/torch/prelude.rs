@@ -70,14 +70,21 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.export",
     "torch.fft",
     "torch.func",
+    "torch.fx",
+    "torch.hub",
     "torch.jit",
     "torch.linalg",
+    "torch.multiprocessing",
     "torch.nn.attention",
+    "torch.nn.utils.rnn",
     "torch.onnx",
+    "torch.overrides",
     "torch.profiler",
     "torch.sparse",
     "torch.special",
     "torch.testing",
+    "torch.utils.checkpoint",
+    "torch.utils.tensorboard",
 ];
 
 /// Whether `name` (`"torch.fft"`) is a PyTorch submodule this project does
