@@ -10,18 +10,18 @@
 //! raises `EOFError`), an uncaught exception prints CPython's traceback to
 //! stderr and exits 1, `SystemExit` exits with its code, and `atexit` handlers
 //! run at the end. Natively the files are the host's (`open`, `os`,
-//! `tempfile`); in the browser (not yet built on this crate) they will be an
-//! in-memory file system.
-//!
-//! Not yet here: the `torch` surface (`torch._C` on RustPython's native-module
-//! API) and ranks; both still run on `tpu-lang`'s own interpreter (see
-//! ARCHITECTURE.md, "Whose Python").
+//! `tempfile`) unless a run asks for memory; in the browser they are always
+//! an in-memory file system kept between runs ([`memfs`]), which the
+//! embedder fills and reads, and `Lib/` is served by the embedder
+//! ([`Options::stdlib`]).
 
+pub mod memfs;
 mod modules;
 mod output;
+mod posix;
 mod stop;
 
-pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule};
+pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule, modules_in};
 pub use output::{OnOutput, Stream};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;
@@ -64,6 +64,24 @@ pub struct Options {
     /// variables): this interpreter's alone, not the process's, so ranks on
     /// threads of one process each see their own.
     pub environ: Vec<(String, String)>,
+    /// Where `open`, `os` and the rest find the program's files.
+    pub files: Files,
+    /// `Lib/`, served by the embedder, where the interpreter cannot read it
+    /// from rustpython-pylib's folder (the browser). `None` natively.
+    pub stdlib: Option<FindModule>,
+}
+
+/// Where a run's files are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Files {
+    /// The host's, relative to the working directory, as `python` sees
+    /// them. Native only.
+    #[cfg_attr(not(target_arch = "wasm32"), default)]
+    Host,
+    /// [`memfs`]'s, which outlive the run: the program starts in
+    /// [`memfs::HOME`], and `/tmp` is there.
+    #[cfg_attr(target_arch = "wasm32", default)]
+    Memory,
 }
 
 impl Options {
@@ -118,7 +136,11 @@ pub fn run(source: &str, options: Options) -> Outcome {
         on_output,
         extensions,
         environ,
+        files,
+        stdlib,
     } = options;
+    // There is no host file system in the browser.
+    let memory = files == Files::Memory || cfg!(target_arch = "wasm32");
     let (signals, watchdog) = stop::Watchdog::start(stop, timeout);
     let file = match &folder {
         Some(dir) => dir.join(&path).display().to_string(),
@@ -127,26 +149,48 @@ pub fn run(source: &str, options: Options) -> Outcome {
     let main_dir = folder
         .as_ref()
         .and_then(|_| Path::new(&file).parent().map(Path::to_path_buf));
-    let interpreter = interpreter(&path, main_dir.as_deref(), args, signals, &extensions);
+    let main_dir = main_dir.filter(|_| !memory);
+    let lib_folder = stdlib.is_none();
+    let interpreter = interpreter(
+        &path,
+        main_dir.as_deref(),
+        args,
+        signals,
+        &extensions,
+        memory,
+        lib_folder,
+    );
     output::begin(on_output);
-    let serves_modules = extensions.find_module.is_some();
+    let serves_modules = extensions.find_module.is_some() || stdlib.is_some();
     let at_end = extensions.at_end.clone();
     let hidden = extensions.hidden_frames.clone();
-    modules::begin(extensions.find_module);
+    modules::begin(extensions.find_module, stdlib);
+    if memory {
+        memfs::begin_run();
+    }
 
     let result = interpreter.enter(|vm| {
         output::install(vm)?;
+        if serves_modules {
+            exec_glue(vm, modules::FINDER, "<tpu-python>/finder.py")?;
+        }
+        if !lib_folder {
+            // What the interpreter imports at start when it finds `Lib/`
+            // in a folder: the codecs beyond utf-8, ascii and latin-1.
+            vm.import("encodings", 0)?;
+        }
+        if memory {
+            exec_glue(vm, MEMORY_FILES, "<tpu-python>/memory_files.py")?;
+        }
         // As CPython does at startup: `help`, `exit`, `quit` and friends.
         vm.import("site", 0)?;
         set_environ(vm, &environ)?;
-        if serves_modules {
-            vm.run_string(
-                vm.new_scope_with_builtins(),
-                modules::FINDER,
-                "<tpu-modules>",
-            )?;
-        }
         let scope = vm.new_scope_with_main()?;
+        if memory {
+            // The program is no file here: its lines for tracebacks and
+            // `inspect` come from memory, as a module loader's do.
+            remember_source(vm, &file, source)?;
+        }
         let ran = run_main(vm, &scope, source, &file);
         if let Some(at_end) = &at_end {
             at_end(vm, &scope.globals);
@@ -175,12 +219,29 @@ pub fn run(source: &str, options: Options) -> Outcome {
     }
 }
 
+/// Runs one of this crate's Python sources in a fresh namespace. Compiled and
+/// run directly: `run_string` would import `linecache`, and with it `os`,
+/// before `MEMORY_FILES` has said which `posix` it is.
+fn exec_glue(vm: &VirtualMachine, source: &str, name: &str) -> PyResult<()> {
+    let code = vm
+        .compile(source, Mode::Exec, name)
+        .map_err(|err| err.into_pyexception(vm, Some(source)))?;
+    vm.run_code_obj(code, vm.new_scope_with_builtins())?;
+    Ok(())
+}
+
+/// Puts the in-memory files under `os`, `open` and `import`, before
+/// anything imports `os` (see `memory_files.py`).
+const MEMORY_FILES: &str = include_str!("memory_files.py");
+
 fn interpreter(
     path: &str,
     main_dir: Option<&Path>,
     args: Vec<String>,
     signals: Option<UserSignalReceiver>,
     extensions: &Extensions,
+    memory: bool,
+    lib_folder: bool,
 ) -> Interpreter {
     let mut settings = Settings::default();
     // RustPython does not read LANG; the captured streams are UTF-8 text.
@@ -197,18 +258,23 @@ fn interpreter(
     if let Some(dir) = main_dir {
         settings.path_list.push(dir.display().to_string());
     }
-    settings
-        .path_list
-        .push(rustpython_pylib::LIB_PATH.to_owned());
+    if lib_folder {
+        settings
+            .path_list
+            .push(rustpython_pylib::LIB_PATH.to_owned());
+    }
 
     let builder = Interpreter::builder(settings);
     let stdlib = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
     let host = output::_tpu_host::module_def(&builder.ctx);
-    let embedded: Vec<_> = extensions
+    let mut embedded: Vec<_> = extensions
         .native
         .iter()
         .map(|def| def(&builder.ctx))
         .collect();
+    if memory {
+        embedded.push(posix::memory_posix::module_def(&builder.ctx));
+    }
     builder
         .add_native_modules(&stdlib)
         .add_native_module(host)
@@ -217,9 +283,11 @@ fn interpreter(
             if let Some(signals) = signals {
                 vm.set_user_signal_channel(signals);
             }
-            let state = rustpython_vm::common::rc::PyRc::get_mut(&mut vm.state)
-                .expect("the interpreter is not shared while it is built");
-            state.config.paths.stdlib_dir = Some(rustpython_pylib::LIB_PATH.to_owned());
+            if lib_folder {
+                let state = rustpython_vm::common::rc::PyRc::get_mut(&mut vm.state)
+                    .expect("the interpreter is not shared while it is built");
+                state.config.paths.stdlib_dir = Some(rustpython_pylib::LIB_PATH.to_owned());
+            }
         })
         .build()
 }

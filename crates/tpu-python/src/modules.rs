@@ -42,22 +42,47 @@ pub struct Extensions {
     pub hidden_frames: Vec<String>,
 }
 
-thread_local! {
-    /// The running program's module lookup (one interpreter per thread).
-    static FIND: RefCell<Option<FindModule>> = const { RefCell::new(None) };
+/// The standard library's modules from a folder laid out as `Lib/` is
+/// (`json/__init__.py`, `argparse.py`): what an embedder serves where the
+/// interpreter has no path finder of its own.
+pub fn modules_in(folder: std::path::PathBuf) -> FindModule {
+    Rc::new(move |name: &str| {
+        let base = name
+            .split('.')
+            .fold(folder.clone(), |path, part| path.join(part));
+        let package = base.join("__init__.py");
+        let (file, is_package) = if package.is_file() {
+            (package, true)
+        } else {
+            (base.with_extension("py"), false)
+        };
+        let source = std::fs::read_to_string(&file).ok()?;
+        Some(ModuleSource {
+            filename: file.display().to_string(),
+            is_package,
+            source,
+        })
+    })
 }
 
-pub(crate) fn begin(find: Option<FindModule>) {
-    FIND.with(|f| *f.borrow_mut() = find);
+thread_local! {
+    /// The running program's module lookup (one interpreter per thread):
+    /// the embedder's modules, then the standard library's where it is
+    /// served rather than read from a folder.
+    static FIND: RefCell<[Option<FindModule>; 2]> = const { RefCell::new([None, None]) };
+}
+
+pub(crate) fn begin(find: Option<FindModule>, stdlib: Option<FindModule>) {
+    FIND.with(|f| *f.borrow_mut() = [find, stdlib]);
 }
 
 pub(crate) fn end() {
-    FIND.with(|f| f.borrow_mut().take());
+    FIND.with(|f| *f.borrow_mut() = [None, None]);
 }
 
 /// `_tpu_host.find_module(name)`: `(filename, is_package, source)`, or None.
 pub(crate) fn find(name: &str, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-    let found = FIND.with(|f| f.borrow().as_ref().and_then(|find| find(name)));
+    let found = FIND.with(|f| f.borrow().iter().flatten().find_map(|find| find(name)));
     Ok(match found {
         None => vm.ctx.none(),
         Some(m) => vm
@@ -76,7 +101,9 @@ pub(crate) fn find(name: &str, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
 /// they do for files.
 pub(crate) const FINDER: &str = r#"
 import sys, _tpu_host
-from importlib.machinery import ModuleSpec
+# importlib's own class, from its frozen bootstrap: `importlib` itself is in
+# `Lib/`, which this finder may be what serves.
+from _frozen_importlib import ModuleSpec
 
 class _HostModules:
     @classmethod

@@ -55,7 +55,10 @@ impl Watchdog {
         timeout: Option<Duration>,
     ) -> (Option<UserSignalReceiver>, Watchdog) {
         let finished = Arc::new(AtomicBool::new(false));
-        if stop.is_none() && timeout.is_none() {
+        // A wasm32 instance has no second thread to watch from (nor a clock
+        // for `Instant`): in the browser the embedder ends a run by ending
+        // the worker that runs it.
+        if cfg!(target_arch = "wasm32") || (stop.is_none() && timeout.is_none()) {
             let idle = Watchdog {
                 finished,
                 thread: None,

@@ -2,8 +2,10 @@
 //! 3.13) through this crate's interpreter: every program must print exactly
 //! what CPython printed and exit 0, except those with a `NAME.differs` file,
 //! which must still differ (so the files stay true as RustPython or this crate
-//! improve). `tpu run` holds the same programs to the same files in every
-//! eager mode (`crates/tpu-cli/tests/corpus.rs`).
+//! improve). They run twice: with the host's files, as `tpu run` runs them,
+//! and with their files in memory, as the browser runs them. `tpu run` holds
+//! the same programs to the same files in every eager mode
+//! (`crates/tpu-cli/tests/corpus.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +28,7 @@ fn corpus() -> Vec<(String, PathBuf)> {
 
 /// Runs one program as `python NAME.py` would: its own thread, its path as
 /// `sys.argv[0]`.
-fn run(path: &Path) -> tpu_python::Outcome {
+fn run(path: &Path, files: tpu_python::Files) -> tpu_python::Outcome {
     let source = std::fs::read_to_string(path).expect("the program is readable");
     let path = path.canonicalize().expect("the program exists");
     let options = move || tpu_python::Options {
@@ -37,6 +39,7 @@ fn run(path: &Path) -> tpu_python::Outcome {
             .into_owned(),
         folder: path.parent().map(Path::to_path_buf),
         timeout: Some(std::time::Duration::from_secs(60)),
+        files,
         ..tpu_python::Options::default()
     };
     std::thread::Builder::new()
@@ -62,6 +65,15 @@ fn first_difference(got: &str, expected: &str) -> String {
 
 #[test]
 fn the_standard_library_corpus_prints_what_cpython_printed() {
+    check_corpus(tpu_python::Files::Host);
+}
+
+#[test]
+fn so_it_does_with_its_files_in_memory() {
+    check_corpus(tpu_python::Files::Memory);
+}
+
+fn check_corpus(files: tpu_python::Files) {
     let programs = corpus();
     assert!(programs.len() >= 90, "the stdlib corpus went missing");
     let results: Vec<(String, Result<(), String>)> = std::thread::scope(|scope| {
@@ -75,7 +87,7 @@ fn the_standard_library_corpus_prints_what_cpython_printed() {
                         .map(|(name, path)| {
                             let expected = std::fs::read_to_string(path.with_extension("expected"))
                                 .expect("NAME.expected is readable");
-                            let outcome = run(path);
+                            let outcome = run(path, files);
                             let verdict = if outcome.exit_code != 0 {
                                 let why = outcome.error.map_or(String::new(), |f| {
                                     format!("{}: {} (line {:?})", f.kind, f.message, f.line)
@@ -109,6 +121,9 @@ fn the_standard_library_corpus_prints_what_cpython_printed() {
         }
     }
     let passed = results.iter().filter(|(_, v)| v.is_ok()).count();
-    eprintln!("{passed} of {} programs match CPython", results.len());
+    eprintln!(
+        "{passed} of {} programs match CPython ({files:?} files)",
+        results.len()
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
