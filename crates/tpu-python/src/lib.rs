@@ -170,10 +170,10 @@ pub fn run(source: &str, options: Options) -> Outcome {
     }
 
     let result = interpreter.enter(|vm| {
-        output::install(vm)?;
         if serves_modules {
             exec_glue(vm, modules::FINDER, "<tpu-python>/finder.py")?;
         }
+        output::install(vm)?;
         if !lib_folder {
             // What the interpreter imports at start when it finds `Lib/`
             // in a folder: the codecs beyond utf-8, ascii and latin-1.
@@ -222,7 +222,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
 /// Runs one of this crate's Python sources in a fresh namespace. Compiled and
 /// run directly: `run_string` would import `linecache`, and with it `os`,
 /// before `MEMORY_FILES` has said which `posix` it is.
-fn exec_glue(vm: &VirtualMachine, source: &str, name: &str) -> PyResult<()> {
+pub(crate) fn exec_glue(vm: &VirtualMachine, source: &str, name: &str) -> PyResult<()> {
     let code = vm
         .compile(source, Mode::Exec, name)
         .map_err(|err| err.into_pyexception(vm, Some(source)))?;

@@ -1,6 +1,6 @@
 # Puts the in-memory files (memfs.rs, through posix.rs and posix.py) under
 # `os`, `open` and `import`, before anything imports `os`.
-import sys, _tpu_posix
+import sys, _tpu_posix, _frozen_importlib
 from _frozen_importlib import ModuleSpec
 
 for _name in ("os", "os.path", "posixpath", "_pyio"):
@@ -53,7 +53,7 @@ class _FilesFinder:
             for file, package in ((os.path.join(base, "__init__.py"), True), (base + ".py", False)):
                 if os.path.isfile(file):
                     spec = ModuleSpec(name, cls, origin=os.path.abspath(file), is_package=package)
-                    spec.has_location = True
+                    spec.has_location = _frozen_importlib._bootstrap_external is not None
                     if package:
                         spec.submodule_search_locations = [os.path.abspath(base)]
                     return spec

@@ -103,7 +103,13 @@ pub(crate) const FINDER: &str = r#"
 import sys, _tpu_host
 # importlib's own class, from its frozen bootstrap: `importlib` itself is in
 # `Lib/`, which this finder may be what serves.
+import _frozen_importlib
 from _frozen_importlib import ModuleSpec
+
+# Whether importlib has its path machinery (natively): a spec "has a
+# location" only then, since asking its `cached` needs it. `__file__` is set
+# below either way.
+_LOCATED = _frozen_importlib._bootstrap_external is not None
 
 class _HostModules:
     @classmethod
@@ -113,7 +119,7 @@ class _HostModules:
             return None
         filename, is_package, source = found
         spec = ModuleSpec(name, cls, origin=filename, is_package=is_package)
-        spec.has_location = True
+        spec.has_location = _LOCATED
         spec.loader_state = source
         if is_package:
             spec.submodule_search_locations = []

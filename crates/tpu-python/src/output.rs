@@ -145,6 +145,5 @@ sys.excepthook = _excepthook
 "#;
 
 pub(crate) fn install(vm: &VirtualMachine) -> PyResult<()> {
-    vm.run_string(vm.new_scope_with_builtins(), STREAMS, "<tpu-streams>")?;
-    Ok(())
+    crate::exec_glue(vm, STREAMS, "<tpu-streams>")
 }

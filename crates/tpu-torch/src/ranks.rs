@@ -111,7 +111,7 @@ thread_local! {
 pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
     let seat = SEAT.with(|s| s.borrow().clone());
     let Some((turn, rank)) = seat else {
-        return pollster::block_on(future);
+        return wait(future);
     };
     let mut future = std::pin::pin!(future);
     let mut cx = Context::from_waker(Waker::noop());
@@ -120,6 +120,51 @@ pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
             return out;
         }
         turn.pass(rank);
+    }
+}
+
+/// Drives `future` to completion on this thread: natively by blocking it
+/// until the device answers.
+#[cfg(not(target_arch = "wasm32"))]
+fn wait<F: Future>(future: F) -> F::Output {
+    pollster::block_on(future)
+}
+
+/// Drives `future` to completion in the browser, where a device read
+/// completes only when the page's event loop runs: while it is pending the
+/// run's wasm stack is suspended (JavaScript Promise Integration, from the
+/// `jspi` export that started the run) on a promise its waker resolves.
+#[cfg(target_arch = "wasm32")]
+fn wait<F: Future>(future: F) -> F::Output {
+
+    use wasm_bindgen::JsValue;
+
+    /// The promise's `resolve`. A wasm32 instance without threads has one
+    /// thread, which alone makes, wakes and drops it.
+    struct Resolve(js_sys::Function);
+    // SAFETY: see above; nothing here is ever on another thread.
+    unsafe impl Send for Resolve {}
+    // SAFETY: as for Send.
+    unsafe impl Sync for Resolve {}
+    impl std::task::Wake for Resolve {
+        fn wake(self: Arc<Self>) {
+            let _ = self.0.call0(&JsValue::UNDEFINED);
+        }
+    }
+
+    let mut future = std::pin::pin!(future);
+    loop {
+        let mut resolve = None;
+        let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
+        let waker = Waker::from(Arc::new(Resolve(
+            resolve.expect("a Promise calls its executor at once"),
+        )));
+        if let Poll::Ready(out) = future.as_mut().poll(&mut Context::from_waker(&waker)) {
+            return out;
+        }
+        // Experimental in wasm-bindgen 0.2.130, hence deprecated there.
+        #[allow(deprecated)]
+        let _ = js_sys::futures::jspi_block_on_promise(&promise);
     }
 }
 

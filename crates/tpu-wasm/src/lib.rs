@@ -20,6 +20,7 @@
 //! here, once, into `RunOptions`: the callbacks become the output sink and the
 //! progress hook the interpreter calls between statements.
 
+mod python;
 mod runtimes;
 
 use runtimes::Runtimes;
@@ -38,6 +39,8 @@ pub struct Playground {
     /// The backend as a person is shown it, named from the browser's own
     /// adapter info where wgpu's copy has no name.
     label: BackendLabel,
+    /// Where `runPython` reads `Lib/` from (`python.rs`).
+    python_library: RefCell<Option<js_sys::Function>>,
 }
 
 #[wasm_bindgen]
@@ -67,6 +70,7 @@ impl Playground {
             runtimes: Rc::new(RefCell::new(Some(runtimes))),
             fallback_reason: selected.fallback_reason,
             label,
+            python_library: RefCell::new(None),
         })
     }
 

@@ -1,0 +1,175 @@
+//! Runs on RustPython (`tpu-torch` over `tpu-python`), CPython's language and
+//! standard library, as `tpu run` does natively:
+//!
+//! ```js
+//! playground.setPythonLibrary((path) => text);  // "json/__init__.py" -> its source, or undefined
+//! const report = await playground.runPython(source, "strict", {
+//!   onOutput: (text, stream) => {},   // "stdout" or "stderr", as written
+//!   argv: ["--steps", "3"],           // sys.argv[1:]
+//! });
+//! ```
+//!
+//! The interpreter runs synchronously; where it waits for the device (a read
+//! of a WebGPU buffer) its wasm stack is suspended through JavaScript Promise
+//! Integration, so `runPython` is a `jspi` export and returns a Promise. The
+//! program's files are `tpu-python`'s in-memory ones (`memfs`), kept between
+//! runs; `files`, `readFile`, `writeFile` and `removeFile` are the page's
+//! and the npm API's view of them.
+//!
+//! Not yet here: ranks (`nproc`), a time limit inside the instance (a
+//! runaway program is stopped by ending the worker), the line being run.
+
+use crate::Playground;
+use std::rc::Rc;
+use tpu_python::{Files, ModuleSource};
+use wasm_bindgen::prelude::*;
+
+/// `Lib/` as the page serves it: `read("json/__init__.py")` is the source, or
+/// not a string where there is no such file.
+fn stdlib(read: js_sys::Function) -> tpu_python::FindModule {
+    Rc::new(move |name: &str| {
+        let base = name.replace('.', "/");
+        let fetch = |path: &str| {
+            read.call1(&JsValue::NULL, &JsValue::from_str(path))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        let package = format!("{base}/__init__.py");
+        let (path, is_package, source) = match fetch(&package) {
+            Some(source) => (package, true, source),
+            None => {
+                let module = format!("{base}.py");
+                let source = fetch(&module)?;
+                (module, false, source)
+            }
+        };
+        Some(ModuleSource {
+            filename: format!("/lib/python3.14/{path}"),
+            is_package,
+            source,
+        })
+    })
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// Where `runPython` reads CPython's standard library (`Lib/`) from:
+    /// `read(path)` returns the text of `path` (relative to `Lib/`, like
+    /// `json/__init__.py`) or anything else where there is none. It is
+    /// called synchronously, when a module is first imported.
+    #[wasm_bindgen(js_name = setPythonLibrary)]
+    pub fn set_python_library(&self, read: js_sys::Function) {
+        *self.python_library.borrow_mut() = Some(read);
+    }
+
+    /// Runs a program on RustPython and resolves to its Report (see `run`
+    /// for `mode`). `options`, optional: `{ onOutput?: (text, stream) =>
+    /// void, argv?: string[] }`. Rejects where the playground cannot run:
+    /// a run already in progress, no standard library set.
+    #[wasm_bindgen(jspi, js_name = runPython)]
+    #[allow(deprecated)] // JSPI is experimental in wasm-bindgen 0.2.130.
+    pub fn run_python(
+        &self,
+        source: String,
+        mode: Option<String>,
+        options: Option<js_sys::Object>,
+    ) -> Result<JsValue, JsValue> {
+        let mode = match mode.as_deref() {
+            None => tpu_runtime::EagerMode::Strict,
+            Some(m) => m.parse().map_err(|e: String| JsError::new(&e))?,
+        };
+        let read = self
+            .python_library
+            .borrow()
+            .clone()
+            .ok_or_else(|| JsError::new("no standard library: call setPythonLibrary first"))?;
+        let mut python = python_options(options.as_ref())?;
+        python.stdlib = Some(stdlib(read));
+        let mut runtimes = self
+            .runtimes
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| JsError::new("a run is already in progress"))?;
+        let (mut report, _outcome) =
+            tpu_torch::run_report(&source, &mut runtimes.single, python, mode);
+        *self.runtimes.borrow_mut() = Some(runtimes);
+        report.backend_label = self.label.text.clone();
+        report.backend_software = self.label.software;
+        crate::report_to_js(&report)
+    }
+
+    /// The program's files (`open("input.txt")` reads `/home/user/input.txt`):
+    /// `[{ path, size }]`, sorted by path.
+    pub fn files(&self) -> Result<JsValue, JsError> {
+        let list = js_sys::Array::new();
+        for file in tpu_python::memfs::list() {
+            let entry = js_sys::Object::new();
+            js_sys::Reflect::set(&entry, &"path".into(), &file.path.into())
+                .map_err(|_| JsError::new("cannot build the list"))?;
+            js_sys::Reflect::set(&entry, &"size".into(), &(file.size as f64).into())
+                .map_err(|_| JsError::new("cannot build the list"))?;
+            list.push(&entry);
+        }
+        Ok(list.into())
+    }
+
+    /// A file's bytes, or `undefined`.
+    #[wasm_bindgen(js_name = readFile)]
+    pub fn read_file(&self, path: &str) -> Option<Vec<u8>> {
+        tpu_python::memfs::read(path)
+    }
+
+    /// Puts a file (relative paths are under `/home/user`, where programs
+    /// start), making its folders; resolves to its absolute path.
+    #[wasm_bindgen(js_name = writeFile)]
+    pub fn write_file(&self, path: &str, bytes: Vec<u8>) -> Result<String, JsError> {
+        let now_ns = (js_sys::Date::now() * 1e6) as i64;
+        tpu_python::memfs::write(path, bytes, now_ns).map_err(|e| JsError::new(&e))
+    }
+
+    /// Removes a file or a folder with what it holds; whether it was there.
+    #[wasm_bindgen(js_name = removeFile)]
+    pub fn remove_file(&self, path: &str) -> bool {
+        tpu_python::memfs::remove(path)
+    }
+}
+
+/// Reads `runPython`'s options: anything it does not name is ignored, a
+/// named field of the wrong type is an error.
+fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Options, JsValue> {
+    let mut python = tpu_python::Options {
+        path: "main.py".into(),
+        folder: Some(tpu_python::memfs::HOME.into()),
+        files: Files::Memory,
+        ..tpu_python::Options::default()
+    };
+    let Some(options) = options else {
+        return Ok(python);
+    };
+    let field = |name: &str| -> Result<Option<JsValue>, JsValue> {
+        let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+        Ok((!value.is_undefined() && !value.is_null()).then_some(value))
+    };
+    let wrong =
+        |name: &str, what: &str| JsValue::from(JsError::new(&format!("{name} must be {what}")));
+    if let Some(f) = field("onOutput")? {
+        let f: js_sys::Function = f.dyn_into().map_err(|_| wrong("onOutput", "a function"))?;
+        python.on_output = Some(Box::new(move |stream, text| {
+            let stream = match stream {
+                tpu_python::Stream::Stdout => "stdout",
+                tpu_python::Stream::Stderr => "stderr",
+            };
+            let _ = f.call2(&JsValue::NULL, &text.into(), &stream.into());
+        }));
+    }
+    if let Some(argv) = field("argv")? {
+        let argv: js_sys::Array = argv
+            .dyn_into()
+            .map_err(|_| wrong("argv", "an array of strings"))?;
+        python.args = argv
+            .iter()
+            .map(|a| a.as_string().ok_or_else(|| wrong("argv", "an array of strings")))
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(python)
+}
