@@ -20,12 +20,14 @@ mod modules;
 mod output;
 mod posix;
 mod stop;
+mod watch;
 
 pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule, modules_in};
 pub use output::{OnOutput, Stream};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;
 pub use stop::Stop;
+pub use watch::OnProgress;
 
 use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::signal::UserSignalReceiver;
@@ -58,6 +60,9 @@ pub struct Options {
     pub stop: Option<Stop>,
     /// Called with each piece of text as the program writes it.
     pub on_output: Option<OnOutput>,
+    /// Called with the line the program is on, about every 0.1 s while its
+    /// own code runs (`watch.rs`).
+    pub on_progress: Option<OnProgress>,
     /// The embedder's native and Python modules.
     pub extensions: Extensions,
     /// Variables `os.environ` holds besides the host's (a rank's torchrun
@@ -134,6 +139,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
         timeout,
         stop,
         on_output,
+        on_progress,
         extensions,
         environ,
         files,
@@ -161,6 +167,13 @@ pub fn run(source: &str, options: Options) -> Outcome {
         lib_folder,
     );
     output::begin(on_output);
+    // Where no watchdog thread can enforce the time limit, the run does.
+    let watching = watch::begin(
+        on_progress,
+        timeout.map(|t| t.as_secs_f64()),
+        cfg!(target_arch = "wasm32"),
+        &file,
+    );
     let serves_modules = extensions.find_module.is_some() || stdlib.is_some();
     let at_end = extensions.at_end.clone();
     let hidden = extensions.hidden_frames.clone();
@@ -184,6 +197,8 @@ pub fn run(source: &str, options: Options) -> Outcome {
         }
         // As CPython does at startup: `help`, `exit`, `quit` and friends.
         vm.import("site", 0)?;
+        #[cfg(target_arch = "wasm32")]
+        exec_glue(vm, watch::BROWSER_CLOCKS, "<tpu-python>/clocks.py")?;
         set_environ(vm, &environ)?;
         let scope = vm.new_scope_with_main()?;
         if memory {
@@ -191,7 +206,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
             // `inspect` come from memory, as a module loader's do.
             remember_source(vm, &file, source)?;
         }
-        let ran = run_main(vm, &scope, source, &file);
+        let ran = run_main(vm, &scope, source, &file, watching);
         if let Some(at_end) = &at_end {
             at_end(vm, &scope.globals);
         }
@@ -209,6 +224,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
     // send SIGINT to this process for a `KeyboardInterrupt`.
     interpreter.finalize(None);
     drop(watchdog);
+    watch::end();
     modules::end();
     let (stdout, stderr) = output::end();
     Outcome {
@@ -317,6 +333,7 @@ fn run_main(
     scope: &rustpython_vm::scope::Scope,
     source: &str,
     path: &str,
+    watching: bool,
 ) -> PyResult<()> {
     scope
         .globals
@@ -331,6 +348,16 @@ fn run_main(
         Ok(compiled) => compiled.map_err(|err| err.into_pyexception(vm, Some(source)))?,
         Err(panic) => return Err(compiler_failure(vm, panic.as_ref(), path, source)),
     };
+    if watching {
+        let glue = vm.new_scope_with_builtins();
+        let instrument = vm
+            .compile(watch::INSTRUMENT, Mode::Exec, "<tpu-python>/watch.py")
+            .map_err(|err| err.into_pyexception(vm, Some(watch::INSTRUMENT)))?;
+        vm.run_code_obj(instrument, glue.clone())?;
+        glue.globals
+            .get_item("_instrument", vm)?
+            .call((code.clone(),), vm)?;
+    }
     vm.run_code_obj(code, scope.clone())?;
     Ok(())
 }

@@ -89,6 +89,31 @@ pub(crate) mod _tpu_host {
         super::write(stream, &text);
         text.chars().count()
     }
+
+    /// The `sys.monitoring` callback of `crate::watch`.
+    #[pyfunction]
+    fn tick(event: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+        crate::watch::tick(&event, vm)
+    }
+
+    /// `time.monotonic` and its kin in the browser (`crate::watch`).
+    #[cfg(target_arch = "wasm32")]
+    #[pyfunction]
+    fn clock() -> f64 {
+        crate::watch::now()
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[pyfunction]
+    fn clock_ns() -> u64 {
+        (crate::watch::now() * 1e9) as u64
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[pyfunction]
+    fn sleep(seconds: f64, vm: &VirtualMachine) -> PyResult<()> {
+        crate::watch::sleep(seconds, vm)
+    }
 }
 
 /// Python's half: text streams over `_tpu_host.write`, set as `sys.stdout`,

@@ -247,3 +247,25 @@ fn a_source_the_compiler_panics_on_ends_in_a_syntax_error() {
     assert_eq!(outcome.exit_code, 1);
     assert_eq!(outcome.stdout, "");
 }
+
+#[test]
+fn progress_names_the_line_a_loop_of_the_program_is_on() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let source = "import time\nend = time.monotonic() + 0.45\nwhile time.monotonic() < end:\n    pass\nprint('done')\n";
+    let outcome = run_with(source, move || Options {
+        path: "prog.py".into(),
+        on_progress: Some(Box::new(move |line, elapsed| {
+            sink.lock().unwrap().push((line, elapsed));
+        })),
+        ..Options::default()
+    });
+    assert_eq!(outcome.stdout, "done\n");
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() >= 3, "about every 0.1 s: {seen:?}");
+    assert!(
+        seen.iter().all(|&(line, _)| line == 3 || line == 4),
+        "{seen:?}"
+    );
+    assert!(seen.windows(2).all(|w| w[1].1 - w[0].1 >= 0.1), "{seen:?}");
+}

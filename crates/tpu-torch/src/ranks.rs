@@ -136,7 +136,6 @@ fn wait<F: Future>(future: F) -> F::Output {
 /// `jspi` export that started the run) on a promise its waker resolves.
 #[cfg(target_arch = "wasm32")]
 fn wait<F: Future>(future: F) -> F::Output {
-
     use wasm_bindgen::JsValue;
 
     /// The promise's `resolve`. A wasm32 instance without threads has one

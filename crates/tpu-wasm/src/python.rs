@@ -16,8 +16,8 @@
 //! runs; `files`, `readFile`, `writeFile` and `removeFile` are the page's
 //! and the npm API's view of them.
 //!
-//! Not yet here: ranks (`nproc`), a time limit inside the instance (a
-//! runaway program is stopped by ending the worker), the line being run.
+//! Not yet here: ranks (`nproc`). Stop is the worker's: it ends the
+//! instance.
 
 use crate::Playground;
 use std::rc::Rc;
@@ -64,7 +64,9 @@ impl Playground {
 
     /// Runs a program on RustPython and resolves to its Report (see `run`
     /// for `mode`). `options`, optional: `{ onOutput?: (text, stream) =>
-    /// void, argv?: string[] }`. Rejects where the playground cannot run:
+    /// void, onProgress?: (line, elapsedMs) => void, timeoutMs?: number,
+    /// argv?: string[] }`. Progress and the time limit are seen where the
+    /// program's own code runs (a loop turning, a function starting). Rejects where the playground cannot run:
     /// a run already in progress, no standard library set.
     #[wasm_bindgen(jspi, js_name = runPython)]
     #[allow(deprecated)] // JSPI is experimental in wasm-bindgen 0.2.130.
@@ -162,13 +164,31 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
             let _ = f.call2(&JsValue::NULL, &text.into(), &stream.into());
         }));
     }
+    if let Some(f) = field("onProgress")? {
+        let f: js_sys::Function = f
+            .dyn_into()
+            .map_err(|_| wrong("onProgress", "a function"))?;
+        python.on_progress = Some(Box::new(move |line, elapsed| {
+            let _ = f.call2(&JsValue::NULL, &line.into(), &(elapsed * 1e3).into());
+        }));
+    }
+    if let Some(ms) = field("timeoutMs")? {
+        let ms = ms
+            .as_f64()
+            .filter(|ms| *ms > 0.0 && ms.is_finite())
+            .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
+        python.timeout = Some(std::time::Duration::from_secs_f64(ms / 1e3));
+    }
     if let Some(argv) = field("argv")? {
         let argv: js_sys::Array = argv
             .dyn_into()
             .map_err(|_| wrong("argv", "an array of strings"))?;
         python.args = argv
             .iter()
-            .map(|a| a.as_string().ok_or_else(|| wrong("argv", "an array of strings")))
+            .map(|a| {
+                a.as_string()
+                    .ok_or_else(|| wrong("argv", "an array of strings"))
+            })
             .collect::<Result<_, _>>()?;
     }
     Ok(python)
