@@ -5,10 +5,25 @@
 // would find it; the package's default worker URL is bundled from there. The
 // dependencies are their own chunk; the Sharding and Compiled panels are
 // loaded when first needed (results.ts).
-import { defineConfig } from "vite";
+import { cpSync, existsSync } from "node:fs";
+import { defineConfig, type Plugin } from "vite";
+
+// CPython's standard library as the package lays it out (web/python-lib,
+// from `cargo xtask`), beside the page: the runtime's worker reads a module
+// from ./python-lib/ when a program first imports it.
+const pythonLib: Plugin = {
+  name: "python-lib",
+  closeBundle() {
+    if (!existsSync("../web/python-lib/index.json")) {
+      throw new Error("web/python-lib is missing: `cargo xtask serve` lays it out");
+    }
+    cpSync("../web/python-lib", "dist/python-lib", { recursive: true });
+  },
+};
 
 export default defineConfig({
   base: "./",
+  plugins: [pythonLib],
   build: {
     target: "es2022",
     outDir: "dist",

@@ -5,11 +5,11 @@
 // flight at once (the worker is terminated and a fresh one started); its `run`
 // promise rejects with a `StoppedError`. `setBackend()` restarts the runtime
 // on another backend.
-import type { BackendChoice, ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+import type { BackendChoice, ChipPreset, FileInfo, FilesRequest, FromWorker, ToWorker } from "./protocol.js";
 import type { EagerMode, Report } from "./report.js";
 
 export type * from "./report.js";
-export type { BackendChoice, ChipPreset, Figure } from "./protocol.js";
+export type { BackendChoice, ChipPreset, Figure, FileInfo } from "./protocol.js";
 
 export interface RunOptions {
   /** The eager mode the program starts in (default: strict). */
@@ -17,6 +17,9 @@ export interface RunOptions {
   /** A wall-clock limit: past it the program ends with a `TimeoutError`
    * naming its line (default: none). */
   timeoutMs?: number | null;
+  /** `sys.argv[1:]`, as `python main.py ARGS...` would give them (one
+   * process only; default none). */
+  argv?: string[];
   /** Receives what the program prints, chunk by chunk, as it prints it. */
   onOutput?: (text: string) => void;
   /** Receives the line the program is running, at most every ~100 ms. */
@@ -66,6 +69,16 @@ export interface Playground {
   setDevice(chip: string, slice?: string): Promise<void>;
   /** A report's simulated timeline as Chrome Trace Event JSON (Perfetto). */
   chromeTrace(report: Report): Promise<object>;
+  /** The program's files (`open("input.txt")` reads `/home/user/input.txt`,
+   * where programs start), kept in this browser between visits. */
+  files(): Promise<FileInfo[]>;
+  /** A file's bytes, or null if there is no such file. */
+  readFile(path: string): Promise<Uint8Array | null>;
+  /** Puts a file (text is written as UTF-8; a relative path is under
+   * `/home/user`), making its folders; resolves to its absolute path. */
+  writeFile(path: string, data: Uint8Array | string): Promise<string>;
+  /** Removes a file, or a folder and all in it; whether it was there. */
+  removeFile(path: string): Promise<boolean>;
   /** Restarts the runtime on `backend`; a run in flight is stopped. */
   setBackend(backend: BackendChoice): Promise<void>;
   /** Ends the run in flight, if any, and readies a fresh runtime. */
@@ -102,6 +115,7 @@ class WorkerPlayground implements Playground {
   private ready: Promise<void> = Promise.resolve();
   private runs = new Map<number, RunWaiter>();
   private traces = new Map<number, Waiter<object>>();
+  private fileRequests = new Map<number, Waiter<unknown>>();
   private devices: Waiter<void>[] = [];
   private nextId = 1;
   private device: { chip: string; slice: string };
@@ -152,11 +166,22 @@ class WorkerPlayground implements Playground {
           case "error":
             this.runs.get(m.id)?.reject(new Error(m.message));
             this.runs.delete(m.id);
+            // The runtime failed inside its wasm instance (a trap leaves the
+            // instance unusable): the next run gets a fresh one.
+            worker.terminate();
+            void this.start().catch(() => {});
             break;
           case "trace":
             this.traces.get(m.id)?.resolve(m.trace);
             this.traces.delete(m.id);
             break;
+          case "files": {
+            const waiter = this.fileRequests.get(m.id);
+            this.fileRequests.delete(m.id);
+            if (m.error !== null) waiter?.reject(new Error(m.error));
+            else waiter?.resolve(m.result);
+            break;
+          }
           case "device": {
             const waiter = this.devices.shift();
             if (m.error) waiter?.reject(new Error(m.error.replace(/^Error: /, "")));
@@ -188,6 +213,7 @@ class WorkerPlayground implements Playground {
       mode: options.mode ?? "strict",
       timeoutMs: options.timeoutMs ?? null,
       nproc: options.nproc ?? null,
+      argv: options.argv ?? [],
     });
     return report;
   }
@@ -201,6 +227,26 @@ class WorkerPlayground implements Playground {
     return trace;
   }
 
+  private async filesRequest<T>(request: FilesRequest): Promise<T> {
+    await this.ready;
+    const id = this.nextId++;
+    const answer = new Promise<unknown>((resolve, reject) => this.fileRequests.set(id, { resolve, reject }));
+    this.post({ type: "files", id, request });
+    return (await answer) as T;
+  }
+  files(): Promise<FileInfo[]> {
+    return this.filesRequest({ op: "list" });
+  }
+  readFile(path: string): Promise<Uint8Array | null> {
+    return this.filesRequest({ op: "read", path });
+  }
+  writeFile(path: string, data: Uint8Array | string): Promise<string> {
+    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    return this.filesRequest({ op: "write", path, bytes });
+  }
+  removeFile(path: string): Promise<boolean> {
+    return this.filesRequest({ op: "remove", path });
+  }
   async setDevice(chip: string, slice = ""): Promise<void> {
     await this.ready;
     const done = new Promise<void>((resolve, reject) => this.devices.push({ resolve, reject }));
@@ -227,9 +273,12 @@ class WorkerPlayground implements Playground {
   }
 
   private abandon(error: Error) {
-    for (const waiter of [...this.runs.values(), ...this.traces.values()]) waiter.reject(error);
+    for (const waiter of [...this.runs.values(), ...this.traces.values(), ...this.fileRequests.values()]) {
+      waiter.reject(error);
+    }
     this.runs.clear();
     this.traces.clear();
+    this.fileRequests.clear();
     for (const waiter of this.devices) waiter.reject(error);
     this.devices = [];
   }

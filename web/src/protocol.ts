@@ -10,9 +10,31 @@ export type BackendChoice = "auto" | "wgpu" | "reference";
 
 export type ToWorker =
   | { type: "start"; backend: BackendChoice }
-  | { type: "run"; id: number; source: string; mode: EagerMode; timeoutMs: number | null; nproc: number | null }
+  | {
+      type: "run";
+      id: number;
+      source: string;
+      mode: EagerMode;
+      timeoutMs: number | null;
+      nproc: number | null;
+      argv?: string[];
+    }
   | { type: "device"; chip: string; slice: string }
-  | { type: "trace"; id: number; timeline: Timeline; chipName: string };
+  | { type: "trace"; id: number; timeline: Timeline; chipName: string }
+  | { type: "files"; id: number; request: FilesRequest };
+
+/** What the client asks of the program's files. */
+export type FilesRequest =
+  | { op: "list" }
+  | { op: "read"; path: string }
+  | { op: "write"; path: string; bytes: Uint8Array }
+  | { op: "remove"; path: string };
+
+/** One of the program's files: its absolute path and size in bytes. */
+export interface FileInfo {
+  path: string;
+  size: number;
+}
 
 export type FromWorker =
   | {
@@ -33,4 +55,7 @@ export type FromWorker =
   | { type: "progress"; id: number; line: number; elapsedMs: number }
   | { type: "report"; id: number; report: Report }
   | { type: "error"; id: number; message: string }
-  | { type: "trace"; id: number; trace: object };
+  | { type: "trace"; id: number; trace: object }
+  /** The answer to a `files` request: a list, bytes (null: no such file),
+   * a path written, whether a file was removed; or why it failed. */
+  | { type: "files"; id: number; result: FileInfo[] | Uint8Array | string | boolean | null; error: string | null };

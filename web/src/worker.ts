@@ -6,10 +6,84 @@
 // on are posted as they happen, and its Report at the end.
 import init, { Playground, chipPresets, chromeTrace } from "../pkg/tpu_wasm.js";
 import { loadEntries, saveEntries } from "./cache.js";
-import type { BackendChoice, ChipPreset, FromWorker, ToWorker } from "./protocol.js";
+import { type FileSystem, KeptFiles } from "./files.js";
+import type { BackendChoice, ChipPreset, FileInfo, FilesRequest, FromWorker, ToWorker } from "./protocol.js";
 import type { Report } from "./report.js";
 
 let playground: Playground | null = null;
+let kept: KeptFiles | null = null;
+
+// CPython's standard library, beside the package's dist/ (or the page's
+// assets/): index.json lists its files; a module is read, synchronously, the
+// first time a program imports it, and kept for the worker's life and, in
+// the Cache API, for later visits (offline ones too): a new worker starts
+// with every module read before. Before it says it is ready, the worker
+// imports torch once, so the first Run finds what every run needs read.
+const PYTHON_LIB = "../python-lib/";
+const LIBRARY_CACHE = "tpu-playground-python-lib-v1";
+const libraryUrl = new URL(PYTHON_LIB, import.meta.url);
+let libraryFiles = new Set<string>();
+const librarySources = new Map<string, string>();
+let libraryCache: Cache | null = null;
+
+function readLibrary(path: string): string | undefined {
+  if (!libraryFiles.has(path)) return undefined;
+  const known = librarySources.get(path);
+  if (known !== undefined) return known;
+  const url = new URL(path, libraryUrl);
+  const request = new XMLHttpRequest();
+  request.open("GET", url, false);
+  try {
+    request.send();
+  } catch {
+    return undefined;
+  }
+  if (request.status !== 200) return undefined;
+  librarySources.set(path, request.responseText);
+  void libraryCache?.put(url, new Response(request.responseText)).catch(() => {});
+  return request.responseText;
+}
+
+async function loadLibrary() {
+  const response = await fetch(new URL("index.json", libraryUrl));
+  if (!response.ok) throw new Error(`the standard library's index is missing (${response.status})`);
+  libraryFiles = new Set((await response.json()) as string[]);
+  try {
+    libraryCache = await caches.open(LIBRARY_CACHE);
+    const base = libraryUrl.href;
+    for (const request of await libraryCache.keys()) {
+      if (!request.url.startsWith(base)) continue;
+      const cached = await libraryCache.match(request);
+      if (cached) librarySources.set(request.url.slice(base.length), await cached.text());
+    }
+  } catch {
+    // No Cache API here (or no quota): modules are read over the network.
+  }
+}
+
+/** The run in progress (the warm-up's or a program's): one at a time. */
+let running: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(f: () => Promise<T>): Promise<T> {
+  const next = running.then(f, f);
+  running = next.catch(() => {});
+  return next;
+}
+
+/** Imports torch once, so that the first Run finds its modules read. */
+function warmUp(): Promise<void> {
+  return oneAtATime(warmUpNow);
+}
+
+async function warmUpNow() {
+  const run = (playground as unknown as { runPython?: RunPython } | null)?.runPython;
+  if (!playground || !run) return;
+  try {
+    await run.call(playground, "import torch\n", "strict", { onOutput: () => {}, onProgress: () => {} });
+  } catch {
+    // The first real run says what is wrong.
+  }
+}
 
 function post(message: FromWorker) {
   (self as unknown as Worker).postMessage(message);
@@ -21,10 +95,37 @@ interface Labelled {
   software?: boolean;
 }
 
+/**
+ * Whether the browser has JavaScript Promise Integration, with which a run
+ * waits for the GPU (and `time.sleep`) by suspending. Without it the runtime
+ * still loads: the two JSPI entry points become plain calls, which is right
+ * for the CPU reference backend, whose reads never wait; so that backend is
+ * the one used, and `time.sleep` returns at once.
+ */
+function promiseIntegration(): boolean {
+  const wasm = WebAssembly as unknown as Record<string, unknown>;
+  if (typeof wasm.Suspending === "function" && typeof wasm.promising === "function") return true;
+  wasm.Suspending = function Suspending(f: (...args: unknown[]) => unknown) {
+    return f;
+  };
+  wasm.promising = (f: (...args: unknown[]) => unknown) => async (...args: unknown[]) => f(...args);
+  return false;
+}
+
 async function start(backend: BackendChoice) {
   try {
+    const jspi = promiseIntegration();
+    if (!jspi) backend = "reference";
     await init();
+    const library = loadLibrary();
     playground = await Playground.create(backend);
+    await library;
+    playground.setPythonLibrary(readLibrary);
+    kept = new KeptFiles(playground as unknown as FileSystem);
+    await kept.load();
+    // Ready once torch has been imported: the modules every run needs are
+    // read (and kept for offline visits), and so is the torch prelude's code.
+    await warmUp();
     playground.loadCache(await loadEntries());
     const labelled = playground as unknown as Labelled;
     post({
@@ -32,7 +133,9 @@ async function start(backend: BackendChoice) {
       backend: playground.backend,
       backendLabel: labelled.backendLabel ?? (playground.backend === "wgpu" ? "WebGPU" : "CPU reference"),
       software: labelled.software ?? false,
-      fallbackReason: playground.fallbackReason ?? null,
+      fallbackReason: jspi
+        ? (playground.fallbackReason ?? null)
+        : "this browser has no JavaScript Promise Integration (WebAssembly.Suspending), which a run needs to wait for WebGPU",
       chips: chipPresets() as ChipPreset[],
     });
     void precompileWhileIdle();
@@ -72,6 +175,31 @@ async function precompileWhileIdle() {
   }
 }
 
+function answer(fs: FileSystem, request: FilesRequest): FileInfo[] | Uint8Array | string | boolean | null {
+  switch (request.op) {
+    case "list":
+      return fs.files();
+    case "read":
+      return fs.readFile(request.path) ?? null;
+    case "write":
+      return fs.writeFile(request.path, request.bytes);
+    case "remove":
+      return fs.removeFile(request.path);
+  }
+}
+
+/** `Playground.runPython` with its options. */
+type RunPython = (
+  source: string,
+  mode: string,
+  options: {
+    timeoutMs?: number;
+    argv?: string[];
+    onOutput: (text: string, stream: string) => void;
+    onProgress: (line: number, elapsedMs: number) => void;
+  },
+) => Promise<unknown>;
+
 /** `Playground.run` with its options: the time limit and the two streams. */
 type RunWithOptions = (
   source: string,
@@ -95,6 +223,18 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     post({ type: "trace", id: message.id, trace: chromeTrace(message.timeline, message.chipName) as object });
     return;
   }
+  if (message.type === "files") {
+    let result: FileInfo[] | Uint8Array | string | boolean | null = null;
+    let error: string | null = null;
+    try {
+      result = answer(playground as unknown as FileSystem, message.request);
+      if (message.request.op === "write" || message.request.op === "remove") await kept?.sync();
+    } catch (e) {
+      error = String(e).replace(/^Error: /, "");
+    }
+    post({ type: "files", id: message.id, result, error });
+    return;
+  }
   if (message.type === "device") {
     let error: string | null = null;
     try {
@@ -105,21 +245,44 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     post({ type: "device", chip: message.chip, slice: message.slice, error });
     return;
   }
+  await oneAtATime(() => runProgram(message));
+};
+
+async function runProgram(message: Extract<ToWorker, { type: "run" }>) {
+  if (!playground) return;
   const { id } = message;
   const started = performance.now();
   try {
-    const run = playground.run.bind(playground) as unknown as RunWithOptions;
-    const report = (await run(message.source, message.mode, {
-      ...(message.timeoutMs ? { timeoutMs: message.timeoutMs } : {}),
-      ...(message.nproc ? { nproc: message.nproc } : {}),
-      onOutput: (text) => post({ type: "output", id, text }),
-      onProgress: (line, elapsedMs) => post({ type: "progress", id, line, elapsedMs }),
-    })) as Report;
+    const onOutput = (text: string) => post({ type: "output", id, text });
+    const onProgress = (line: number, elapsedMs: number) => post({ type: "progress", id, line, elapsedMs });
+    const timeout = message.timeoutMs ? { timeoutMs: message.timeoutMs } : {};
+    let report: Report;
+    if (message.nproc) {
+      // Ranks still run on the playground's own interpreter (tpu-lang).
+      const run = playground.run.bind(playground) as unknown as RunWithOptions;
+      report = (await run(message.source, message.mode, {
+        ...timeout,
+        nproc: message.nproc,
+        onOutput,
+        onProgress,
+      })) as Report;
+    } else {
+      // One process runs on RustPython: CPython's language and library.
+      const run = playground.runPython.bind(playground) as unknown as RunPython;
+      report = (await run(message.source, message.mode, {
+        ...timeout,
+        argv: message.argv ?? [],
+        onOutput,
+        onProgress,
+      })) as Report;
+    }
     report.measured_ms = performance.now() - started;
-    // Persist before answering, so that a reload right after sees the entries.
+    // Persist before answering, so that a reload right after sees the
+    // entries and the files the run wrote.
     await saveEntries(playground.takeCacheEntries() as unknown[]);
+    await kept?.sync();
     post({ type: "report", id, report });
   } catch (e) {
     post({ type: "error", id, message: String(e) });
   }
-};
+}

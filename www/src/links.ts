@@ -70,6 +70,7 @@ export class Links {
     const linked = linkedSource(link);
     if (!link || linked === undefined) return;
     if (link.mode) toolbar.mode = link.mode;
+    if (link.args !== undefined) toolbar.args = link.args;
     const ranks = this.linkedDevice(link).ranks;
     if (ranks) devices.useRanks(ranks);
     const mine = editor.state.doc.toString();
@@ -108,11 +109,12 @@ export class Links {
     );
   }
 
-  /** Share: a link with the program, its mode, chip, slice and ranks, copied if the browser lets us. */
+  /** Share: a link with the program, its mode, chip, slice, ranks and arguments, copied if the browser lets us. */
   private async share() {
     const { editor, toolbar, devices } = this.page;
     const ranks = devices.ranks === "1" ? undefined : devices.ranks;
-    const url = await shareUrl(editor.state.doc.toString(), { mode: toolbar.mode, ...devices.current, ranks });
+    const args = toolbar.args.trim() || undefined;
+    const url = await shareUrl(editor.state.doc.toString(), { mode: toolbar.mode, ...devices.current, ranks, args });
     history.replaceState(null, "", url);
     rememberOpened(location.hash);
     try {

@@ -9,6 +9,7 @@ import { DevicePicker } from "./device-picker";
 import { $ } from "./dom";
 import { createEditor } from "./editor";
 import { EXAMPLES } from "./examples";
+import { FilesPanel } from "./files";
 import { Links, linkedSource } from "./links";
 import { OutputPane } from "./output";
 import { Results } from "./results";
@@ -28,13 +29,17 @@ const editor = createEditor($("#editor"), draft ?? linkedSource(opened) ?? EXAMP
   changed: saveDraft,
 });
 const devices: DevicePicker = new DevicePicker(() => runner.client);
+const files = new FilesPanel(() => runner.client);
 const runner: Runner = new Runner({
   editor,
   output,
   toolbar,
   ranks: () => Number(devices.ranks),
   starting: () => results.clear(),
-  finished: (report) => results.show(report),
+  finished: (report) => {
+    results.show(report);
+    void files.refresh();
+  },
 });
 const results = new Results(editor, output, (report) => runner.chromeTrace(report));
 const links = new Links(opened, { editor, toolbar, devices });
@@ -45,6 +50,7 @@ async function start() {
   await links.useLinkedDevice();
   devices.showChips(playground.chips);
   runner.ready();
+  void files.refresh();
 }
 
 void start();

@@ -134,6 +134,7 @@ export class Runner {
         mode,
         timeoutMs: this.page.toolbar.timeLimitMs,
         nproc: ranks > 1 ? ranks : null,
+        argv: this.page.toolbar.argv,
         onOutput: (text) => output.append(text),
         onProgress: (line) => {
           if (line === this.currentLine) return;

@@ -1,6 +1,7 @@
 // Share links, example links and the local draft. A share link carries the
 // program in the URL's hash, deflated and base64url-encoded, with the run's
-// settings beside it (`#code=...&mode=fused&chip=v6e&slice=2x2&ranks=4`), so
+// settings beside it (`#code=...&mode=fused&chip=v6e&slice=2x2&ranks=4`,
+// and the program's arguments as typed: `args=--steps%203`), so
 // nothing is sent to a server; an example link names the example
 // (`#example=mlp&mode=fused`). The draft is the editor's text in localStorage.
 // Which link was last opened over the draft is remembered too, so that
@@ -16,6 +17,8 @@ export interface LinkSettings {
   slice?: string;
   /** How many ranks of torch.distributed the program runs as. */
   ranks?: string;
+  /** The program's command-line arguments, as typed. */
+  args?: string;
 }
 
 /** What the page's URL asks to open. */
@@ -40,7 +43,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 }
 
 function withSettings(params: URLSearchParams, settings: LinkSettings): string {
-  for (const key of ["mode", "chip", "slice", "ranks"] as const) {
+  for (const key of ["mode", "chip", "slice", "ranks", "args"] as const) {
     const value = settings[key];
     if (value) params.set(key, value);
   }
@@ -68,6 +71,7 @@ export async function openedLink(): Promise<Link | null> {
     chip: params.get("chip") ?? undefined,
     slice: params.get("slice") ?? undefined,
     ranks: params.get("ranks") ?? undefined,
+    args: params.get("args") ?? undefined,
   };
   const example = params.get("example");
   if (example) return { kind: "example", id: example, ...settings };

@@ -15,6 +15,7 @@ const MODES: readonly string[] = ["strict", "debug", "fused"];
 export class Toolbar {
   private readonly modeSelect = $<HTMLSelectElement>("#mode");
   private readonly timeoutSelect = $<HTMLSelectElement>("#timeout");
+  private readonly argsInput = $<HTMLInputElement>("#args");
   private readonly themeButton = $<HTMLButtonElement>("#theme");
   private readonly notice = $<HTMLElement>("#notice");
 
@@ -62,6 +63,20 @@ export class Toolbar {
     return limit > 0 ? limit : null;
   }
 
+  /** The arguments as typed (a share link keeps them so). */
+  get args(): string {
+    return this.argsInput.value;
+  }
+
+  set args(text: string) {
+    this.argsInput.value = text;
+  }
+
+  /** The program's `sys.argv[1:]`: the arguments split as a shell splits them. */
+  get argv(): string[] {
+    return splitArguments(this.argsInput.value);
+  }
+
   /** Says `text` in the notice bar, with a button that does `act`. */
   showNotice(text: string, action: string, act: () => void) {
     $("#notice-text").textContent = text;
@@ -80,4 +95,42 @@ export class Toolbar {
     this.themeButton.textContent = `theme: ${theme}`;
     remember("theme", theme);
   }
+}
+
+/**
+ * Splits a command line's arguments as a POSIX shell does for plain words:
+ * on spaces, with '...' kept as it is, "..." kept with \" and \\ escaped,
+ * and a backslash outside quotes keeping the next character.
+ */
+export function splitArguments(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      word += end < 0 ? text.slice(i + 1) : text.slice(i + 1, end);
+      i = end < 0 ? text.length : end;
+      inWord = true;
+    } else if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === "\\" && (text[i + 1] === '"' || text[i + 1] === "\\")) i++;
+        word += text[i];
+      }
+      inWord = true;
+    } else if (c === "\\" && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
 }

@@ -125,8 +125,22 @@ pub struct Failure {
     /// The innermost line of the program's own file the traceback passes
     /// through (1-based), or the line of a syntax error.
     pub line: Option<u32>,
+    /// Where on that line, as CPython's carets show it: the failing
+    /// expression's start and end, 1-based columns in characters, the end
+    /// exclusive. `None` where CPython has no position (or no line).
+    pub span: Option<Span>,
     /// The traceback as CPython prints it.
     pub traceback: String,
+}
+
+/// A stretch of the program's source: 1-based lines and character columns,
+/// the end exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
 }
 
 /// Runs `source` as the `__main__` module of a fresh interpreter, on this
@@ -187,6 +201,8 @@ pub fn run(source: &str, options: Options) -> Outcome {
             exec_glue(vm, modules::FINDER, "<tpu-python>/finder.py")?;
         }
         output::install(vm)?;
+        #[cfg(target_arch = "wasm32")]
+        exec_glue(vm, watch::BROWSER_CLOCKS, "<tpu-python>/clocks.py")?;
         if !lib_folder {
             // What the interpreter imports at start when it finds `Lib/`
             // in a folder: the codecs beyond utf-8, ascii and latin-1.
@@ -197,8 +213,6 @@ pub fn run(source: &str, options: Options) -> Outcome {
         }
         // As CPython does at startup: `help`, `exit`, `quit` and friends.
         vm.import("site", 0)?;
-        #[cfg(target_arch = "wasm32")]
-        exec_glue(vm, watch::BROWSER_CLOCKS, "<tpu-python>/clocks.py")?;
         set_environ(vm, &environ)?;
         let scope = vm.new_scope_with_main()?;
         if memory {
@@ -446,10 +460,12 @@ fn ended_by(
         .str(vm)
         .map(|s| s.to_string())
         .unwrap_or_default();
+    let (line, span) = place_in(vm, &exc, path, source);
     let failure = Failure {
         kind: exc.class().name().to_string(),
         message,
-        line: line_in(vm, &exc, path),
+        line,
+        span,
         traceback,
     };
     (1, Some(failure))
@@ -488,31 +504,80 @@ fn format_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> PyResult<S
     Ok(text.str(vm)?.to_string())
 }
 
-/// The innermost traceback line in `path`; for a `SyntaxError` in the
-/// program itself, its `lineno`.
-fn line_in(vm: &VirtualMachine, exc: &PyBaseExceptionRef, path: &str) -> Option<u32> {
-    let mut line = None;
+/// The innermost traceback line in `path` and its span, from the code's
+/// positions (`co_positions`, as CPython's carets); for a `SyntaxError` in
+/// the program itself, its `lineno` and offsets.
+fn place_in(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    path: &str,
+    source: &str,
+) -> (Option<u32>, Option<Span>) {
+    let mut place = None;
     let mut entry = exc.__traceback__();
     while let Some(tb) = entry {
-        let file = tb
-            .as_object()
-            .get_attr("tb_frame", vm)
-            .and_then(|f| f.get_attr("f_code", vm))
-            .and_then(|c| c.get_attr("co_filename", vm))
-            .and_then(|f| f.str(vm));
-        if file.is_ok_and(|f| f.to_string() == path) {
-            line = u32::try_from(tb.lineno.get()).ok();
+        let code = tb.frame.f_code();
+        if code.source_path().to_str() == Some(path) {
+            let line = u32::try_from(tb.lineno.get()).ok();
+            place = line.map(|line| (line, position(vm, &tb, source, line)));
         }
         entry = tb.next.lock().clone();
     }
-    if line.is_none() && exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+    if let Some((line, span)) = place {
+        return (Some(line), span);
+    }
+    if exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
         let attr = |name: &'static str| exc.as_object().get_attr(name, vm).ok();
+        let number = |name| attr(name).and_then(|n| n.try_into_value::<u32>(vm).ok());
         let same_file = attr("filename")
             .and_then(|f| f.str(vm).ok())
             .is_some_and(|f| f.to_string() == path);
-        if same_file {
-            line = attr("lineno").and_then(|n| n.try_into_value::<u32>(vm).ok());
+        if same_file && let Some(line) = number("lineno") {
+            let span = number("offset").map(|column| Span {
+                line,
+                column,
+                end_line: number("end_lineno").unwrap_or(line),
+                end_column: number("end_offset").unwrap_or(column + 1).max(column + 1),
+            });
+            return (Some(line), span);
         }
     }
-    line
+    (None, None)
+}
+
+/// The span of a traceback entry's instruction: `co_positions()` at
+/// `tb_lasti`, its byte columns turned into characters of `source`'s lines.
+fn position(
+    vm: &VirtualMachine,
+    tb: &rustpython_vm::PyRef<rustpython_vm::builtins::PyTraceback>,
+    source: &str,
+    line: u32,
+) -> Option<Span> {
+    let index = usize::try_from(tb.lasti / 2).ok()?;
+    let positions = tb
+        .frame
+        .f_code()
+        .as_object()
+        .get_attr("co_positions", vm)
+        .and_then(|f| f.call((), vm))
+        .ok()?;
+    let all: Vec<rustpython_vm::PyObjectRef> = positions.try_to_value(vm).ok()?;
+    let fields: Vec<rustpython_vm::PyObjectRef> = all.get(index)?.try_to_value(vm).ok()?;
+    let number = |i: usize| fields.get(i)?.try_to_value::<usize>(vm).ok();
+    let (start, end) = (number(0)? as u32, number(1)? as u32);
+    let (column, end_column) = (number(2), number(3));
+    if start != line {
+        return None;
+    }
+    let characters = |line: u32, bytes: usize| {
+        let text = source.lines().nth(line as usize - 1).unwrap_or("");
+        let cut = text.get(..bytes.min(text.len())).unwrap_or(text);
+        cut.chars().count() as u32 + 1
+    };
+    Some(Span {
+        line: start,
+        column: characters(start, column?),
+        end_line: end,
+        end_column: characters(end, end_column?),
+    })
 }

@@ -109,6 +109,13 @@ pub(crate) mod _tpu_host {
         (crate::watch::now() * 1e9) as u64
     }
 
+    /// `time.time_ns` in the browser: `Date.now()`, in nanoseconds.
+    #[cfg(target_arch = "wasm32")]
+    #[pyfunction]
+    fn time_ns() -> u64 {
+        (js_sys::Date::now() * 1e6) as u64
+    }
+
     #[cfg(target_arch = "wasm32")]
     #[pyfunction]
     fn sleep(seconds: f64, vm: &VirtualMachine) -> PyResult<()> {

@@ -174,13 +174,35 @@ def _instrument(code):
         todo.extend(k for k in c.co_consts if isinstance(k, type(c)))
 "#;
 
-/// What the browser's `time` lacks (see the module documentation).
+/// What the browser's `time` lacks (see the module documentation): the
+/// clocks, `sleep`, and the wall clock in nanoseconds, which RustPython
+/// reads from `SystemTime` (a panic on wasm32); the calendar functions
+/// called without a time read the same clock, so they are given one.
 #[cfg(target_arch = "wasm32")]
 pub(crate) const BROWSER_CLOCKS: &str = r#"
 import time, _tpu_host
 time.monotonic = time.perf_counter = time.process_time = time.thread_time = _tpu_host.clock
 time.monotonic_ns = time.perf_counter_ns = time.process_time_ns = time.thread_time_ns = _tpu_host.clock_ns
 time.sleep = _tpu_host.sleep
+time.time_ns = _tpu_host.time_ns
+
+def _given(native):
+    def clocked(secs=None):
+        return native(time.time() if secs is None else secs)
+    clocked.__name__ = clocked.__qualname__ = native.__name__
+    return clocked
+
+time.localtime, time.gmtime, time.ctime = map(_given, (time.localtime, time.gmtime, time.ctime))
+_asctime, _strftime = time.asctime, time.strftime
+
+def asctime(t=None):
+    return _asctime(time.localtime() if t is None else t)
+
+def strftime(format, t=None):
+    return _strftime(format, time.localtime() if t is None else t)
+
+time.asctime, time.strftime = asctime, strftime
+del _given, asctime, strftime
 "#;
 
 /// `time.sleep` in the browser: the run's wasm stack is suspended on a timer.

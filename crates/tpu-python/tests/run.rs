@@ -269,3 +269,36 @@ fn progress_names_the_line_a_loop_of_the_program_is_on() {
     );
     assert!(seen.windows(2).all(|w| w[1].1 - w[0].1 >= 0.1), "{seen:?}");
 }
+
+#[test]
+fn a_failure_spans_what_cpython_underlines() {
+    // CPython 3.13 puts its carets under `undefined_name` (columns 8 to 22,
+    // counted from 0 in bytes; "é" is two bytes and one character).
+    let outcome = run("x = 'é'\ny = x + undefined_name\n");
+    let failure = outcome.error.expect("a NameError");
+    assert_eq!(
+        failure.span,
+        Some(tpu_python::Span {
+            line: 2,
+            column: 9,
+            end_line: 2,
+            end_column: 23
+        })
+    );
+    let outcome = run("s = 'é' + undefined_name\n");
+    assert_eq!(
+        outcome
+            .error
+            .and_then(|f| f.span)
+            .map(|s| (s.column, s.end_column)),
+        Some((11, 25)),
+        "columns count characters, not bytes"
+    );
+    let outcome = run("x = (1,\n");
+    let failure = outcome.error.expect("a SyntaxError");
+    assert_eq!(
+        (failure.kind.as_str(), failure.line),
+        ("SyntaxError", Some(1))
+    );
+    assert!(failure.span.is_some());
+}

@@ -83,6 +83,7 @@ pub fn run_report(
                 kind: e.python_kind().to_owned(),
                 message: e.to_string(),
                 line: None,
+                span: None,
                 traceback: format!("{}: {e}\n", e.python_kind()),
             }),
             ..tpu_python::Outcome::default()
@@ -114,12 +115,21 @@ fn diagnostic(failure: &tpu_python::Failure) -> Diagnostic {
     Diagnostic {
         kind: failure.kind.clone(),
         message: failure.message.clone(),
-        span: failure.line.map(|line| SourceSpan {
-            line,
-            column: 1,
-            end_line: line,
-            end_column: 1,
-        }),
+        span: match (failure.span, failure.line) {
+            (Some(s), _) => Some(SourceSpan {
+                line: s.line,
+                column: s.column,
+                end_line: s.end_line,
+                end_column: s.end_column,
+            }),
+            (None, Some(line)) => Some(SourceSpan {
+                line,
+                column: 1,
+                end_line: line,
+                end_column: 1,
+            }),
+            (None, None) => None,
+        },
         traceback: failure.traceback.clone(),
     }
 }

@@ -268,6 +268,7 @@ pub fn run_ranks(
                             kind: "SystemError".into(),
                             message: message.clone(),
                             line: None,
+                            span: None,
                             traceback: format!("SystemError: {message}\n"),
                         };
                         let report = Report {
