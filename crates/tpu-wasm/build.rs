@@ -53,7 +53,7 @@ fn main() {
             p.name,
             p.path.with_extension("expected").display().to_string(),
             p.not_yet,
-            p.differs,
+            p.differs.as_ref().or(p.differs_in_browser.as_ref()),
         );
     }
     list.push(']');

@@ -99,6 +99,10 @@ pub struct Program {
     /// then still differ there natively, so the file is removed when it stops
     /// being true.
     pub differs: Option<String>,
+    /// Why, where a `NAME.differs_in_browser` file says the program prints
+    /// what was recorded natively but not in the browser (RustPython on
+    /// wasm32 lacks something): there it must still differ.
+    pub differs_in_browser: Option<String>,
 }
 
 /// The programs directly in `dir` (`NAME.py` with a `NAME.expected`), sorted by
@@ -137,6 +141,7 @@ pub fn all_programs(repo: &Path, shared: bool) -> Vec<Program> {
                         .map(|why| why.trim().to_string())
                 };
                 let (not_yet, differs) = (note("not_yet"), note("differs"));
+                let differs_in_browser = note("differs_in_browser");
                 programs.push(Program {
                     kind,
                     shared: is_shared,
@@ -144,6 +149,7 @@ pub fn all_programs(repo: &Path, shared: bool) -> Vec<Program> {
                     path,
                     not_yet,
                     differs,
+                    differs_in_browser,
                 });
             }
         }

@@ -78,3 +78,28 @@ class _FilesFinder:
 
 
 sys.meta_path.append(_FilesFinder)
+
+# Without the host's files (wasm32) importlib never installs its path
+# machinery, whose module-level helpers (`spec_from_file_location`, the file
+# loaders) still need their bootstrap module; now `posix` is this one, they
+# can have it.
+import _frozen_importlib_external
+if _frozen_importlib_external._bootstrap is None:
+    _frozen_importlib_external._set_bootstrap_module(_frozen_importlib)
+    _frozen_importlib._bootstrap_external = _frozen_importlib_external
+
+# No sockets here: `select` (which `selectors`, `socketserver` and so
+# `logging.config` import) is a stand-in whose calls fail as an unsupported
+# platform's would.
+try:
+    import select as _select
+except ImportError:
+    import types as _types
+    _select = _types.ModuleType("select", "No sockets or pipes to wait on in the browser.")
+    _select.error = OSError
+
+    def _no_select(*args, **kwargs):
+        raise OSError(38, "Function not implemented: there is nothing to wait on here")
+
+    _select.select = _no_select
+    sys.modules["select"] = _select

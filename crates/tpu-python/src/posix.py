@@ -667,17 +667,33 @@ def waitstatus_to_exitcode(status):
 _have_functions = ["HAVE_FSTATAT", "HAVE_FTRUNCATE", "HAVE_MKDIRAT"]
 
 
+# Linux's numbers, for errno on wasm32, whose errno module RustPython leaves
+# empty: programs compare with its names (errno.ENOENT), and logging.config
+# reads errno.ECONNRESET as it is imported.
+_LINUX_ERRNO = (
+    "EPERM 1 ENOENT 2 ESRCH 3 EINTR 4 EIO 5 ENXIO 6 E2BIG 7 ENOEXEC 8 EBADF 9 "
+    "ECHILD 10 EAGAIN 11 EWOULDBLOCK 11 ENOMEM 12 EACCES 13 EFAULT 14 ENOTBLK 15 "
+    "EBUSY 16 EEXIST 17 EXDEV 18 ENODEV 19 ENOTDIR 20 EISDIR 21 EINVAL 22 "
+    "ENFILE 23 EMFILE 24 ENOTTY 25 ETXTBSY 26 EFBIG 27 ENOSPC 28 ESPIPE 29 "
+    "EROFS 30 EMLINK 31 EPIPE 32 EDOM 33 ERANGE 34 EDEADLK 35 EDEADLOCK 35 "
+    "ENAMETOOLONG 36 ENOLCK 37 ENOSYS 38 ENOTEMPTY 39 ELOOP 40 ENOMSG 42 "
+    "EIDRM 43 ENOSTR 60 ENODATA 61 ETIME 62 ENOSR 63 ENOLINK 67 EPROTO 71 "
+    "EMULTIHOP 72 EBADMSG 74 EOVERFLOW 75 EILSEQ 84 EUSERS 87 ENOTSOCK 88 "
+    "EDESTADDRREQ 89 EMSGSIZE 90 EPROTOTYPE 91 ENOPROTOOPT 92 "
+    "EPROTONOSUPPORT 93 ESOCKTNOSUPPORT 94 EOPNOTSUPP 95 ENOTSUP 95 "
+    "EPFNOSUPPORT 96 EAFNOSUPPORT 97 EADDRINUSE 98 EADDRNOTAVAIL 99 ENETDOWN 100 "
+    "ENETUNREACH 101 ENETRESET 102 ECONNABORTED 103 ECONNRESET 104 ENOBUFS 105 "
+    "EISCONN 106 ENOTCONN 107 ESHUTDOWN 108 ETOOMANYREFS 109 ETIMEDOUT 110 "
+    "ECONNREFUSED 111 EHOSTDOWN 112 EHOSTUNREACH 113 EALREADY 114 "
+    "EINPROGRESS 115 ESTALE 116 EDQUOT 122 ECANCELED 125 EOWNERDEAD 130 "
+    "ENOTRECOVERABLE 131"
+)
+
+
 def _fill_errno():
-    # On wasm32 RustPython's errno module is empty; programs compare with
-    # its names (errno.ENOENT), so it gets Linux's values for the errors
-    # this module raises.
     import errno
-    codes = {"ENOENT": _ENOENT, "EBADF": _EBADF, "EACCES": _EACCES, "EEXIST": _EEXIST,
-             "ENOTDIR": _ENOTDIR, "EISDIR": _EISDIR, "EINVAL": _EINVAL,
-             "ENOTEMPTY": _ENOTEMPTY, "EXDEV": _EXDEV, "EPERM": 1, "ENOTTY": 25,
-             "EAGAIN": 11, "EINTR": 4, "ENOSPC": 28, "EROFS": 30, "ENAMETOOLONG": 36,
-             "ELOOP": 40, "ENOSYS": 38, "EOPNOTSUPP": 95, "ENOTSUP": 95}
-    for name, code in codes.items():
+    words = _LINUX_ERRNO.split()
+    for name, code in zip(words[::2], map(int, words[1::2])):
         if not hasattr(errno, name):
             setattr(errno, name, code)
             errno.errorcode.setdefault(code, name)

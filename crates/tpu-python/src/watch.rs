@@ -177,7 +177,8 @@ def _instrument(code):
 /// What the browser's `time` lacks (see the module documentation): the
 /// clocks, `sleep`, and the wall clock in nanoseconds, which RustPython
 /// reads from `SystemTime` (a panic on wasm32); the calendar functions
-/// called without a time read the same clock, so they are given one.
+/// called without a time read the same clock, so they are given one, and
+/// so does `_datetime`, so `datetime` is CPython's `_pydatetime`.
 #[cfg(target_arch = "wasm32")]
 pub(crate) const BROWSER_CLOCKS: &str = r#"
 import time, _tpu_host
@@ -186,13 +187,29 @@ time.monotonic_ns = time.perf_counter_ns = time.process_time_ns = time.thread_ti
 time.sleep = _tpu_host.sleep
 time.time_ns = _tpu_host.time_ns
 
-def _given(native):
+def _weekday(year, month, day):
+    # Monday is 0 (Sakamoto's method, proleptic Gregorian): RustPython's
+    # struct_time on wasm32 counts the weekday from Sunday.
+    if month < 3:
+        year -= 1
+    offset = (0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4)[month - 1]
+    return (year + year // 4 - year // 100 + year // 400 + offset + day + 6) % 7
+
+def _given(native, calendar):
     def clocked(secs=None):
-        return native(time.time() if secs is None else secs)
+        st = native(time.time() if secs is None else secs)
+        if not calendar:
+            return st
+        wday = _weekday(st.tm_year, st.tm_mon, st.tm_mday)
+        if wday == st.tm_wday:
+            return st
+        return time.struct_time(tuple(st)[:6] + (wday,) + tuple(st)[7:9] + (st.tm_zone, st.tm_gmtoff))
     clocked.__name__ = clocked.__qualname__ = native.__name__
     return clocked
 
-time.localtime, time.gmtime, time.ctime = map(_given, (time.localtime, time.gmtime, time.ctime))
+time.localtime = _given(time.localtime, True)
+time.gmtime = _given(time.gmtime, True)
+time.ctime = _given(time.ctime, False)
 _asctime, _strftime = time.asctime, time.strftime
 
 def asctime(t=None):
@@ -203,6 +220,14 @@ def strftime(format, t=None):
 
 time.asctime, time.strftime = asctime, strftime
 del _given, asctime, strftime
+# `datetime` from CPython's pure `_pydatetime` (on `time`, as given here):
+# RustPython's `_datetime` reads `SystemTime`, a panic on wasm32.
+import sys
+sys.modules["_datetime"] = None
+# The browser's calendar is UTC, as the corpora were recorded (TZ=UTC).
+for _name, _value in (("tzname", ("UTC", "UTC")), ("timezone", 0), ("altzone", 0), ("daylight", 0)):
+    if not hasattr(time, _name):
+        setattr(time, _name, _value)
 "#;
 
 /// `time.sleep` in the browser: the run's wasm stack is suspended on a timer.

@@ -65,7 +65,8 @@ impl Playground {
     /// Runs a program on RustPython and resolves to its Report (see `run`
     /// for `mode`). `options`, optional: `{ onOutput?: (text, stream) =>
     /// void, onProgress?: (line, elapsedMs) => void, timeoutMs?: number,
-    /// argv?: string[] }`. Progress and the time limit are seen where the
+    /// argv?: string[], path?: string }`: `path` is the program's file name
+    /// (`main.py` by default) in `/home/user`, where it starts. Progress and the time limit are seen where the
     /// program's own code runs (a loop turning, a function starting). Rejects where the playground cannot run:
     /// a run already in progress, no standard library set.
     #[wasm_bindgen(jspi, js_name = runPython)]
@@ -178,6 +179,13 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
             .filter(|ms| *ms > 0.0 && ms.is_finite())
             .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
         python.timeout = Some(std::time::Duration::from_secs_f64(ms / 1e3));
+    }
+    if let Some(path) = field("path")? {
+        let path = path
+            .as_string()
+            .filter(|p| !p.is_empty() && !p.contains('/'))
+            .ok_or_else(|| wrong("path", "a file name"))?;
+        python.path = path;
     }
     if let Some(argv) = field("argv")? {
         let argv: js_sys::Array = argv

@@ -38,7 +38,8 @@ struct Program {
     /// a program of several ranks is left out.
     not_yet: Option<&'static str>,
     /// Why the program does not print what was recorded on RustPython (its
-    /// `NAME.differs`): it must still differ, as natively.
+    /// `NAME.differs`, or `NAME.differs_in_browser` for what RustPython lacks
+    /// on wasm32 alone): it must still differ, as natively.
     differs: Option<&'static str>,
 }
 
@@ -114,8 +115,11 @@ mod browser {
         let streamed = Rc::new(RefCell::new(String::new()));
         let on_output = {
             let streamed = streamed.clone();
-            Closure::<dyn FnMut(String)>::new(move |text: String| {
-                streamed.borrow_mut().push_str(&text)
+            // `runPython` names the stream; `run` (ranks) streams stdout only.
+            Closure::<dyn FnMut(String, JsValue)>::new(move |text: String, stream: JsValue| {
+                if stream.as_string().is_none_or(|s| s == "stdout") {
+                    streamed.borrow_mut().push_str(&text)
+                }
             })
         };
         let options = js_sys::Object::new();
@@ -125,7 +129,12 @@ mod browser {
                 js_sys::Reflect::set(&options, &"nproc".into(), &n.into()).unwrap();
                 "run"
             }
-            None => "runPython",
+            None => {
+                // Named as it was recorded, for `__file__` and tracebacks.
+                let file = format!("{}.py", program.name);
+                js_sys::Reflect::set(&options, &"path".into(), &file.into()).unwrap();
+                "runPython"
+            }
         };
         let value = call(
             playground,
