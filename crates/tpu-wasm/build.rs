@@ -9,7 +9,8 @@
 //! (`tests/corpus.rs`), as `$OUT_DIR/corpus.rs`: a new program is picked up without
 //! editing a list. Where the shared corpus (`../shared/conformance`, or
 //! `$TPU_SHARED_DIR`) is absent, `cfg(tpu_shared)` is unset and the tests of the
-//! shared programs report themselves ignored.
+//! shared programs report themselves ignored; so with the real programs beside
+//! it (`../shared/real`, `cfg(tpu_real)`, listed in `$OUT_DIR/real.rs`).
 
 #[path = "../../tests/corpus/layout.rs"]
 #[allow(dead_code)]
@@ -27,6 +28,7 @@ fn main() {
     println!("cargo::rerun-if-changed=../../tests/corpus");
     println!("cargo::rerun-if-env-changed={}", layout::SHARED_DIR_VAR);
     println!("cargo::rustc-check-cfg=cfg(tpu_shared)");
+    println!("cargo::rustc-check-cfg=cfg(tpu_real)");
     let shared = layout::shared_root(&repo);
     let has_shared = shared.is_dir();
     if has_shared {
@@ -57,6 +59,26 @@ fn main() {
         );
     }
     list.push(']');
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("corpus.rs");
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let out = Path::new(&out_dir).join("corpus.rs");
     std::fs::write(out, list).expect("OUT_DIR is writable");
+
+    // The real programs beside the shared corpus (`../shared/real`), for
+    // `tests/corpus.rs`'s check of where each stops in the browser.
+    let real = shared.join("../real");
+    let mut programs = String::from("&[\n");
+    if real.is_dir() {
+        println!("cargo::rerun-if-changed={}", real.display());
+        println!("cargo::rustc-cfg=tpu_real");
+        for (name, path) in layout::programs_in(&real) {
+            let _ = writeln!(
+                programs,
+                "    Real {{ name: {name:?}, source: include_str!({:?}), expected: include_str!({:?}) }},",
+                path.display().to_string(),
+                path.with_extension("expected").display().to_string(),
+            );
+        }
+    }
+    programs.push(']');
+    std::fs::write(Path::new(&out_dir).join("real.rs"), programs).expect("OUT_DIR is writable");
 }

@@ -45,9 +45,25 @@ struct Program {
 
 const CORPUS: &[Program] = include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
+/// One real program of `../shared/real` (other people's code), as `build.rs`
+/// lists it.
+#[allow(dead_code)] // Natively nothing reads them.
+struct Real {
+    name: &'static str,
+    source: &'static str,
+    expected: &'static str,
+}
+
+const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
+
+/// The real programs that print what PyTorch printed, as natively
+/// (`crates/tpu-torch/tests/real_progress.rs` keeps the same list): none yet.
+#[allow(dead_code)] // Natively nothing reads it.
+const AGREE: &[&str] = &[];
+
 #[cfg(target_arch = "wasm32")]
 mod browser {
-    use super::{CORPUS, Program};
+    use super::{AGREE, CORPUS, Program, REAL};
     use std::cell::RefCell;
     use std::rc::Rc;
     use tpu_runtime::Report;
@@ -203,6 +219,82 @@ mod browser {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The real programs of one process on RustPython in Chromium (the
+    /// reference backend, Strict), as `real_progress.rs` runs them natively:
+    /// those in `AGREE` must agree and no other may; each other one's first
+    /// error is printed, which is where it stops next. A program of several
+    /// ranks (`_N`) is left out: ranks in the browser still run on the own
+    /// interpreter. A run that traps the wasm instance fails the test.
+    #[wasm_bindgen_test]
+    #[cfg_attr(
+        not(tpu_real),
+        ignore = "the real programs (../shared/real) are absent: set TPU_SHARED_DIR to the shared conformance folder beside them"
+    )]
+    async fn the_real_programs_stop_in_the_browser_where_they_stop_natively() {
+        let playground = playground("reference").await;
+        let mut problems = Vec::new();
+        for real in REAL {
+            let ranked = real
+                .name
+                .rsplit('_')
+                .next()
+                .is_some_and(|n| n.parse::<u32>().is_ok());
+            if ranked {
+                continue;
+            }
+            let options = js_sys::Object::new();
+            js_sys::Reflect::set(
+                &options,
+                &"path".into(),
+                &format!("{}.py", real.name).into(),
+            )
+            .unwrap();
+            js_sys::Reflect::set(&options, &"timeoutMs".into(), &120_000.into()).unwrap();
+            let ran = call(
+                &playground,
+                "runPython",
+                &[real.source.into(), "strict".into(), options.into()],
+            )
+            .await;
+            let verdict = match ran {
+                Err(e) => {
+                    problems.push(format!(
+                        "{}: the run failed in the runtime: {e:?}",
+                        real.name
+                    ));
+                    continue;
+                }
+                Ok(value) => {
+                    let report: Report = serde_wasm_bindgen::from_value(value).expect("a Report");
+                    match report.diagnostics.first() {
+                        Some(d) => Err(format!(
+                            "{}: {} (line {:?})",
+                            d.kind,
+                            d.message,
+                            d.span.as_ref().map(|s| s.line)
+                        )),
+                        None => tpu_lang::conformance::agree(real.expected, &report.stdout),
+                    }
+                }
+            };
+            let listed = AGREE.contains(&real.name);
+            match verdict {
+                Ok(()) if !listed => {
+                    problems.push(format!("{}: now agrees; add it to AGREE", real.name))
+                }
+                Err(why) => {
+                    let head: String = why.lines().take(3).collect::<Vec<_>>().join(" | ");
+                    console_log!("{}: {head}", real.name);
+                    if listed {
+                        problems.push(format!("{}: no longer agrees: {why}", real.name));
+                    }
+                }
+                Ok(()) => {}
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 
     #[wasm_bindgen_test]
