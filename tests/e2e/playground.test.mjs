@@ -44,6 +44,17 @@ test("output streams while the program runs, and Run clears the previous output"
   await page.close();
 });
 
+test("what a program writes to stderr (logging) stays in the output after the run", async () => {
+  const { page, errors } = await openPage();
+  await setProgram(page, "import logging\nlogging.warning('loss %.2f', 0.5)\nprint('step 1')\n");
+  await page.click("#run");
+  await waitForRun(page);
+  assert.equal(await page.textContent("#output"), "step 1\nWARNING:root:loss 0.50\n");
+  assert.equal(await page.textContent("#output .stderr"), "WARNING:root:loss 0.50\n");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a tensor loop is ended by the time limit with a TimeoutError naming its line", async () => {
   const { page, errors } = await openPage();
   await page.selectOption("#timeout", "5000");

@@ -43,7 +43,8 @@ export class OutputPane {
     return this.pane.textContent ?? "";
   }
 
-  /** Shows the finished run: what it printed, then its tracebacks; with
+  /** Shows the finished run: what it printed, what it wrote to stderr, then
+   * its tracebacks; with
    * `rank`, only what that rank printed, its errors and its deadlocked wait. */
   finish(report: Report, jump: (line: number, column: number) => void, rank: number | null = null) {
     if (this.flushing) clearTimeout(this.flushing);
@@ -54,6 +55,14 @@ export class OutputPane {
     const diagnostics: Diagnostic[] = one ? one.diagnostics : report.diagnostics;
     this.streamed = document.createTextNode(one ? one.stdout : report.stdout);
     this.pane.replaceChildren(this.streamed);
+    // What went to stderr (logging, warnings) follows, set apart.
+    const stderr = one ? "" : (report.stderr ?? "");
+    if (stderr) {
+      const block = document.createElement("span");
+      block.className = "stderr";
+      block.textContent = stderr;
+      this.pane.append(block);
+    }
     const where = (line: number, column: number) => {
       const link = document.createElement("a");
       link.href = "#";

@@ -24,6 +24,11 @@ pub use summary::{FallbackGroup, RunBound, RunSummary, SyncGroup};
 pub struct Report {
     /// What the program printed.
     pub stdout: String,
+    /// What it wrote to stderr (`logging`'s default handler, warnings,
+    /// `print(file=sys.stderr)`), less the traceback of the error that ended
+    /// it, which is its diagnostic.
+    #[serde(default)]
+    pub stderr: String,
     /// Errors that ended the run (at most one today), as Python-style tracebacks.
     pub diagnostics: Vec<Diagnostic>,
     /// Every op dispatched, in program order.

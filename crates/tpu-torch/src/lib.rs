@@ -90,8 +90,12 @@ pub fn run_report(
         },
     };
     report.stdout = outcome.stdout.clone();
+    report.stderr = outcome.stderr.clone();
     if let Some(failure) = &outcome.error {
         report.diagnostics.push(diagnostic(failure));
+        if let Some(before) = report.stderr.strip_suffix(&failure.traceback) {
+            report.stderr = before.to_owned();
+        }
     }
     // What is still pending (Fused mode) runs now, so every op the program
     // issued is accounted for in the kernels.

@@ -49,3 +49,32 @@ fn the_foundation_program_prints_what_pytorch_printed() {
         outcome.stderr
     );
 }
+
+#[test]
+fn the_report_keeps_stderr_without_the_final_traceback() {
+    let source = "import logging, sys\nlogging.warning('step %d', 3)\nprint('to stderr', file=sys.stderr)\nprint('out')\n1 / 0\n";
+    let report = std::thread::Builder::new()
+        .stack_size(tpu_python::STACK_BYTES)
+        .spawn(move || {
+            let mut runtime =
+                tpu_runtime::Runtime::new(Box::new(tpu_runtime::ReferenceBackend::new()));
+            let options = Options {
+                path: "prog.py".into(),
+                ..Options::default()
+            };
+            tpu_torch::run_report(
+                source,
+                &mut runtime,
+                options,
+                tpu_runtime::EagerMode::Strict,
+            )
+            .0
+        })
+        .expect("a thread starts")
+        .join()
+        .expect("the run does not panic");
+    assert_eq!(report.stdout, "out\n");
+    // As CPython 3.13 writes them; the ZeroDivisionError is the diagnostic.
+    assert_eq!(report.stderr, "WARNING:root:step 3\nto stderr\n");
+    assert_eq!(report.diagnostics[0].kind, "ZeroDivisionError");
+}

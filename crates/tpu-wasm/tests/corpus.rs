@@ -54,6 +54,7 @@ struct Real {
     expected: &'static str,
 }
 
+#[allow(dead_code)] // Natively nothing reads them.
 const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 
 /// The real programs that print what PyTorch printed, as natively

@@ -6,6 +6,12 @@ export type Report = {
  */
 stdout: string, 
 /**
+ * What it wrote to stderr (`logging`'s default handler, warnings,
+ * `print(file=sys.stderr)`), less the traceback of the error that ended
+ * it, which is its diagnostic.
+ */
+stderr: string, 
+/**
  * Errors that ended the run (at most one today), as Python-style tracebacks.
  */
 diagnostics: Array<Diagnostic>, 
