@@ -20,7 +20,9 @@ let kept: KeptFiles | null = null;
 // with every module read before. Before it says it is ready, the worker
 // imports torch once, so the first Run finds what every run needs read.
 const PYTHON_LIB = "../python-lib/";
-const LIBRARY_CACHE = "tpu-playground-python-lib-v1";
+/** The Cache API's name for the library, followed by its index's hash, so a
+ * new library (another RustPython) never reads an old one's modules. */
+const LIBRARY_CACHE = "tpu-playground-python-lib-";
 const libraryUrl = new URL(PYTHON_LIB, import.meta.url);
 let libraryFiles = new Set<string>();
 const librarySources = new Map<string, string>();
@@ -47,9 +49,14 @@ function readLibrary(path: string): string | undefined {
 async function loadLibrary() {
   const response = await fetch(new URL("index.json", libraryUrl));
   if (!response.ok) throw new Error(`the standard library's index is missing (${response.status})`);
-  libraryFiles = new Set((await response.json()) as string[]);
+  const index = await response.text();
+  libraryFiles = new Set(JSON.parse(index) as string[]);
   try {
-    libraryCache = await caches.open(LIBRARY_CACHE);
+    const name = LIBRARY_CACHE + fnv1a(index);
+    for (const old of await caches.keys()) {
+      if (old.startsWith(LIBRARY_CACHE) && old !== name) await caches.delete(old);
+    }
+    libraryCache = await caches.open(name);
     const base = libraryUrl.href;
     for (const request of await libraryCache.keys()) {
       if (!request.url.startsWith(base)) continue;
@@ -59,6 +66,16 @@ async function loadLibrary() {
   } catch {
     // No Cache API here (or no quota): modules are read over the network.
   }
+}
+
+/** FNV-1a of `text`'s UTF-16 units, in hex. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
 }
 
 /** The run in progress (the warm-up's or a program's): one at a time. */
