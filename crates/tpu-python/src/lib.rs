@@ -22,7 +22,7 @@ mod posix;
 mod stop;
 mod watch;
 
-pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule, modules_in};
+pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule, library};
 pub use output::{OnOutput, Stream};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;

@@ -42,23 +42,25 @@ pub struct Extensions {
     pub hidden_frames: Vec<String>,
 }
 
-/// The standard library's modules from a folder laid out as `Lib/` is
-/// (`json/__init__.py`, `argparse.py`): what an embedder serves where the
-/// interpreter has no path finder of its own.
-pub fn modules_in(folder: std::path::PathBuf) -> FindModule {
+/// The standard library's modules from `read`, which gives the text of a
+/// file of `Lib/` by its path there (`json/__init__.py`), or `None`: what an
+/// embedder serves where the interpreter has no path finder of its own (the
+/// browser). Tracebacks name the files under `shown` (`/lib/python3.14`).
+pub fn library(shown: &str, read: impl Fn(&str) -> Option<String> + 'static) -> FindModule {
+    let shown = shown.trim_end_matches('/').to_owned();
     Rc::new(move |name: &str| {
-        let base = name
-            .split('.')
-            .fold(folder.clone(), |path, part| path.join(part));
-        let package = base.join("__init__.py");
-        let (file, is_package) = if package.is_file() {
-            (package, true)
-        } else {
-            (base.with_extension("py"), false)
+        let base = name.replace('.', "/");
+        let package = format!("{base}/__init__.py");
+        let (path, is_package, source) = match read(&package) {
+            Some(source) => (package, true, source),
+            None => {
+                let module = format!("{base}.py");
+                let source = read(&module)?;
+                (module, false, source)
+            }
         };
-        let source = std::fs::read_to_string(&file).ok()?;
         Some(ModuleSource {
-            filename: file.display().to_string(),
+            filename: format!("{shown}/{path}"),
             is_package,
             source,
         })

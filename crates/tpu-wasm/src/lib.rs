@@ -192,18 +192,9 @@ fn run_options(options: Option<&js_sys::Object>) -> Result<(RunOptions, Option<u
     let Some(options) = options else {
         return Ok((run, None));
     };
-    let field = |name: &str| -> Result<Option<JsValue>, JsValue> {
-        let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
-        Ok((!value.is_undefined() && !value.is_null()).then_some(value))
-    };
-    let wrong =
-        |name: &str, what: &str| JsValue::from(JsError::new(&format!("{name} must be {what}")));
+    let field = |name: &str| field(options, name);
     if let Some(ms) = field("timeoutMs")? {
-        let ms = ms
-            .as_f64()
-            .filter(|ms| *ms > 0.0 && ms.is_finite())
-            .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
-        run.timeout = Some(std::time::Duration::from_secs_f64(ms / 1e3));
+        run.timeout = Some(timeout(&ms)?);
     }
     if let Some(f) = field("onOutput")? {
         let f: js_sys::Function = f.dyn_into().map_err(|_| wrong("onOutput", "a function"))?;
@@ -232,6 +223,27 @@ fn run_options(options: Option<&js_sys::Object>) -> Result<(RunOptions, Option<u
         }
     };
     Ok((run, nproc))
+}
+
+/// An options object's field `name`, or `None` where it is absent (undefined
+/// or null).
+fn field(options: &js_sys::Object, name: &str) -> Result<Option<JsValue>, JsValue> {
+    let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+    Ok((!value.is_undefined() && !value.is_null()).then_some(value))
+}
+
+/// The error for a field of the wrong type: `{name} must be {what}`.
+fn wrong(name: &str, what: &str) -> JsValue {
+    JsValue::from(JsError::new(&format!("{name} must be {what}")))
+}
+
+/// `timeoutMs`: a positive number of milliseconds.
+fn timeout(ms: &JsValue) -> Result<std::time::Duration, JsValue> {
+    let ms = ms
+        .as_f64()
+        .filter(|ms| *ms > 0.0 && ms.is_finite())
+        .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
+    Ok(std::time::Duration::from_secs_f64(ms / 1e3))
 }
 
 /// What the browser says of its WebGPU adapter: a name (the description,

@@ -20,34 +20,16 @@
 //! instance.
 
 use crate::Playground;
-use std::rc::Rc;
-use tpu_python::{Files, ModuleSource};
+use tpu_python::Files;
 use wasm_bindgen::prelude::*;
 
 /// `Lib/` as the page serves it: `read("json/__init__.py")` is the source, or
 /// not a string where there is no such file.
 fn stdlib(read: js_sys::Function) -> tpu_python::FindModule {
-    Rc::new(move |name: &str| {
-        let base = name.replace('.', "/");
-        let fetch = |path: &str| {
-            read.call1(&JsValue::NULL, &JsValue::from_str(path))
-                .ok()
-                .and_then(|v| v.as_string())
-        };
-        let package = format!("{base}/__init__.py");
-        let (path, is_package, source) = match fetch(&package) {
-            Some(source) => (package, true, source),
-            None => {
-                let module = format!("{base}.py");
-                let source = fetch(&module)?;
-                (module, false, source)
-            }
-        };
-        Some(ModuleSource {
-            filename: format!("/lib/python3.14/{path}"),
-            is_package,
-            source,
-        })
+    tpu_python::library("/lib/python3.14", move |path| {
+        read.call1(&JsValue::NULL, &JsValue::from_str(path))
+            .ok()
+            .and_then(|v| v.as_string())
     })
 }
 
@@ -149,12 +131,8 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
     let Some(options) = options else {
         return Ok(python);
     };
-    let field = |name: &str| -> Result<Option<JsValue>, JsValue> {
-        let value = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
-        Ok((!value.is_undefined() && !value.is_null()).then_some(value))
-    };
-    let wrong =
-        |name: &str, what: &str| JsValue::from(JsError::new(&format!("{name} must be {what}")));
+    let field = |name: &str| crate::field(options, name);
+    let wrong = crate::wrong;
     if let Some(f) = field("onOutput")? {
         let f: js_sys::Function = f.dyn_into().map_err(|_| wrong("onOutput", "a function"))?;
         python.on_output = Some(Box::new(move |stream, text| {
@@ -174,11 +152,7 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
         }));
     }
     if let Some(ms) = field("timeoutMs")? {
-        let ms = ms
-            .as_f64()
-            .filter(|ms| *ms > 0.0 && ms.is_finite())
-            .ok_or_else(|| wrong("timeoutMs", "a positive number of milliseconds"))?;
-        python.timeout = Some(std::time::Duration::from_secs_f64(ms / 1e3));
+        python.timeout = Some(crate::timeout(&ms)?);
     }
     if let Some(path) = field("path")? {
         let path = path
