@@ -49,12 +49,11 @@ fn main() {
         let path = p.path.display().to_string();
         let _ = writeln!(
             list,
-            "    Program {{ kind: {:?}, shared: {}, name: {:?}, path: {path:?}, source: include_str!({path:?}), expected: include_str!({:?}), nproc: {nproc:?}, not_yet: {:?}, differs: {:?} }},",
+            "    Program {{ kind: {:?}, shared: {}, name: {:?}, path: {path:?}, source: include_str!({path:?}), expected: include_str!({:?}), nproc: {nproc:?}, differs: {:?} }},",
             p.kind.name,
             p.shared,
             p.name,
             p.path.with_extension("expected").display().to_string(),
-            p.not_yet,
             p.differs.as_ref().or(p.differs_in_browser.as_ref()),
         );
     }

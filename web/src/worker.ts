@@ -211,20 +211,9 @@ type RunPython = (
   mode: string,
   options: {
     timeoutMs?: number;
+    nproc?: number;
     argv?: string[];
     onOutput: (text: string, stream: string) => void;
-    onProgress: (line: number, elapsedMs: number) => void;
-  },
-) => Promise<unknown>;
-
-/** `Playground.run` with its options: the time limit and the two streams. */
-type RunWithOptions = (
-  source: string,
-  mode: string,
-  options: {
-    timeoutMs?: number;
-    nproc?: number;
-    onOutput: (text: string) => void;
     onProgress: (line: number, elapsedMs: number) => void;
   },
 ) => Promise<unknown>;
@@ -273,26 +262,15 @@ async function runProgram(message: Extract<ToWorker, { type: "run" }>) {
     const onOutput = (text: string) => post({ type: "output", id, text });
     const onProgress = (line: number, elapsedMs: number) => post({ type: "progress", id, line, elapsedMs });
     const timeout = message.timeoutMs ? { timeoutMs: message.timeoutMs } : {};
-    let report: Report;
-    if (message.nproc) {
-      // Ranks still run on the playground's own interpreter (tpu-lang).
-      const run = playground.run.bind(playground) as unknown as RunWithOptions;
-      report = (await run(message.source, message.mode, {
-        ...timeout,
-        nproc: message.nproc,
-        onOutput,
-        onProgress,
-      })) as Report;
-    } else {
-      // One process runs on RustPython: CPython's language and library.
-      const run = playground.runPython.bind(playground) as unknown as RunPython;
-      report = (await run(message.source, message.mode, {
-        ...timeout,
-        argv: message.argv ?? [],
-        onOutput,
-        onProgress,
-      })) as Report;
-    }
+    // RustPython: CPython's language and library, one interpreter per rank.
+    const run = playground.runPython.bind(playground) as unknown as RunPython;
+    const report = (await run(message.source, message.mode, {
+      ...timeout,
+      ...(message.nproc ? { nproc: message.nproc } : {}),
+      argv: message.argv ?? [],
+      onOutput,
+      onProgress,
+    })) as Report;
     report.measured_ms = performance.now() - started;
     // Persist before answering, so that a reload right after sees the
     // entries and the files the run wrote.

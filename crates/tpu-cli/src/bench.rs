@@ -239,7 +239,7 @@ fn timed_ranks(
         ..tpu_python::Options::default()
     };
     let start = Instant::now();
-    let report = tpu_torch::run_ranks(source, &mut runtimes, &options, mode, (0..nproc).collect());
+    let report = tpu_torch::run_ranks(source, &mut runtimes, options, mode, (0..nproc).collect());
     let seconds = start.elapsed().as_secs_f64();
     match report.diagnostics.first() {
         Some(d) => Err(d.traceback.clone()),

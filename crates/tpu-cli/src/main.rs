@@ -404,7 +404,7 @@ fn run(
                 timeout,
                 ..tpu_python::Options::default()
             };
-            let report = tpu_torch::run_ranks(&source, &mut runtimes, &python, mode, chips);
+            let report = tpu_torch::run_ranks(&source, &mut runtimes, python, mode, chips);
             use std::io::Write;
             let _ = std::io::stdout().lock().write_all(report.stdout.as_bytes());
             for diagnostic in &report.diagnostics {

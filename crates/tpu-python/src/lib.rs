@@ -18,6 +18,7 @@
 pub mod memfs;
 mod modules;
 mod output;
+pub mod park;
 mod posix;
 mod stop;
 mod watch;
@@ -192,9 +193,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
     let at_end = extensions.at_end.clone();
     let hidden = extensions.hidden_frames.clone();
     modules::begin(extensions.find_module, stdlib);
-    if memory {
-        memfs::begin_run();
-    }
+    let _files = memory.then(memfs::begin_run);
 
     let result = interpreter.enter(|vm| {
         if serves_modules {

@@ -89,6 +89,8 @@ impl Tree {
 
 thread_local! {
     static TREE: RefCell<Tree> = RefCell::new(Tree::default());
+    /// Runs under way on this thread (several, as parked ranks: `park.rs`).
+    static RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn with<R>(f: impl FnOnce(&mut Tree) -> R) -> R {
@@ -202,9 +204,22 @@ pub fn clear() {
     with(|t| *t = Tree::default());
 }
 
-/// Called as a run begins: inodes kept for files unlinked while open go.
-pub(crate) fn begin_run() {
-    with(Tree::collect);
+/// Called as a run begins: inodes kept for files unlinked while open go,
+/// unless another run still under way may hold one. The run lasts while
+/// the guard lives.
+pub(crate) fn begin_run() -> RunGuard {
+    if RUNS.with(|r| r.replace(r.get() + 1)) == 0 {
+        with(Tree::collect);
+    }
+    RunGuard
+}
+
+pub(crate) struct RunGuard;
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        RUNS.with(|r| r.set(r.get().saturating_sub(1)));
+    }
 }
 
 // ---- `posix.py`'s side, through `posix.rs`: inodes by number.

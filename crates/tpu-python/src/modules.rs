@@ -82,6 +82,16 @@ pub(crate) fn end() {
     FIND.with(|f| *f.borrow_mut() = [None, None]);
 }
 
+/// The run's lookup, taken off the thread while the run is parked
+/// (`park.rs`).
+pub(crate) fn take() -> [Option<FindModule>; 2] {
+    FIND.with(|f| std::mem::take(&mut *f.borrow_mut()))
+}
+
+pub(crate) fn put(find: [Option<FindModule>; 2]) {
+    FIND.with(|f| *f.borrow_mut() = find);
+}
+
 /// `_tpu_host.find_module(name)`: `(filename, is_package, source)`, or None.
 pub(crate) fn find(name: &str, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let found = FIND.with(|f| f.borrow().iter().flatten().find_map(|find| find(name)));

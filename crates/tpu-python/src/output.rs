@@ -18,7 +18,7 @@ pub enum Stream {
 pub type OnOutput = Box<dyn FnMut(Stream, &str)>;
 
 #[derive(Default)]
-struct Sink {
+pub(crate) struct Sink {
     stdout: String,
     stderr: String,
     on_output: Option<OnOutput>,
@@ -45,6 +45,16 @@ pub(crate) fn end() -> (String, String) {
         let sink = std::mem::take(&mut *s.borrow_mut());
         (sink.stdout, sink.stderr)
     })
+}
+
+/// The run's capture, taken off the thread while the run is parked
+/// (`park.rs`).
+pub(crate) fn take() -> Sink {
+    SINK.with(|s| std::mem::take(&mut *s.borrow_mut()))
+}
+
+pub(crate) fn put(sink: Sink) {
+    SINK.with(|s| *s.borrow_mut() = sink);
 }
 
 fn write(stream: Stream, text: &str) {

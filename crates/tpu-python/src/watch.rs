@@ -54,7 +54,7 @@ pub(crate) fn now() -> f64 {
     }
 }
 
-struct Watch {
+pub(crate) struct Watch {
     events: u32,
     started: f64,
     reported: f64,
@@ -93,6 +93,16 @@ pub(crate) fn begin(
 
 pub(crate) fn end() {
     WATCH.with(|w| w.borrow_mut().take());
+}
+
+/// The run's watch, taken off the thread while the run is parked
+/// (`park.rs`).
+pub(crate) fn take() -> Option<Watch> {
+    WATCH.with(|w| w.borrow_mut().take())
+}
+
+pub(crate) fn put(watch: Option<Watch>) {
+    WATCH.with(|w| *w.borrow_mut() = watch);
 }
 
 /// `_tpu_host.tick(code, offset, ...)`: the monitoring callback.

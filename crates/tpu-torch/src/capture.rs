@@ -52,6 +52,25 @@ pub(crate) fn reset(main_path: &str) {
     MAIN_PATH.with(|p| *p.borrow_mut() = main_path.to_owned());
 }
 
+/// This run's addresses and file, taken off the thread while the run is
+/// parked (`ranks.rs`).
+#[cfg(target_arch = "wasm32")]
+pub(crate) type Parked = ((HashMap<usize, u64>, u64), String);
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn park() -> Parked {
+    (
+        DATA_PTRS.with(|d| std::mem::take(&mut *d.borrow_mut())),
+        MAIN_PATH.with(|p| std::mem::take(&mut *p.borrow_mut())),
+    )
+}
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn resume((data_ptrs, main_path): Parked) {
+    DATA_PTRS.with(|d| *d.borrow_mut() = data_ptrs);
+    MAIN_PATH.with(|p| *p.borrow_mut() = main_path);
+}
+
 fn usize_of(a: &Args<'_>, i: usize) -> PyResult<usize> {
     Ok(a.int(i)?.max(0) as usize)
 }

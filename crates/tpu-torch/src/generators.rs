@@ -23,6 +23,25 @@ pub(crate) fn reset() {
     SAVED.with(|s| s.borrow_mut().clear());
 }
 
+/// This thread's generators, taken off it while the run is parked
+/// (`ranks.rs`).
+#[cfg(target_arch = "wasm32")]
+pub(crate) type Parked = (Vec<Generator>, Vec<(Generator, u64)>);
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn park() -> Parked {
+    (
+        GENERATORS.with(|g| std::mem::take(&mut *g.borrow_mut())),
+        SAVED.with(|s| std::mem::take(&mut *s.borrow_mut())),
+    )
+}
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn resume((generators, saved): Parked) {
+    GENERATORS.with(|g| *g.borrow_mut() = generators);
+    SAVED.with(|s| *s.borrow_mut() = saved);
+}
+
 pub(crate) fn call(a: &Args<'_>) -> PyResult {
     let vm = a.vm;
     let slot_error =

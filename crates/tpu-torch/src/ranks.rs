@@ -1,8 +1,12 @@
 //! Running N ranks of one program, as `torchrun --nproc-per-node N` would:
-//! every rank runs the whole program in its own interpreter on its own
-//! thread, on its own `Runtime` (its own tensors, generator and stdout), with
-//! `os.environ` holding torchrun's variables, and they meet in one
-//! `tpu_runtime::distributed::World`.
+//! every rank runs the whole program in its own interpreter, on its own
+//! `Runtime` (its own tensors, generator and stdout), with `os.environ`
+//! holding torchrun's variables, and they meet in one
+//! `tpu_runtime::distributed::World`. Natively each rank has a thread of
+//! its own; in the browser each is a JavaScript Promise Integration stack
+//! (a fiber) in the one wasm instance, suspended whenever it is not its
+//! turn, with what it keeps on the thread taken off it meanwhile
+//! (`tpu_python::park`, and this crate's own in `Parked`).
 //!
 //! One rank runs at a time, and the order is the own interpreter's
 //! (`tpu-lang/src/ranks.rs`), so a run's output and Report are the same every
@@ -24,33 +28,46 @@ use crate::distributed::STOPPED;
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
-use std::sync::{Arc, Condvar, Mutex};
-use std::task::{Context, Poll, Waker};
+use std::sync::{Arc, Mutex};
+#[cfg(not(target_arch = "wasm32"))]
+use std::task::Waker;
+use std::task::{Context, Poll};
 use tpu_runtime::distributed::{self, DeadlockReport, Finish, RankRun, World};
 use tpu_runtime::{EagerMode, Report, Runtime};
+
+/// How the ranks share the turn: between threads natively, within one
+/// thread in the browser.
+#[cfg(not(target_arch = "wasm32"))]
+type Shared<T> = Arc<T>;
+#[cfg(target_arch = "wasm32")]
+type Shared<T> = Rc<T>;
 
 /// The most ranks one run may have.
 pub const MAX_RANKS: usize = 64;
 
 /// Whose turn it is, and who has finished.
-struct Turn {
-    state: Mutex<TurnState>,
-    changed: Condvar,
-}
-
 struct TurnState {
     running: Option<usize>,
     finished: Vec<bool>,
 }
 
+/// The turn between threads (natively): handed over under a mutex, waited
+/// for on a condition variable.
+#[cfg(not(target_arch = "wasm32"))]
+struct Turn {
+    state: Mutex<TurnState>,
+    changed: std::sync::Condvar,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 impl Turn {
-    fn new(nproc: usize) -> Self {
+    fn new(nproc: usize, _world: &Rc<RefCell<World>>) -> Self {
         Turn {
             state: Mutex::new(TurnState {
                 running: None,
                 finished: vec![false; nproc],
             }),
-            changed: Condvar::new(),
+            changed: std::sync::Condvar::new(),
         }
     }
 
@@ -100,9 +117,195 @@ impl Turn {
     }
 }
 
+/// The turn between fibers (in the browser): whoever waits suspends its
+/// stack on a promise that the one handing over resolves. Only one fiber
+/// runs at a time, so the state is a plain cell, never borrowed across a
+/// suspension.
+#[cfg(target_arch = "wasm32")]
+struct Turn {
+    state: RefCell<TurnState>,
+    /// Each rank's wake-up, and the scheduler's.
+    ranks: Vec<fiber::Signal>,
+    scheduler: fiber::Signal,
+    /// Whether a waiting rank waits in a collective.
+    world: Rc<RefCell<World>>,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Turn {
+    fn new(nproc: usize, world: &Rc<RefCell<World>>) -> Self {
+        Turn {
+            state: RefCell::new(TurnState {
+                running: None,
+                finished: vec![false; nproc],
+            }),
+            ranks: (0..nproc).map(|_| fiber::Signal::default()).collect(),
+            scheduler: fiber::Signal::default(),
+            world: world.clone(),
+        }
+    }
+
+    /// Drives `future` as `rank`: waiting in a collective, the turn passes
+    /// on; waiting for the device, the rank keeps the turn and its fiber is
+    /// suspended until the device answers (the event loop has to turn for
+    /// that, which passing the turn back and forth would never let happen).
+    fn block_on<F: Future>(&self, rank: usize, future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        loop {
+            let (woken, waker) = fiber::woken();
+            if let Poll::Ready(out) = future.as_mut().poll(&mut Context::from_waker(&waker)) {
+                return out;
+            }
+            if self.world.borrow().is_blocked(rank) {
+                self.pass(rank);
+            } else {
+                fiber::suspend(&woken);
+            }
+        }
+    }
+
+    fn running(&self) -> Option<usize> {
+        self.state.borrow().running
+    }
+
+    fn give(&self, rank: usize) -> bool {
+        if self.state.borrow().finished[rank] {
+            return true;
+        }
+        self.state.borrow_mut().running = Some(rank);
+        self.ranks[rank].notify();
+        while self.running() == Some(rank) {
+            self.scheduler.wait();
+        }
+        self.state.borrow().finished[rank]
+    }
+
+    fn wait_for(&self, rank: usize) {
+        while self.running() != Some(rank) {
+            self.ranks[rank].wait();
+        }
+    }
+
+    /// Gives the turn back with the rank's state parked, and puts it back
+    /// when the rank's turn comes again.
+    fn pass(&self, rank: usize) {
+        let parked = Parked::park();
+        self.state.borrow_mut().running = None;
+        self.scheduler.notify();
+        self.wait_for(rank);
+        parked.resume();
+    }
+
+    fn finish(&self, rank: usize) {
+        {
+            let mut state = self.state.borrow_mut();
+            state.finished[rank] = true;
+            state.running = None;
+        }
+        self.scheduler.notify();
+    }
+}
+
+/// Suspending and resuming fibers (JSPI stacks) in the browser.
+#[cfg(target_arch = "wasm32")]
+mod fiber {
+    use std::cell::RefCell;
+    use wasm_bindgen::JsValue;
+
+    /// One fiber's wake-up: `wait` suspends it until `notify`.
+    #[derive(Default)]
+    pub(super) struct Signal(RefCell<Option<js_sys::Function>>);
+
+    impl Signal {
+        pub(super) fn wait(&self) {
+            let mut resolve = None;
+            let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
+            *self.0.borrow_mut() = resolve;
+            suspend(&promise);
+        }
+
+        /// Wakes the fiber waiting, if one is: it resumes once the one
+        /// calling this suspends.
+        pub(super) fn notify(&self) {
+            if let Some(resolve) = self.0.borrow_mut().take() {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        }
+    }
+
+    /// Suspends the running fiber until `promise` settles.
+    pub(super) fn suspend(promise: &js_sys::Promise) {
+        // Experimental in wasm-bindgen 0.2.130, hence deprecated there.
+        #[allow(deprecated)]
+        let _ = js_sys::futures::jspi_block_on_promise(promise);
+    }
+
+    /// A promise and a waker that resolves it.
+    pub(super) fn woken() -> (js_sys::Promise, std::task::Waker) {
+        /// The promise's `resolve`. A wasm32 instance without threads has
+        /// one thread, which alone makes, wakes and drops it.
+        struct Resolve(js_sys::Function);
+        // SAFETY: see above; nothing here is ever on another thread.
+        unsafe impl Send for Resolve {}
+        // SAFETY: as for Send.
+        unsafe impl Sync for Resolve {}
+        impl std::task::Wake for Resolve {
+            fn wake(self: std::sync::Arc<Self>) {
+                let _ = self.0.call0(&JsValue::UNDEFINED);
+            }
+        }
+        let mut resolve = None;
+        let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
+        let resolve = resolve.expect("a Promise calls its executor at once");
+        let waker = std::task::Waker::from(std::sync::Arc::new(Resolve(resolve)));
+        (promise, waker)
+    }
+
+    /// Starts `body` as a fiber of its own; it first runs when the calling
+    /// fiber suspends.
+    pub(super) fn spawn(body: impl FnOnce() + 'static) {
+        js_sys::futures::spawn_local(async move { body() });
+    }
+}
+
+/// What a rank keeps on the thread, taken off it while another rank runs
+/// (in the browser, where the ranks share one).
+#[cfg(target_arch = "wasm32")]
+struct Parked {
+    python: tpu_python::park::Parked,
+    seat: Option<(Shared<Turn>, usize)>,
+    runtime: *mut Runtime,
+    torch: crate::torch_c::_tpu_torch::Parked,
+    generators: crate::generators::Parked,
+    capture: crate::capture::Parked,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Parked {
+    fn park() -> Parked {
+        Parked {
+            python: tpu_python::park::park(),
+            seat: SEAT.with(|s| s.borrow_mut().take()),
+            runtime: crate::runtime::park(),
+            torch: crate::torch_c::_tpu_torch::park(),
+            generators: crate::generators::park(),
+            capture: crate::capture::park(),
+        }
+    }
+
+    fn resume(self) {
+        self.python.resume();
+        SEAT.with(|s| *s.borrow_mut() = self.seat);
+        crate::runtime::resume(self.runtime);
+        crate::torch_c::_tpu_torch::resume(self.torch);
+        crate::generators::resume(self.generators);
+        crate::capture::resume(self.capture);
+    }
+}
+
 thread_local! {
-    /// This thread's rank and the run's turn, while it runs as a rank.
-    static SEAT: RefCell<Option<(Arc<Turn>, usize)>> = const { RefCell::new(None) };
+    /// The running rank and the run's turn, while it runs as a rank.
+    static SEAT: RefCell<Option<(Shared<Turn>, usize)>> = const { RefCell::new(None) };
 }
 
 /// Drives `future` to completion on this thread: as a rank, each time it
@@ -113,10 +316,16 @@ pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
     let Some((turn, rank)) = seat else {
         return wait(future);
     };
+    #[cfg(target_arch = "wasm32")]
+    return turn.block_on(rank, future);
+    #[cfg(not(target_arch = "wasm32"))]
     let mut future = std::pin::pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
+    #[cfg(not(target_arch = "wasm32"))]
     loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+        if let Poll::Ready(out) = future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
             return out;
         }
         turn.pass(rank);
@@ -136,45 +345,25 @@ fn wait<F: Future>(future: F) -> F::Output {
 /// `jspi` export that started the run) on a promise its waker resolves.
 #[cfg(target_arch = "wasm32")]
 fn wait<F: Future>(future: F) -> F::Output {
-    use wasm_bindgen::JsValue;
-
-    /// The promise's `resolve`. A wasm32 instance without threads has one
-    /// thread, which alone makes, wakes and drops it.
-    struct Resolve(js_sys::Function);
-    // SAFETY: see above; nothing here is ever on another thread.
-    unsafe impl Send for Resolve {}
-    // SAFETY: as for Send.
-    unsafe impl Sync for Resolve {}
-    impl std::task::Wake for Resolve {
-        fn wake(self: Arc<Self>) {
-            let _ = self.0.call0(&JsValue::UNDEFINED);
-        }
-    }
-
     let mut future = std::pin::pin!(future);
     loop {
-        let mut resolve = None;
-        let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
-        let waker = Waker::from(Arc::new(Resolve(
-            resolve.expect("a Promise calls its executor at once"),
-        )));
+        let (woken, waker) = fiber::woken();
         if let Poll::Ready(out) = future.as_mut().poll(&mut Context::from_waker(&waker)) {
             return out;
         }
-        // Experimental in wasm-bindgen 0.2.130, hence deprecated there.
-        #[allow(deprecated)]
-        let _ = js_sys::futures::jspi_block_on_promise(&promise);
+        fiber::suspend(&woken);
     }
 }
 
-/// A value handed to a rank's thread: see the module documentation for why
-/// that is sound for the runtimes, the world and the backend.
+/// A value handed to a rank's thread or fiber: see the module
+/// documentation for why that is sound for the runtimes, the world and the
+/// backend.
 struct Handed<T>(T);
 // SAFETY: only the thread holding the turn uses what is handed (module
 // documentation); the turn's mutex orders the uses.
 unsafe impl<T> Send for Handed<T> {}
 
-/// What a rank's thread hands back.
+/// What a rank hands back.
 struct RankDone {
     report: Report,
     comm: Vec<tpu_runtime::CommItem>,
@@ -182,6 +371,9 @@ struct RankDone {
     line: u32,
     error: Option<String>,
 }
+
+/// Each rank's result, filled as it finishes.
+type Slots = Arc<[Mutex<Option<Handed<RankDone>>>]>;
 
 /// The variables torchrun sets for `rank` of `nproc` on one node.
 fn torchrun_environ(rank: usize, nproc: usize) -> Vec<(String, String)> {
@@ -208,15 +400,78 @@ fn torchrun_environ(rank: usize, nproc: usize) -> Vec<(String, String)> {
     .collect()
 }
 
+/// The run's output callbacks, shared by its ranks: each streams its
+/// output line by line, every complete line prefixed `[rankK]:` (a partial
+/// line waits for its end, or for the rank's end), and reports progress.
+#[derive(Clone, Default)]
+struct Streams {
+    output: Option<Rc<RefCell<tpu_python::OnOutput>>>,
+    progress: Option<Rc<RefCell<tpu_python::OnProgress>>>,
+}
+
+impl Streams {
+    /// Rank `rank`'s callbacks, and what flushes its last partial lines.
+    fn for_rank(
+        &self,
+        rank: usize,
+    ) -> (
+        Option<tpu_python::OnOutput>,
+        Option<tpu_python::OnProgress>,
+        Box<dyn FnOnce()>,
+    ) {
+        let progress = self.progress.clone().map(|p| {
+            Box::new(move |line: u32, elapsed: f64| (p.borrow_mut())(line, elapsed))
+                as tpu_python::OnProgress
+        });
+        let Some(sink) = self.output.clone() else {
+            return (None, progress, Box::new(|| {}));
+        };
+        let pending: Rc<RefCell<[String; 2]>> = Rc::default();
+        let index = |stream| match stream {
+            tpu_python::Stream::Stdout => 0,
+            tpu_python::Stream::Stderr => 1,
+        };
+        let flush = {
+            let (pending, sink) = (pending.clone(), sink.clone());
+            Box::new(move || {
+                for stream in [tpu_python::Stream::Stdout, tpu_python::Stream::Stderr] {
+                    let rest = std::mem::take(&mut pending.borrow_mut()[index(stream)]);
+                    if !rest.is_empty() {
+                        (sink.borrow_mut())(stream, &format!("[rank{rank}]:{rest}\n"));
+                    }
+                }
+            })
+        };
+        let output = Box::new(move |stream: tpu_python::Stream, text: &str| {
+            let lines: Vec<String> = {
+                let mut pending = pending.borrow_mut();
+                let buffer = &mut pending[index(stream)];
+                buffer.push_str(text);
+                let mut lines = Vec::new();
+                while let Some(end) = buffer.find('\n') {
+                    lines.push(buffer.drain(..=end).collect());
+                }
+                lines
+            };
+            for line in lines {
+                (sink.borrow_mut())(stream, &format!("[rank{rank}]:{line}"));
+            }
+        });
+        (Some(output), progress, flush)
+    }
+}
+
 /// Runs `source` as `runtimes.len()` ranks, rank r on `runtimes[r]` and
 /// simulated chip `chips[r]` of the slice the runtimes were given
-/// (`Runtime::set_device`), each starting in `mode` with `options` (its
-/// output is collected, not streamed), and returns the run's Report: every
-/// rank's output prefixed and grouped by rank, and the world's part.
+/// (`Runtime::set_device`), each starting in `mode` with `options` (for the
+/// program's file, arguments, time limit, files and standard library; its
+/// output, if streamed, is streamed by line with each rank's prefix), and
+/// returns the run's Report: every rank's output prefixed and grouped by
+/// rank, and the world's part.
 pub fn run_ranks(
     source: &str,
     runtimes: &mut [Runtime],
-    options: &tpu_python::Options,
+    options: tpu_python::Options,
     mode: EagerMode,
     chips: Vec<usize>,
 ) -> Report {
@@ -233,115 +488,60 @@ pub fn run_ranks(
         runtime.join_world(world.clone(), rank);
         runtime.share_memory_budget(nproc);
     }
-    let turn = Arc::new(Turn::new(nproc));
-    let done: Vec<Mutex<Option<Handed<RankDone>>>> = (0..nproc).map(|_| Mutex::new(None)).collect();
-    let mut deadlock = None;
-    std::thread::scope(|scope| {
-        let mut threads = Vec::new();
-        for (rank, runtime) in runtimes.iter_mut().enumerate() {
-            let options = tpu_python::Options {
-                path: options.path.clone(),
-                folder: options.folder.clone(),
-                args: options.args.clone(),
-                timeout: options.timeout,
-                environ: torchrun_environ(rank, nproc),
-                ..tpu_python::Options::default()
-            };
-            let (runtime, options) = (Handed(runtime as *mut Runtime), Handed(options));
-            let (rank_turn, slot, source) = (turn.clone(), &done[rank], source);
-            let thread = std::thread::Builder::new()
-                .name(format!("rank{rank}"))
-                .stack_size(tpu_python::STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let (runtime, Handed(options), turn) = (runtime, options, rank_turn);
-                    turn.wait_for(rank);
-                    SEAT.with(|s| *s.borrow_mut() = Some((turn.clone(), rank)));
-                    // SAFETY: each rank has its own runtime, used only with
-                    // the turn (module documentation).
-                    let runtime = unsafe { &mut *runtime.0 };
-                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        crate::run_report(source, runtime, options, mode)
-                    }));
-                    let (report, outcome) = ran.unwrap_or_else(|_| {
-                        let message = format!("rank {rank} stopped in an internal error");
-                        let failure = tpu_python::Failure {
-                            kind: "SystemError".into(),
-                            message: message.clone(),
-                            line: None,
-                            span: None,
-                            traceback: format!("SystemError: {message}\n"),
-                        };
-                        let report = Report {
-                            diagnostics: vec![crate::diagnostic(&failure)],
-                            ..Report::default()
-                        };
-                        let outcome = tpu_python::Outcome {
-                            exit_code: 1,
-                            error: Some(failure),
-                            ..tpu_python::Outcome::default()
-                        };
-                        (report, outcome)
-                    });
-                    let line = outcome
-                        .error
-                        .as_ref()
-                        .and_then(|f| f.line)
-                        .or(runtime.line())
-                        .unwrap_or(0);
-                    let error = outcome
-                        .error
-                        .as_ref()
-                        .filter(|f| f.kind != STOPPED)
-                        .map(|f| format!("{}: {}", f.kind, f.message));
-                    let rank_done = RankDone {
-                        report,
-                        comm: runtime.take_comm_items(),
-                        sharding: runtime.take_sharding(),
-                        line,
-                        error,
-                    };
-                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Handed(rank_done));
-                    SEAT.with(|s| *s.borrow_mut() = None);
-                    turn.finish(rank);
-                });
-            match thread {
-                Ok(t) => threads.push(t),
-                Err(e) => {
-                    // No thread for this rank: it fails at once, as a rank
-                    // whose process did not start.
-                    let report = Report {
-                        diagnostics: vec![tpu_runtime::Diagnostic {
-                            kind: "RuntimeError".into(),
-                            message: format!("rank {rank} could not start: {e}"),
-                            span: None,
-                            traceback: format!("RuntimeError: rank {rank} could not start: {e}\n"),
-                        }],
-                        ..Report::default()
-                    };
-                    *done[rank].lock().unwrap_or_else(|e| e.into_inner()) =
-                        Some(Handed(RankDone {
-                            report,
-                            comm: Vec::new(),
-                            sharding: Default::default(),
-                            line: 0,
-                            error: Some(format!("rank {rank} could not start: {e}")),
-                        }));
-                    turn.finish(rank);
-                }
-            }
-        }
-        deadlock = schedule(&turn, &world, &done, nproc);
-        for t in threads {
-            let _ = t.join();
-        }
-    });
+    let turn = Shared::new(Turn::new(nproc, &world));
+    let done: Slots = (0..nproc).map(|_| Mutex::new(None)).collect();
+    let source: Arc<str> = source.into();
+    let tpu_python::Options {
+        path,
+        folder,
+        args,
+        timeout,
+        stop,
+        on_output,
+        on_progress,
+        files,
+        stdlib,
+        ..
+    } = options;
+    let streams = Streams {
+        output: on_output.map(|f| Rc::new(RefCell::new(f))),
+        progress: on_progress.map(|f| Rc::new(RefCell::new(f))),
+    };
+    let mut ranks = Vec::new();
+    for (rank, runtime) in runtimes.iter_mut().enumerate() {
+        let (on_output, on_progress, flush) = streams.for_rank(rank);
+        let options = tpu_python::Options {
+            path: path.clone(),
+            folder: folder.clone(),
+            args: args.clone(),
+            timeout,
+            stop: stop.clone(),
+            on_output,
+            on_progress,
+            environ: torchrun_environ(rank, nproc),
+            files,
+            stdlib: stdlib.clone(),
+            ..tpu_python::Options::default()
+        };
+        let seat = Seat {
+            rank,
+            turn: turn.clone(),
+            slot: done.clone(),
+            source: source.clone(),
+            runtime: runtime as *mut Runtime,
+            flush,
+        };
+        ranks.push(Handed((seat, options)));
+    }
+    let deadlock = start_and_schedule(ranks, mode, &turn, &world, &done, nproc);
     let aborted = world.borrow().is_aborted();
     let runs: Vec<RankRun> = done
-        .into_iter()
+        .iter()
         .map(|slot| {
             let Handed(mut done) = slot
-                .into_inner()
+                .lock()
                 .unwrap_or_else(|e| e.into_inner())
+                .take()
                 .expect("every rank finished");
             if aborted {
                 done.report.diagnostics.retain(|d| d.kind != STOPPED);
@@ -357,12 +557,180 @@ pub fn run_ranks(
     distributed::world_report(&world, &chip, &slice, runs, deadlock)
 }
 
+/// What one rank runs with: everything on the heap or owned, since in the
+/// browser the scheduler's stack is set aside while the ranks run.
+struct Seat {
+    rank: usize,
+    turn: Shared<Turn>,
+    slot: Slots,
+    source: Arc<str>,
+    /// Its runtime, one of the caller's, which outlive the run.
+    runtime: *mut Runtime,
+    /// Streams what is left of its output when it ends.
+    flush: Box<dyn FnOnce()>,
+}
+
+impl Seat {
+    /// Runs the rank: waits for its first turn, runs the program, hands its
+    /// result back and gives the turn back for good.
+    fn run(self, options: tpu_python::Options, mode: EagerMode) {
+        let Seat {
+            rank,
+            turn,
+            slot,
+            source,
+            runtime,
+            flush,
+        } = self;
+        turn.wait_for(rank);
+        SEAT.with(|s| *s.borrow_mut() = Some((turn.clone(), rank)));
+        // SAFETY: each rank has its own runtime, used only with the turn
+        // (module documentation).
+        let runtime = unsafe { &mut *runtime };
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::run_report(&source, runtime, options, mode)
+        }));
+        let (report, outcome) = ran.unwrap_or_else(|_| internal_error(rank));
+        flush();
+        let line = outcome
+            .error
+            .as_ref()
+            .and_then(|f| f.line)
+            .or(runtime.line())
+            .unwrap_or(0);
+        let error = outcome
+            .error
+            .as_ref()
+            .filter(|f| f.kind != STOPPED)
+            .map(|f| format!("{}: {}", f.kind, f.message));
+        let rank_done = RankDone {
+            report,
+            comm: runtime.take_comm_items(),
+            sharding: runtime.take_sharding(),
+            line,
+            error,
+        };
+        *slot[rank].lock().unwrap_or_else(|e| e.into_inner()) = Some(Handed(rank_done));
+        SEAT.with(|s| *s.borrow_mut() = None);
+        turn.finish(rank);
+    }
+
+    /// The rank could not start (no thread for it): it fails at once, as a
+    /// rank whose process did not start.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fail_to_start(self, why: &str) {
+        let message = format!("rank {} could not start: {why}", self.rank);
+        let report = Report {
+            diagnostics: vec![tpu_runtime::Diagnostic {
+                kind: "RuntimeError".into(),
+                message: message.clone(),
+                span: None,
+                traceback: format!("RuntimeError: {message}\n"),
+            }],
+            ..Report::default()
+        };
+        *self.slot[self.rank]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(Handed(RankDone {
+            report,
+            comm: Vec::new(),
+            sharding: Default::default(),
+            line: 0,
+            error: Some(message),
+        }));
+        self.turn.finish(self.rank);
+    }
+}
+
+/// A rank that stopped in a panic, as a failed run.
+fn internal_error(rank: usize) -> (Report, tpu_python::Outcome) {
+    let message = format!("rank {rank} stopped in an internal error");
+    let failure = tpu_python::Failure {
+        kind: "SystemError".into(),
+        message: message.clone(),
+        line: None,
+        span: None,
+        traceback: format!("SystemError: {message}\n"),
+    };
+    let report = Report {
+        diagnostics: vec![crate::diagnostic(&failure)],
+        ..Report::default()
+    };
+    let outcome = tpu_python::Outcome {
+        exit_code: 1,
+        error: Some(failure),
+        ..tpu_python::Outcome::default()
+    };
+    (report, outcome)
+}
+
+/// Starts every rank on a thread of its own and schedules them.
+#[cfg(not(target_arch = "wasm32"))]
+fn start_and_schedule(
+    ranks: Vec<Handed<(Seat, tpu_python::Options)>>,
+    mode: EagerMode,
+    turn: &Turn,
+    world: &Rc<RefCell<World>>,
+    done: &Slots,
+    nproc: usize,
+) -> Option<DeadlockReport> {
+    std::thread::scope(|scope| {
+        let mut threads = Vec::new();
+        for handed in ranks {
+            let rank = handed.0.0.rank;
+            // A rank that cannot start needs its seat back to say so.
+            let handed = Arc::new(Mutex::new(Some(handed)));
+            let for_thread = handed.clone();
+            let thread = std::thread::Builder::new()
+                .name(format!("rank{rank}"))
+                .stack_size(tpu_python::STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let taken = for_thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let Some(Handed((seat, options))) = taken {
+                        seat.run(options, mode);
+                    }
+                });
+            match thread {
+                Ok(t) => threads.push(t),
+                Err(e) => {
+                    let taken = handed.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let Some(Handed((seat, _))) = taken {
+                        seat.fail_to_start(&e.to_string());
+                    }
+                }
+            }
+        }
+        let deadlock = schedule(turn, world, done, nproc);
+        for t in threads {
+            let _ = t.join();
+        }
+        deadlock
+    })
+}
+
+/// Starts every rank as a fiber of its own and schedules them; returns
+/// when every rank has finished.
+#[cfg(target_arch = "wasm32")]
+fn start_and_schedule(
+    ranks: Vec<Handed<(Seat, tpu_python::Options)>>,
+    mode: EagerMode,
+    turn: &Turn,
+    world: &Rc<RefCell<World>>,
+    done: &Slots,
+    nproc: usize,
+) -> Option<DeadlockReport> {
+    for Handed((seat, options)) in ranks {
+        fiber::spawn(move || seat.run(options, mode));
+    }
+    schedule(turn, world, done, nproc)
+}
+
 /// Hands the turn out until every rank has finished (see the module
 /// documentation); returns the deadlock, if the run ended in one.
 fn schedule(
     turn: &Turn,
     world: &Rc<RefCell<World>>,
-    done: &[Mutex<Option<Handed<RankDone>>>],
+    done: &Slots,
     nproc: usize,
 ) -> Option<DeadlockReport> {
     let mut finished = vec![false; nproc];

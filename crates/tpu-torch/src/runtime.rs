@@ -24,6 +24,19 @@ pub(crate) fn with_runtime_installed<R>(runtime: &mut Runtime, f: impl FnOnce() 
     f()
 }
 
+/// The runtime installed on this thread, taken off it while the run is
+/// parked (`ranks.rs`). A run parks inside a native, which has taken it
+/// already; this keeps the thread clean whatever parks.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn park() -> *mut Runtime {
+    RUNTIME.with(|r| r.replace(std::ptr::null_mut()))
+}
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn resume(runtime: *mut Runtime) {
+    RUNTIME.with(|r| r.set(runtime));
+}
+
 /// `f` with the run's runtime, its future driven to completion (natively a
 /// device read blocks this thread until the device answers; a rank's wait
 /// for the others passes the turn on, see `ranks.rs`), and a runtime error

@@ -95,6 +95,34 @@ pub(crate) mod _tpu_torch {
         DTYPES.with(|d| d.borrow_mut().clear());
     }
 
+    /// The classes, dtype objects and seed of the run on this thread, taken
+    /// off it while the run is parked (`ranks.rs`).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) struct Parked {
+        tensor: Option<PyTypeRef>,
+        parameter: Option<PyTypeRef>,
+        dtypes: Vec<(DType, PyObjectRef)>,
+        seed: u64,
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn park() -> Parked {
+        Parked {
+            tensor: TENSOR_CLASS.with(|c| c.borrow_mut().take()),
+            parameter: PARAMETER_CLASS.with(|c| c.borrow_mut().take()),
+            dtypes: DTYPES.with(|d| std::mem::take(&mut *d.borrow_mut())),
+            seed: SEED.with(|s| s.replace(tpu_runtime::rng::DEFAULT_SEED)),
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn resume(parked: Parked) {
+        TENSOR_CLASS.with(|c| *c.borrow_mut() = parked.tensor);
+        PARAMETER_CLASS.with(|c| *c.borrow_mut() = parked.parameter);
+        DTYPES.with(|d| *d.borrow_mut() = parked.dtypes);
+        SEED.with(|s| s.set(parked.seed));
+    }
+
     /// A parameter tensor as a `torch.nn.Parameter`.
     pub(crate) fn wrap_parameter(tensor: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
         let class = PARAMETER_CLASS.with(|c| c.borrow().clone());

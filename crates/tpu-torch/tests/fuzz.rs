@@ -57,7 +57,7 @@ fn run_case(program: &str, mode: EagerMode, nproc: Option<usize>) -> Report {
             let mut runtimes: Vec<Runtime> = (0..n)
                 .map(|_| Runtime::new(Box::new(shared.clone())))
                 .collect();
-            tpu_torch::run_ranks(program, &mut runtimes, &options, mode, (0..n).collect())
+            tpu_torch::run_ranks(program, &mut runtimes, options, mode, (0..n).collect())
         }
         None => {
             let mut runtime = Runtime::new(Box::new(ReferenceBackend::new()));

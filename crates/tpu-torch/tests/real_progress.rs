@@ -53,7 +53,7 @@ fn run(path: &Path) -> Result<(), String> {
                     let mut runtimes: Vec<_> = (0..n)
                         .map(|_| tpu_runtime::Runtime::new(Box::new(shared.clone())))
                         .collect();
-                    tpu_torch::run_ranks(&source, &mut runtimes, &options, mode, (0..n).collect())
+                    tpu_torch::run_ranks(&source, &mut runtimes, options, mode, (0..n).collect())
                 }
                 None => {
                     let mut runtime = tpu_runtime::Runtime::new(reference());

@@ -211,18 +211,20 @@ fn run_options(options: Option<&js_sys::Object>) -> Result<(RunOptions, Option<u
             let _ = f.call2(&JsValue::NULL, &line.into(), &elapsed_ms.into());
         }));
     }
-    let nproc = match field("nproc")? {
-        None => None,
-        Some(n) => {
-            let max = tpu_lang::MAX_RANKS;
-            let n = n
-                .as_f64()
-                .filter(|n| n.fract() == 0.0 && (1.0..=max as f64).contains(n))
-                .ok_or_else(|| wrong("nproc", &format!("a whole number from 1 to {max}")))?;
-            Some(n as usize)
-        }
+    Ok((run, nproc(options)?))
+}
+
+/// The `nproc` option: how many ranks, as torchrun's `--nproc-per-node`.
+fn nproc(options: &js_sys::Object) -> Result<Option<usize>, JsValue> {
+    let Some(n) = field(options, "nproc")? else {
+        return Ok(None);
     };
-    Ok((run, nproc))
+    let max = tpu_torch::MAX_RANKS;
+    let n = n
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (1.0..=max as f64).contains(n))
+        .ok_or_else(|| wrong("nproc", &format!("a whole number from 1 to {max}")))?;
+    Ok(Some(n as usize))
 }
 
 /// An options object's field `name`, or `None` where it is absent (undefined

@@ -16,7 +16,10 @@
 //! runs; `files`, `readFile`, `writeFile` and `removeFile` are the page's
 //! and the npm API's view of them.
 //!
-//! Not yet here: ranks (`nproc`). Stop is the worker's: it ends the
+//! With `nproc`, the program runs as that many ranks, as torchrun would,
+//! each a fiber (a JSPI stack) with an interpreter of its own in this one
+//! instance (`tpu-torch`'s `ranks.rs`); their output streams line by line,
+//! each line prefixed `[rankK]:`. Stop is the worker's: it ends the
 //! instance.
 
 use crate::Playground;
@@ -47,7 +50,8 @@ impl Playground {
     /// Runs a program on RustPython and resolves to its Report (see `run`
     /// for `mode`). `options`, optional: `{ onOutput?: (text, stream) =>
     /// void, onProgress?: (line, elapsedMs) => void, timeoutMs?: number,
-    /// argv?: string[], path?: string }`: `path` is the program's file name
+    /// argv?: string[], path?: string, nproc?: number }`: `nproc` runs it as
+    /// that many ranks (see `run`); `path` is the program's file name
     /// (`main.py` by default) in `/home/user`, where it starts. Progress and the time limit are seen where the
     /// program's own code runs (a loop turning, a function starting). Rejects where the playground cannot run:
     /// a run already in progress, no standard library set.
@@ -68,15 +72,23 @@ impl Playground {
             .borrow()
             .clone()
             .ok_or_else(|| JsError::new("no standard library: call setPythonLibrary first"))?;
-        let mut python = python_options(options.as_ref())?;
+        let (mut python, nproc) = python_options(options.as_ref())?;
         python.stdlib = Some(stdlib(read));
         let mut runtimes = self
             .runtimes
             .borrow_mut()
             .take()
             .ok_or_else(|| JsError::new("a run is already in progress"))?;
-        let (mut report, _outcome) =
-            tpu_torch::run_report(&source, &mut runtimes.single, python, mode);
+        let mut report = match nproc {
+            None => tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0,
+            Some(nproc) => match runtimes.ranks(nproc) {
+                Ok(ranks) => {
+                    let chips = (0..nproc).collect();
+                    tpu_torch::run_ranks(&source, ranks, python, mode, chips)
+                }
+                Err(message) => crate::refused(message),
+            },
+        };
         *self.runtimes.borrow_mut() = Some(runtimes);
         report.backend_label = self.label.text.clone();
         report.backend_software = self.label.software;
@@ -119,9 +131,11 @@ impl Playground {
     }
 }
 
-/// Reads `runPython`'s options: anything it does not name is ignored, a
-/// named field of the wrong type is an error.
-fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Options, JsValue> {
+/// Reads `runPython`'s options, and the number of ranks: anything it does
+/// not name is ignored, a named field of the wrong type is an error.
+fn python_options(
+    options: Option<&js_sys::Object>,
+) -> Result<(tpu_python::Options, Option<usize>), JsValue> {
     let mut python = tpu_python::Options {
         path: "main.py".into(),
         folder: Some(tpu_python::memfs::HOME.into()),
@@ -129,7 +143,7 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
         ..tpu_python::Options::default()
     };
     let Some(options) = options else {
-        return Ok(python);
+        return Ok((python, None));
     };
     let field = |name: &str| crate::field(options, name);
     let wrong = crate::wrong;
@@ -173,5 +187,5 @@ fn python_options(options: Option<&js_sys::Object>) -> Result<tpu_python::Option
             })
             .collect::<Result<_, _>>()?;
     }
-    Ok(python)
+    Ok((python, crate::nproc(options)?))
 }

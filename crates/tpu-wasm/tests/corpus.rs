@@ -3,10 +3,10 @@
 //! (`tests/corpus/`) and the shared conformance corpus, as `build.rs` lists them
 //! from `tests/corpus/layout.rs`, so a new program runs here with nothing edited.
 //!
-//! A program of one process runs on RustPython (`runPython`), as the page
-//! runs it, with CPython's standard library served from `python-lib/` (which
-//! `cargo xtask` lays out beside this crate for the test server); a program
-//! of several ranks still runs on the own interpreter (`run`).
+//! Every program runs on RustPython (`runPython`, with `nproc` for ranks),
+//! as the page runs it, with CPython's standard library served from
+//! `python-lib/` (which `cargo xtask` lays out beside this crate for the
+//! test server).
 //!
 //! Natively every program runs in all three eager modes on both backends
 //! (`crates/tpu-cli/tests/corpus.rs`); what the browser adds is the wasm build and
@@ -33,10 +33,6 @@ struct Program {
     source: &'static str,
     expected: &'static str,
     nproc: Option<u32>,
-    /// What is missing where the program does not match PyTorch yet on the
-    /// own interpreter (its `NAME.not_yet`): ranks still run there, and such
-    /// a program of several ranks is left out.
-    not_yet: Option<&'static str>,
     /// Why the program does not print what was recorded on RustPython (its
     /// `NAME.differs`, or `NAME.differs_in_browser` for what RustPython lacks
     /// on wasm32 alone): it must still differ, as natively.
@@ -132,30 +128,23 @@ mod browser {
         let streamed = Rc::new(RefCell::new(String::new()));
         let on_output = {
             let streamed = streamed.clone();
-            // `runPython` names the stream; `run` (ranks) streams stdout only.
             Closure::<dyn FnMut(String, JsValue)>::new(move |text: String, stream: JsValue| {
-                if stream.as_string().is_none_or(|s| s == "stdout") {
+                if stream.as_string().is_some_and(|s| s == "stdout") {
                     streamed.borrow_mut().push_str(&text)
                 }
             })
         };
         let options = js_sys::Object::new();
         js_sys::Reflect::set(&options, &"onOutput".into(), on_output.as_ref()).unwrap();
-        let method = match program.nproc {
-            Some(n) => {
-                js_sys::Reflect::set(&options, &"nproc".into(), &n.into()).unwrap();
-                "run"
-            }
-            None => {
-                // Named as it was recorded, for `__file__` and tracebacks.
-                let file = format!("{}.py", program.name);
-                js_sys::Reflect::set(&options, &"path".into(), &file.into()).unwrap();
-                "runPython"
-            }
-        };
+        if let Some(n) = program.nproc {
+            js_sys::Reflect::set(&options, &"nproc".into(), &n.into()).unwrap();
+        }
+        // Named as it was recorded, for `__file__` and tracebacks.
+        let file = format!("{}.py", program.name);
+        js_sys::Reflect::set(&options, &"path".into(), &file.into()).unwrap();
         let value = call(
             playground,
-            method,
+            "runPython",
             &[program.source.into(), mode.into(), options.into()],
         )
         .await
@@ -201,7 +190,6 @@ mod browser {
         let programs: Vec<&Program> = CORPUS
             .iter()
             .filter(|p| p.kind == kind && p.shared == shared)
-            .filter(|p| p.nproc.is_none() || p.not_yet.is_none())
             .collect();
         assert!(
             !programs.is_empty(),
