@@ -93,7 +93,7 @@ function warmUp(): Promise<void> {
 }
 
 async function warmUpNow() {
-  const run = (playground as unknown as { runPython?: RunPython } | null)?.runPython;
+  const run = (playground as unknown as { run?: RunPython } | null)?.run;
   if (!playground || !run) return;
   try {
     await run.call(playground, "import torch\n", "strict", { onOutput: () => {}, onProgress: () => {} });
@@ -117,14 +117,19 @@ interface Labelled {
  * waits for the GPU (and `time.sleep`) by suspending. Without it the runtime
  * still loads: the two JSPI entry points become plain calls, which is right
  * for the CPU reference backend, whose reads never wait; so that backend is
- * the one used, and `time.sleep` returns at once.
+ * the one used, `time.sleep` returns at once, and runs of several ranks
+ * (which take turns by suspending) are refused.
  */
 function promiseIntegration(): boolean {
   const wasm = WebAssembly as unknown as Record<string, unknown>;
   if (typeof wasm.Suspending === "function" && typeof wasm.promising === "function") return true;
-  wasm.Suspending = function Suspending(f: (...args: unknown[]) => unknown) {
-    return f;
-  };
+  // Marked, so the runtime refuses what needs real suspension (ranks).
+  wasm.Suspending = Object.assign(
+    function Suspending(f: (...args: unknown[]) => unknown) {
+      return f;
+    },
+    { polyfill: true },
+  );
   wasm.promising = (f: (...args: unknown[]) => unknown) => async (...args: unknown[]) => f(...args);
   return false;
 }
@@ -205,7 +210,7 @@ function answer(fs: FileSystem, request: FilesRequest): FileInfo[] | Uint8Array 
   }
 }
 
-/** `Playground.runPython` with its options. */
+/** `Playground.run` with its options. */
 type RunPython = (
   source: string,
   mode: string,
@@ -263,7 +268,7 @@ async function runProgram(message: Extract<ToWorker, { type: "run" }>) {
     const onProgress = (line: number, elapsedMs: number) => post({ type: "progress", id, line, elapsedMs });
     const timeout = message.timeoutMs ? { timeoutMs: message.timeoutMs } : {};
     // RustPython: CPython's language and library, one interpreter per rank.
-    const run = playground.runPython.bind(playground) as unknown as RunPython;
+    const run = playground.run.bind(playground) as unknown as RunPython;
     const report = (await run(message.source, message.mode, {
       ...timeout,
       ...(message.nproc ? { nproc: message.nproc } : {}),

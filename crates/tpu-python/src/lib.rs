@@ -15,6 +15,7 @@
 //! embedder fills and reads, and `Lib/` is served by the embedder
 //! ([`Options::stdlib`]).
 
+mod depth;
 pub mod memfs;
 mod modules;
 mod output;
@@ -351,6 +352,9 @@ fn run_main(
     scope
         .globals
         .set_item("__file__", vm.ctx.new_str(path).into(), vm)?;
+    if let Some(line) = depth::too_deep(source) {
+        return Err(too_deep(vm, path, line));
+    }
     // RustPython 0.6.0's compiler can panic on some malformed sources (its
     // escape-sequence warnings slice a string inside a character): that is
     // the program's `SyntaxError` at its first line, not a crash.
@@ -373,6 +377,20 @@ fn run_main(
     }
     vm.run_code_obj(code, scope.clone())?;
     Ok(())
+}
+
+/// CPython's `RecursionError` for a source that nests too deeply to
+/// compile (`depth.rs`), placed at `line` as a `SyntaxError` is.
+fn too_deep(vm: &VirtualMachine, path: &str, line: u32) -> PyBaseExceptionRef {
+    let exc = vm.new_exception_msg(
+        vm.ctx.exceptions.recursion_error.to_owned(),
+        "maximum recursion depth exceeded during compilation".into(),
+    );
+    let _ = exc
+        .as_object()
+        .set_attr("filename", vm.ctx.new_str(path), vm);
+    let _ = exc.as_object().set_attr("lineno", vm.ctx.new_int(line), vm);
+    exc
 }
 
 /// The `SyntaxError` for a source RustPython's compiler panicked on.
@@ -505,7 +523,8 @@ fn format_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> PyResult<S
 
 /// The innermost traceback line in `path` and its span, from the code's
 /// positions (`co_positions`, as CPython's carets); for a `SyntaxError` in
-/// the program itself, its `lineno` and offsets.
+/// the program itself (or a source too deep to compile), its `lineno` and
+/// offsets.
 fn place_in(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
@@ -525,7 +544,11 @@ fn place_in(
     if let Some((line, span)) = place {
         return (Some(line), span);
     }
-    if exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+    // A `SyntaxError`, or the `RecursionError` of a source too deep to
+    // compile, is placed by its attributes.
+    if exc.fast_isinstance(vm.ctx.exceptions.syntax_error)
+        || exc.fast_isinstance(vm.ctx.exceptions.recursion_error)
+    {
         let attr = |name: &'static str| exc.as_object().get_attr(name, vm).ok();
         let number = |name| attr(name).and_then(|n| n.try_into_value::<u32>(vm).ok());
         let same_file = attr("filename")

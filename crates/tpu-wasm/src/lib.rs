@@ -4,21 +4,24 @@
 //! const playground = await Playground.create("auto");   // or "wgpu" / "reference" ("cpu")
 //! playground.backendLabel;   // "WebGPU (SwiftShader, software)", "CPU reference", ...
 //! playground.software;       // true when tensors are computed by the CPU
+//! playground.setPythonLibrary((path) => text);          // CPython's Lib/, read as imported
 //! const report = await playground.run(source, "strict", {
 //!   timeoutMs: 30000,                          // TimeoutError past it
-//!   onOutput: (text) => {},                    // what print wrote, as it is written
+//!   onOutput: (text, stream) => {},            // "stdout" or "stderr", as written
 //!   onProgress: (line, elapsedMs) => {},       // at most every 100 ms
+//!   argv: ["--steps", "3"],                    // sys.argv[1:]
 //!   nproc: 4,                                  // 4 ranks, as torchrun would
 //! });                                          // a plain Report object
 //! ```
 //!
-//! A `Playground` owns one backend (and so one GPU device) for all its runs,
-//! and the runtimes over it (`runtimes.rs`): one for single runs, one per
-//! rank for runs with `nproc`, each keeping its compiled kernels. Errors in the user's program are part of the Report;
-//! a rejected promise means the playground itself could not run (no adapter when
-//! `wgpu` was forced, or a run already in progress). The run's options are read
-//! here, once, into `RunOptions`: the callbacks become the output sink and the
-//! progress hook the interpreter calls between statements.
+//! Programs run on RustPython with CPython's standard library (`python.rs`),
+//! as `tpu run` runs them natively. A `Playground` owns one backend (and so
+//! one GPU device) for all its runs, and the runtimes over it
+//! (`runtimes.rs`): one for single runs, one per rank for runs with `nproc`,
+//! each keeping its compiled kernels. Errors in the user's program are part
+//! of the Report; a rejected promise means the playground itself could not
+//! run (no adapter when `wgpu` was forced, no standard library set, or a run
+//! already in progress).
 
 mod python;
 mod runtimes;
@@ -26,7 +29,6 @@ mod runtimes;
 use runtimes::Runtimes;
 use std::cell::RefCell;
 use std::rc::Rc;
-use tpu_lang::{OutputSink, ProgressHook, RunOptions};
 use tpu_runtime::{BackendKind, BackendLabel, Diagnostic, Report, SharedBackend};
 use tpu_wgpu::BackendChoice;
 use wasm_bindgen::prelude::*;
@@ -114,60 +116,6 @@ impl Playground {
     pub fn fallback_reason(&self) -> Option<String> {
         self.fallback_reason.clone()
     }
-
-    /// Runs a program; resolves to its Report. `mode` is the eager mode the
-    /// program starts in (`"debug"`, `"strict"` (the default) or `"fused"`).
-    /// `options`, optional: `{ timeoutMs?: number, onOutput?: (text: string)
-    /// => void, onProgress?: (line: number, elapsedMs: number) => void,
-    /// nproc?: number }`. `onOutput` receives each piece of text the program
-    /// writes as it is written; `onProgress` the line being executed and the
-    /// milliseconds since the run began, at most every 100 ms; past
-    /// `timeoutMs` the run ends in `TimeoutError` naming the line. A callback
-    /// that throws is ignored: the run goes on. `nproc` (1 to 64) runs the
-    /// program as that many ranks of `torch.distributed`, one per chip, as
-    /// `torchrun --nproc-per-node` would: each complete line of output then
-    /// reaches `onOutput` prefixed `[rankK]:`, and the Report's `world` holds
-    /// each rank's part, the collectives between them and any deadlock. The
-    /// ranks run on the chosen slice (`setDevice`), which must have a chip
-    /// per rank (else the Report's diagnostic says so), or without one on
-    /// the smallest slice that has.
-    pub fn run(
-        &self,
-        source: String,
-        mode: Option<String>,
-        options: Option<js_sys::Object>,
-    ) -> js_sys::Promise {
-        let slot = self.runtimes.clone();
-        let label = self.label.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mode = match mode.as_deref() {
-                None => tpu_runtime::EagerMode::Strict,
-                Some(m) => m
-                    .parse()
-                    .map_err(|e: String| JsValue::from(JsError::new(&e)))?,
-            };
-            let (options, nproc) = run_options(options.as_ref())?;
-            let options = RunOptions { mode, ..options };
-            let mut runtimes = slot
-                .borrow_mut()
-                .take()
-                .ok_or_else(|| JsValue::from(JsError::new("a run is already in progress")))?;
-            let mut report = match nproc {
-                None => tpu_lang::run(&source, &mut runtimes.single, &options).await,
-                Some(nproc) => match runtimes.ranks(nproc) {
-                    Ok(ranks) => {
-                        let chips = (0..nproc).collect();
-                        tpu_lang::run_ranks(&source, ranks, &options, chips).await
-                    }
-                    Err(message) => refused(message),
-                },
-            };
-            *slot.borrow_mut() = Some(runtimes);
-            report.backend_label = label.text;
-            report.backend_software = label.software;
-            report_to_js(&report)
-        })
-    }
 }
 
 /// The Report of a run of ranks that could not start on the chosen device:
@@ -182,36 +130,6 @@ fn refused(message: String) -> Report {
         }],
         ..Report::default()
     }
-}
-
-/// Reads `run`'s options object (see `Playground::run`) into the run's
-/// options and its number of ranks; anything it does not name is ignored, a
-/// named field of the wrong type is an error.
-fn run_options(options: Option<&js_sys::Object>) -> Result<(RunOptions, Option<usize>), JsValue> {
-    let mut run = RunOptions::default();
-    let Some(options) = options else {
-        return Ok((run, None));
-    };
-    let field = |name: &str| field(options, name);
-    if let Some(ms) = field("timeoutMs")? {
-        run.timeout = Some(timeout(&ms)?);
-    }
-    if let Some(f) = field("onOutput")? {
-        let f: js_sys::Function = f.dyn_into().map_err(|_| wrong("onOutput", "a function"))?;
-        run.on_output = Some(OutputSink::new(move |text| {
-            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(text));
-        }));
-    }
-    if let Some(f) = field("onProgress")? {
-        let f: js_sys::Function = f
-            .dyn_into()
-            .map_err(|_| wrong("onProgress", "a function"))?;
-        run.on_progress = Some(ProgressHook::new(move |line, elapsed| {
-            let elapsed_ms = elapsed.as_secs_f64() * 1e3;
-            let _ = f.call2(&JsValue::NULL, &line.into(), &elapsed_ms.into());
-        }));
-    }
-    Ok((run, nproc(options)?))
 }
 
 /// The `nproc` option: how many ranks, as torchrun's `--nproc-per-node`.

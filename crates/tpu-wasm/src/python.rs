@@ -3,7 +3,7 @@
 //!
 //! ```js
 //! playground.setPythonLibrary((path) => text);  // "json/__init__.py" -> its source, or undefined
-//! const report = await playground.runPython(source, "strict", {
+//! const report = await playground.run(source, "strict", {
 //!   onOutput: (text, stream) => {},   // "stdout" or "stderr", as written
 //!   argv: ["--steps", "3"],           // sys.argv[1:]
 //! });
@@ -11,7 +11,7 @@
 //!
 //! The interpreter runs synchronously; where it waits for the device (a read
 //! of a WebGPU buffer) its wasm stack is suspended through JavaScript Promise
-//! Integration, so `runPython` is a `jspi` export and returns a Promise. The
+//! Integration, so `run` is a `jspi` export and returns a Promise. The
 //! program's files are `tpu-python`'s in-memory ones (`memfs`), kept between
 //! runs; `files`, `readFile`, `writeFile` and `removeFile` are the page's
 //! and the npm API's view of them.
@@ -38,7 +38,7 @@ fn stdlib(read: js_sys::Function) -> tpu_python::FindModule {
 
 #[wasm_bindgen]
 impl Playground {
-    /// Where `runPython` reads CPython's standard library (`Lib/`) from:
+    /// Where `run` reads CPython's standard library (`Lib/`) from:
     /// `read(path)` returns the text of `path` (relative to `Lib/`, like
     /// `json/__init__.py`) or anything else where there is none. It is
     /// called synchronously, when a module is first imported.
@@ -47,17 +47,19 @@ impl Playground {
         *self.python_library.borrow_mut() = Some(read);
     }
 
-    /// Runs a program on RustPython and resolves to its Report (see `run`
-    /// for `mode`). `options`, optional: `{ onOutput?: (text, stream) =>
+    /// Runs a program on RustPython and resolves to its Report. `mode` is
+    /// the eager mode it starts in: `"strict"` (the default), `"debug"` or
+    /// `"fused"`. `options`, optional: `{ onOutput?: (text, stream) =>
     /// void, onProgress?: (line, elapsedMs) => void, timeoutMs?: number,
     /// argv?: string[], path?: string, nproc?: number }`: `nproc` runs it as
-    /// that many ranks (see `run`); `path` is the program's file name
+    /// that many ranks, as torchrun would, on the slice `setDevice` chose or
+    /// else the smallest with a chip per rank; `path` is the program's file name
     /// (`main.py` by default) in `/home/user`, where it starts. Progress and the time limit are seen where the
     /// program's own code runs (a loop turning, a function starting). Rejects where the playground cannot run:
     /// a run already in progress, no standard library set.
-    #[wasm_bindgen(jspi, js_name = runPython)]
+    #[wasm_bindgen(jspi, js_name = run)]
     #[allow(deprecated)] // JSPI is experimental in wasm-bindgen 0.2.130.
-    pub fn run_python(
+    pub fn run(
         &self,
         source: String,
         mode: Option<String>,
@@ -81,6 +83,11 @@ impl Playground {
             .ok_or_else(|| JsError::new("a run is already in progress"))?;
         let mut report = match nproc {
             None => tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0,
+            Some(nproc) if nproc > 1 && !promise_integration() => crate::refused(
+                "runs of several ranks need JavaScript Promise Integration \
+                 (WebAssembly.Suspending), which this browser lacks"
+                    .into(),
+            ),
             Some(nproc) => match runtimes.ranks(nproc) {
                 Ok(ranks) => {
                     let chips = (0..nproc).collect();
@@ -131,7 +138,19 @@ impl Playground {
     }
 }
 
-/// Reads `runPython`'s options, and the number of ranks: anything it does
+/// Whether this browser suspends wasm at a promise (JSPI): each rank of a
+/// run is a stack that waits for the others so. The page's worker stands in
+/// for a missing `WebAssembly.Suspending` with one marked `polyfill`, under
+/// which single runs work (the reference backend never waits) but ranks
+/// cannot take turns.
+fn promise_integration() -> bool {
+    let get = |object: &JsValue, name: &str| js_sys::Reflect::get(object, &name.into()).ok();
+    get(&js_sys::global(), "WebAssembly")
+        .and_then(|wasm| get(&wasm, "Suspending"))
+        .is_some_and(|s| s.is_function() && get(&s, "polyfill").is_none_or(|p| p.is_undefined()))
+}
+
+/// Reads `run`'s options, and the number of ranks: anything it does
 /// not name is ignored, a named field of the wrong type is an error.
 fn python_options(
     options: Option<&js_sys::Object>,
