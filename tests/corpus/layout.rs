@@ -90,10 +90,6 @@ pub struct Program {
     pub name: String,
     /// `NAME.py`; `NAME.expected` lies beside it.
     pub path: PathBuf,
-    /// What is missing, where a `NAME.not_yet` file says the program does not
-    /// match PyTorch yet on the own interpreter (`tpu-lang`, which the
-    /// browser still uses): the browser leaves it out.
-    pub not_yet: Option<String>,
     /// Why, where a `NAME.differs` file says the program does not print what
     /// the recording printed on RustPython (which `tpu run` uses): it must
     /// then still differ there natively, so the file is removed when it stops
@@ -140,14 +136,13 @@ pub fn all_programs(repo: &Path, shared: bool) -> Vec<Program> {
                         .ok()
                         .map(|why| why.trim().to_string())
                 };
-                let (not_yet, differs) = (note("not_yet"), note("differs"));
+                let differs = note("differs");
                 let differs_in_browser = note("differs_in_browser");
                 programs.push(Program {
                     kind,
                     shared: is_shared,
                     name,
                     path,
-                    not_yet,
                     differs,
                     differs_in_browser,
                 });

@@ -20,6 +20,9 @@
 /// The deepest estimate a program may have.
 pub(crate) const LIMIT: usize = 1000;
 
+/// Brackets nested deeper than this are the tokenizer's `SyntaxError`.
+const MAX_BRACKETS: usize = 200;
+
 /// The first line whose estimate passes [`LIMIT`], if one does.
 pub(crate) fn too_deep(source: &str) -> Option<u32> {
     let bytes = source.as_bytes();
@@ -72,6 +75,11 @@ pub(crate) fn too_deep(source: &str) -> Option<u32> {
                 continue;
             }
             b'(' | b'[' | b'{' => {
+                if levels.len() > MAX_BRACKETS {
+                    // The tokenizer refuses this, as CPython's does ("too
+                    // many nested parentheses").
+                    return None;
+                }
                 if add(&mut levels, 1) {
                     return Some(line);
                 }
@@ -149,5 +157,7 @@ mod tests {
         assert_eq!(too_deep(&calls), None);
         let deep_enough = format!("x = {}1\n", "-".repeat(900));
         assert_eq!(too_deep(&deep_enough), None);
+        let brackets = format!("x = {}1{}\n", "[".repeat(20_000), "]".repeat(20_000));
+        assert_eq!(too_deep(&brackets), None, "the tokenizer's to refuse");
     }
 }

@@ -6,7 +6,7 @@
 //! outputs (`combine.rs`). Point-to-point messages are buffered as gloo
 //! buffers small ones: `send` completes at once, `recv` waits for a matching
 //! message. Nothing here blocks: a rank whose ticket is not done is marked
-//! blocked, and the scheduler (`tpu_lang::run_ranks`) runs the others. When
+//! blocked, and the scheduler (`tpu_torch::run_ranks`) runs the others. When
 //! no rank can proceed the world describes what each waits in
 //! (`deadlock`), with its line, instead of hanging as PyTorch would.
 //!

@@ -4,8 +4,8 @@
 //! PyTorch), and the Python prelude (`crates/tpu-lang/prelude/`) served as the
 //! `torch` and `jax` packages.
 //!
-//! `tpu run` (one process, or ranks: `run_ranks`) and `tpu bench` use it
-//! natively; the page still uses `tpu-lang`'s own interpreter.
+//! `tpu run` (one process, or ranks: `run_ranks`), `tpu bench` and the page
+//! (`tpu-wasm`) use it.
 
 mod args;
 mod autograd;

@@ -41,7 +41,7 @@ pub struct Playground {
     /// The backend as a person is shown it, named from the browser's own
     /// adapter info where wgpu's copy has no name.
     label: BackendLabel,
-    /// Where `runPython` reads `Lib/` from (`python.rs`).
+    /// Where `run` reads `Lib/` from (`python.rs`).
     python_library: RefCell<Option<js_sys::Function>>,
 }
 

@@ -59,14 +59,15 @@ const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 const AGREE: &[&str] = &[];
 
 #[cfg(target_arch = "wasm32")]
+mod common;
+
+#[cfg(target_arch = "wasm32")]
 mod browser {
     use super::{AGREE, CORPUS, Program, REAL};
+    use crate::common::{Page, set};
     use std::cell::RefCell;
     use std::rc::Rc;
-    use tpu_runtime::Report;
-    use tpu_wasm::Playground;
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen_futures::JsFuture;
     use wasm_bindgen_test::*;
 
     wasm_bindgen_test_configure!(run_in_browser);
@@ -81,50 +82,10 @@ mod browser {
         ("wgpu", "fused"),
     ];
 
-    #[wasm_bindgen(inline_js = "export function read_sync(url) { \
-        const x = new XMLHttpRequest(); x.open('GET', url, false); x.send(); \
-        return x.status === 200 ? x.responseText : undefined; }")]
-    extern "C" {
-        fn read_sync(url: &str) -> Option<String>;
-    }
-
-    /// A playground on `backend`, as JavaScript holds it, with CPython's
-    /// standard library served by the test server from `python-lib/`.
-    async fn playground(backend: &str) -> JsValue {
-        let playground = Playground::create(Some(backend.into()))
-            .await
-            .unwrap_or_else(|e| panic!("the {backend} backend starts: {e:?}"));
-        let index: Vec<String> = serde_json::from_str(
-            &read_sync("/python-lib/index.json")
-                .expect("python-lib/ is laid out beside the crate (cargo xtask test does)"),
-        )
-        .expect("index.json lists the files");
-        let index: std::collections::HashSet<String> = index.into_iter().collect();
-        let read = Closure::<dyn Fn(String) -> JsValue>::new(move |path: String| {
-            match index.contains(&path) {
-                true => {
-                    read_sync(&format!("/python-lib/{path}")).map_or(JsValue::UNDEFINED, Into::into)
-                }
-                false => JsValue::UNDEFINED,
-            }
-        });
-        playground.set_python_library(read.into_js_value().unchecked_into());
-        playground.into()
-    }
-
-    /// Calls the playground's method `name` and awaits its Promise.
-    async fn call(playground: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-        let method: js_sys::Function =
-            js_sys::Reflect::get(playground, &name.into())?.unchecked_into();
-        let args: js_sys::Array = args.iter().collect();
-        let promise: js_sys::Promise = method.apply(playground, &args)?.unchecked_into();
-        JsFuture::from(promise).await
-    }
-
     /// Runs `program` in `mode`, on RustPython or, where it has several
     /// ranks, as its ranks on the own interpreter; why it disagrees with
     /// what was recorded, if it does.
-    async fn check(playground: &JsValue, program: &Program, mode: &str) -> Result<(), String> {
+    async fn check(page: &Page, program: &Program, mode: &str) -> Result<(), String> {
         let streamed = Rc::new(RefCell::new(String::new()));
         let on_output = {
             let streamed = streamed.clone();
@@ -135,21 +96,16 @@ mod browser {
             })
         };
         let options = js_sys::Object::new();
-        js_sys::Reflect::set(&options, &"onOutput".into(), on_output.as_ref()).unwrap();
+        set(&options, "onOutput", on_output.as_ref());
         if let Some(n) = program.nproc {
-            js_sys::Reflect::set(&options, &"nproc".into(), &n.into()).unwrap();
+            set(&options, "nproc", &n.into());
         }
         // Named as it was recorded, for `__file__` and tracebacks.
-        let file = format!("{}.py", program.name);
-        js_sys::Reflect::set(&options, &"path".into(), &file.into()).unwrap();
-        let value = call(
-            playground,
-            "runPython",
-            &[program.source.into(), mode.into(), options.into()],
-        )
-        .await
-        .map_err(|e| format!("the run was refused: {e:?}"))?;
-        let report: Report = serde_wasm_bindgen::from_value(value).expect("a Report");
+        set(&options, "path", &format!("{}.py", program.name).into());
+        let report = page
+            .try_run(program.source, Some(mode), Some(options))
+            .await
+            .map_err(|e| format!("the run was refused: {e:?}"))?;
         let agreed = match report.diagnostics.first() {
             Some(d) => Err(format!("{:?}", d.traceback)),
             None => tpu_lang::conformance::agree(program.expected, &report.stdout),
@@ -195,12 +151,15 @@ mod browser {
             !programs.is_empty(),
             "no {kind} programs (shared: {shared})"
         );
-        let mut playgrounds: Vec<(&str, JsValue)> = Vec::new();
+        let mut playgrounds: Vec<(&str, Page)> = Vec::new();
         let mut failures = Vec::new();
         for (i, program) in programs.iter().enumerate() {
             let (backend, mode) = PAIRINGS[i % PAIRINGS.len()];
             if !playgrounds.iter().any(|(b, _)| *b == backend) {
-                playgrounds.push((backend, playground(backend).await));
+                let page = Page::create(backend)
+                    .await
+                    .unwrap_or_else(|e| panic!("the {backend} backend starts: {e:?}"));
+                playgrounds.push((backend, page));
             }
             let playground = &playgrounds.iter().find(|(b, _)| *b == backend).unwrap().1;
             if let Err(why) = check(playground, program, mode).await {
@@ -213,40 +172,34 @@ mod browser {
     /// The real programs of one process on RustPython in Chromium (the
     /// reference backend, Strict), as `real_progress.rs` runs them natively:
     /// those in `AGREE` must agree and no other may; each other one's first
-    /// error is printed, which is where it stops next. A program of several
-    /// ranks (`_N`) is left out: ranks in the browser still run on the own
-    /// interpreter. A run that traps the wasm instance fails the test.
+    /// error is printed, which is where it stops next. A program named
+    /// `NAME_N` runs as N ranks. A run that traps the wasm instance fails
+    /// the test.
     #[wasm_bindgen_test]
     #[cfg_attr(
         not(tpu_real),
         ignore = "the real programs (../shared/real) are absent: set TPU_SHARED_DIR to the shared conformance folder beside them"
     )]
     async fn the_real_programs_stop_in_the_browser_where_they_stop_natively() {
-        let playground = playground("reference").await;
+        let page = Page::create("reference")
+            .await
+            .expect("the reference backend");
         let mut problems = Vec::new();
         for real in REAL {
-            let ranked = real
+            let nproc = real
                 .name
                 .rsplit('_')
                 .next()
-                .is_some_and(|n| n.parse::<u32>().is_ok());
-            if ranked {
-                continue;
-            }
+                .and_then(|n| n.parse::<u32>().ok());
             let options = js_sys::Object::new();
-            js_sys::Reflect::set(
-                &options,
-                &"path".into(),
-                &format!("{}.py", real.name).into(),
-            )
-            .unwrap();
-            js_sys::Reflect::set(&options, &"timeoutMs".into(), &120_000.into()).unwrap();
-            let ran = call(
-                &playground,
-                "runPython",
-                &[real.source.into(), "strict".into(), options.into()],
-            )
-            .await;
+            set(&options, "path", &format!("{}.py", real.name).into());
+            set(&options, "timeoutMs", &120_000.into());
+            if let Some(n) = nproc {
+                set(&options, "nproc", &n.into());
+            }
+            let ran = page
+                .try_run(real.source, Some("strict"), Some(options))
+                .await;
             let verdict = match ran {
                 Err(e) => {
                     problems.push(format!(
@@ -255,18 +208,15 @@ mod browser {
                     ));
                     continue;
                 }
-                Ok(value) => {
-                    let report: Report = serde_wasm_bindgen::from_value(value).expect("a Report");
-                    match report.diagnostics.first() {
-                        Some(d) => Err(format!(
-                            "{}: {} (line {:?})",
-                            d.kind,
-                            d.message,
-                            d.span.as_ref().map(|s| s.line)
-                        )),
-                        None => tpu_lang::conformance::agree(real.expected, &report.stdout),
-                    }
-                }
+                Ok(report) => match report.diagnostics.first() {
+                    Some(d) => Err(format!(
+                        "{}: {} (line {:?})",
+                        d.kind,
+                        d.message,
+                        d.span.as_ref().map(|s| s.line)
+                    )),
+                    None => tpu_lang::conformance::agree(real.expected, &report.stdout),
+                },
             };
             let listed = AGREE.contains(&real.name);
             match verdict {

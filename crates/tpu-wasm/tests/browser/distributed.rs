@@ -1,16 +1,17 @@
-//! Runs of several ranks (`run`'s `nproc` option) in headless Chromium: the
-//! shared corpus's mismatched-collective program ending in a deadlock named
-//! rank by rank; and the slice rule (the smallest slice with a chip per rank by
-//! default, a chosen slice with too few chips refused naming both). The
-//! distributed corpora themselves run in `tests/corpus.rs`.
+//! Runs of several ranks (`run`'s `nproc` option) in headless Chromium, each
+//! rank a RustPython interpreter on a JSPI stack of its own: the shared
+//! corpus's mismatched-collective program ending in a deadlock named rank by
+//! rank; sixteen ranks, with the memory they take; and the slice rule (the
+//! smallest slice with a chip per rank by default, a chosen slice with too
+//! few chips refused naming both). The distributed corpora themselves run in
+//! `tests/corpus.rs`.
 
+use crate::common::{Page, set};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tpu_runtime::Report;
-use tpu_wasm::Playground;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 /// The shared corpus's program that real PyTorch hangs on.
@@ -28,7 +29,7 @@ const FOUR_RANKS: &str = include_str!("../../../../tests/corpus/distributed/all_
 /// Runs `source` as `nproc` ranks in `mode`; the Report, and every piece of
 /// text `onOutput` received.
 async fn run_ranks(
-    playground: &Playground,
+    playground: &Page,
     source: &str,
     mode: &str,
     nproc: f64,
@@ -39,13 +40,52 @@ async fn run_ranks(
         Closure::<dyn FnMut(String)>::new(move |text: String| streamed.borrow_mut().push_str(&text))
     };
     let options = js_sys::Object::new();
-    js_sys::Reflect::set(&options, &"nproc".into(), &nproc.into())?;
-    js_sys::Reflect::set(&options, &"onOutput".into(), on_output.as_ref())?;
-    let value =
-        JsFuture::from(playground.run(source.into(), Some(mode.into()), Some(options))).await?;
-    let report = serde_wasm_bindgen::from_value(value).expect("a Report");
+    set(&options, "nproc", &nproc.into());
+    set(&options, "onOutput", on_output.as_ref());
+    let report = playground
+        .try_run(source, Some(mode), Some(options))
+        .await?;
     let streamed = streamed.borrow().clone();
     Ok((report, streamed))
+}
+
+/// Sixteen ranks, each averaging its tensor with the others a hundred times,
+/// end with the same values as natively; the growth of the wasm memory over
+/// a single run of the same program is printed per extra rank (a
+/// measurement for `docs/performance.md`, not a check).
+#[wasm_bindgen_test]
+async fn sixteen_ranks_take_turns_in_one_instance() {
+    let program = "import torch\nimport torch.distributed as dist\ndist.init_process_group('gloo')\nr = dist.get_rank()\nt = torch.ones(4) * r\nfor i in range(100):\n    dist.all_reduce(t)\n    t = t / dist.get_world_size()\nprint(r, t.tolist())\ndist.destroy_process_group()\n";
+    let playground = Page::create("reference")
+        .await
+        .expect("the reference backend");
+    let bytes = || {
+        let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        memory
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as f64
+    };
+    let (one, _) = run_ranks(&playground, program, "strict", 1.0)
+        .await
+        .unwrap();
+    assert!(one.ok(), "{:?}", one.diagnostics);
+    let before = bytes();
+    let started = js_sys::Date::now();
+    let (report, _) = run_ranks(&playground, program, "strict", 16.0)
+        .await
+        .unwrap();
+    let took = js_sys::Date::now() - started;
+    assert!(report.ok(), "{:?}", report.diagnostics);
+    let expected: String = (0..16)
+        .map(|r| format!("[rank{r}]:{r} [7.5, 7.5, 7.5, 7.5]\n"))
+        .collect();
+    assert_eq!(report.stdout, expected);
+    console_log!(
+        "16 ranks x 100 all_reduces: {took:.0} ms, wasm memory {:.1} MB more than one rank's, {:.1} MB per extra rank (Chromium, measured)",
+        (bytes() - before) / 1e6,
+        (bytes() - before) / 15.0 / 1e6
+    );
 }
 
 #[wasm_bindgen_test]
@@ -54,7 +94,7 @@ async fn run_ranks(
     ignore = "the shared corpus (../shared/conformance) is absent: set TPU_SHARED_DIR"
 )]
 async fn mismatched_collectives_end_in_a_deadlock_naming_each_ranks_line() {
-    let playground = Playground::create(Some("reference".into()))
+    let playground = Page::create("reference")
         .await
         .expect("the reference backend");
     let (report, _) = run_ranks(&playground, DEADLOCK, "strict", 4.0)
@@ -129,14 +169,18 @@ async fn mismatched_collectives_end_in_a_deadlock_naming_each_ranks_line() {
 
 #[wasm_bindgen_test]
 async fn ranks_run_on_the_smallest_slice_with_a_chip_each_unless_a_slice_was_chosen() {
-    let playground = Playground::create(Some("reference".into()))
+    let playground = Page::create("reference")
         .await
         .expect("the reference backend");
     let program = FOUR_RANKS;
     let slice_of = |report: &Report| report.device.as_ref().map(|d| d.slice.clone());
     // No slice chosen: the ranks get the generation's smallest slice with a
     // chip each, which the device model names; a single run one chip.
-    assert!(playground.set_device("v5e", "").is_ok());
+    assert!(
+        playground
+            .call("setDevice", &["v5e".into(), "".into()])
+            .is_ok()
+    );
     let (report, _) = run_ranks(&playground, program, "strict", 4.0)
         .await
         .unwrap();
@@ -149,21 +193,26 @@ async fn ranks_run_on_the_smallest_slice_with_a_chip_each_unless_a_slice_was_cho
     chips.sort_unstable();
     chips.dedup();
     assert_eq!(chips.len(), 4, "one chip per rank: {chips:?}");
-    let single = JsFuture::from(playground.run("x = 1".into(), None, None))
-        .await
-        .unwrap();
-    let single: Report = serde_wasm_bindgen::from_value(single).unwrap();
+    let single = playground.run("x = 1", None, None).await;
     assert_eq!(slice_of(&single).as_deref(), Some("1"));
     assert!(single.world.is_none());
 
     // A chosen slice with enough chips is used; one with too few is refused
     // naming both, and nothing runs.
-    assert!(playground.set_device("v5e", "4x4").is_ok());
+    assert!(
+        playground
+            .call("setDevice", &["v5e".into(), "4x4".into()])
+            .is_ok()
+    );
     let (report, _) = run_ranks(&playground, program, "strict", 4.0)
         .await
         .unwrap();
     assert_eq!(slice_of(&report).as_deref(), Some("4x4"));
-    assert!(playground.set_device("v5e", "2x2").is_ok());
+    assert!(
+        playground
+            .call("setDevice", &["v5e".into(), "2x2".into()])
+            .is_ok()
+    );
     let (report, _) = run_ranks(&playground, program, "strict", 8.0)
         .await
         .unwrap();

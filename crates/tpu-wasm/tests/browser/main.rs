@@ -8,6 +8,9 @@
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod distributed;
 mod edge_values;
 mod page_api;

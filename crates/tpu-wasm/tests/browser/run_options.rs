@@ -1,37 +1,31 @@
 //! Runs in headless Chromium (`wasm-pack test --headless --chrome`): `run`'s
 //! options object as JavaScript passes it (`onOutput`, `onProgress`,
-//! `timeoutMs`), the old two-argument call, and the backend's label.
+//! `timeoutMs`, `argv`), the two-argument call, and the backend's label.
 
+use crate::common::{Page, set};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tpu_runtime::Report;
-use tpu_wasm::Playground;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-async fn run(playground: &Playground, source: &str, options: Option<js_sys::Object>) -> Report {
-    let value = JsFuture::from(playground.run(source.to_string(), None, options))
-        .await
-        .expect("the run resolves");
-    serde_wasm_bindgen::from_value(value).expect("a Report")
-}
-
-fn set(object: &js_sys::Object, name: &str, value: &JsValue) {
-    js_sys::Reflect::set(object, &name.into(), value).unwrap();
+async fn run(page: &Page, source: &str, options: Option<js_sys::Object>) -> Report {
+    page.run(source, None, options).await
 }
 
 #[wasm_bindgen_test]
 async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_run() {
-    let playground = Playground::create(Some("reference".into()))
+    let playground = Page::create("reference")
         .await
         .expect("the reference backend");
     let printed = Rc::new(RefCell::new(Vec::<String>::new()));
     let progress = Rc::new(RefCell::new(Vec::<(f64, f64)>::new()));
     let on_output = {
         let printed = printed.clone();
-        Closure::<dyn FnMut(String)>::new(move |text: String| printed.borrow_mut().push(text))
+        Closure::<dyn FnMut(String, String)>::new(move |text: String, stream: String| {
+            printed.borrow_mut().push(format!("{stream}: {text}"))
+        })
     };
     let on_progress = {
         let progress = progress.clone();
@@ -43,10 +37,12 @@ async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_ru
     set(&options, "onOutput", on_output.as_ref().unchecked_ref());
     set(&options, "onProgress", on_progress.as_ref().unchecked_ref());
     set(&options, "timeoutMs", &JsValue::from(450.0));
+    let argv: js_sys::Array = ["--steps", "3"].iter().map(|&a| JsValue::from(a)).collect();
+    set(&options, "argv", &argv);
     let started = js_sys::Date::now();
     let report = run(
         &playground,
-        "print('start')\nx = 0\nwhile True:\n    x += 1\n",
+        "import sys\nprint('start', sys.argv[1:])\nprint('to stderr', file=sys.stderr)\nx = 0\nwhile True:\n    x += 1\n",
         Some(options),
     )
     .await;
@@ -54,27 +50,31 @@ async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_ru
     let d = &report.diagnostics[0];
     assert_eq!(d.kind, "TimeoutError");
     assert_eq!(d.message, "the program ran past its time limit of 0.45 s");
-    assert!(matches!(d.span.map(|s| s.line), Some(3 | 4)), "{d:?}");
+    assert!(matches!(d.span.map(|s| s.line), Some(5 | 6)), "{d:?}");
     assert!((450.0..5_000.0).contains(&took), "{took} ms");
-    assert_eq!(*printed.borrow(), ["start\n"]);
+    assert_eq!(
+        printed.borrow()[..2],
+        ["stdout: start ['--steps', '3']\n", "stderr: to stderr\n"]
+    );
     let progress = progress.borrow().clone();
     assert!((2..=5).contains(&progress.len()), "{progress:?}");
-    assert!(progress.iter().all(|&(line, _)| line == 3.0 || line == 4.0));
+    assert!(progress.iter().all(|&(line, _)| line == 5.0 || line == 6.0));
     for pair in progress.windows(2) {
         assert!(pair[1].1 - pair[0].1 >= 99.0, "{progress:?}");
     }
-    // The old two-argument call still runs, with no limit and no callbacks.
+    // The two-argument call runs, with no limit and no callbacks.
+    let streamed = printed.borrow().len();
     let report = run(&playground, "print(6 * 7)\n", None).await;
     assert_eq!(report.stdout, "42\n");
-    assert_eq!(printed.borrow().len(), 1);
+    assert_eq!(printed.borrow().len(), streamed);
 }
 
 #[wasm_bindgen_test]
 async fn an_option_of_the_wrong_type_rejects_the_run() {
-    let playground = Playground::create(Some("reference".into())).await.unwrap();
+    let playground = Page::create("reference").await.unwrap();
     let options = js_sys::Object::new();
     set(&options, "onOutput", &JsValue::from(3));
-    let result = JsFuture::from(playground.run("print(1)\n".into(), None, Some(options))).await;
+    let result = playground.try_run("print(1)\n", None, Some(options)).await;
     let error = result.expect_err("a rejected promise");
     let message = js_sys::Reflect::get(&error, &"message".into()).unwrap();
     assert_eq!(message.as_string().unwrap(), "onOutput must be a function");
@@ -82,21 +82,19 @@ async fn an_option_of_the_wrong_type_rejects_the_run() {
 
 #[wasm_bindgen_test]
 async fn the_backend_label_names_the_adapter_and_says_software() {
-    let reference = Playground::create(Some("reference".into())).await.unwrap();
-    assert_eq!(reference.backend_label(), "CPU reference");
-    assert!(reference.software());
+    let reference = Page::create("reference").await.unwrap();
+    assert_eq!(reference.get("backendLabel"), "CPU reference");
+    assert_eq!(reference.get("software"), true);
     let report = run(&reference, "print(1)\n", None).await;
     assert_eq!(report.backend_label, "CPU reference");
     assert!(report.backend_software);
 
-    let webgpu = Playground::create(Some("wgpu".into()))
-        .await
-        .expect("WebGPU is available");
-    let label = webgpu.backend_label();
+    let webgpu = Page::create("wgpu").await.expect("WebGPU is available");
+    let label = webgpu.get("backendLabel").as_string().expect("a label");
     web_sys_log(&format!("WebGPU adapter label: {label}"));
     // Headless Chromium here runs WebGPU on SwiftShader, a software adapter.
     assert_eq!(label, "WebGPU (SwiftShader, software)");
-    assert!(webgpu.software());
+    assert_eq!(webgpu.get("software"), true);
     let report = run(&webgpu, "print(1)\n", None).await;
     assert_eq!(report.backend_label, label);
     assert!(report.backend_software);

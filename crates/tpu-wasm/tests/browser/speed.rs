@@ -11,9 +11,8 @@
 //! `tpu bench`'s sizes this test took about 130 s of the browser stage on
 //! SwiftShader; full-size browser figures are `tpu bench`'s to take).
 
-use tpu_lang::RunOptions;
-use tpu_runtime::{EagerMode, Runtime};
-use tpu_wgpu::BackendChoice;
+use crate::common::Page;
+use tpu_runtime::EagerMode;
 use wasm_bindgen_test::*;
 
 /// Extra steps measured on the wasm reference; on WebGPU (SwiftShader on
@@ -33,22 +32,18 @@ const WORKLOADS: [(&str, &str, &str); 2] = [
     ),
 ];
 
-/// Wall time of one run of `source` in ms, and what it printed.
-async fn timed(runtime: &mut Runtime, source: &str, mode: EagerMode) -> (f64, String) {
-    let options = RunOptions {
-        mode,
-        fuel: u64::MAX,
-        ..RunOptions::default()
-    };
+/// Wall time of one run of `source` in ms (a fresh interpreter and
+/// `import torch` included, the same in both runs of a pair), and what it
+/// printed.
+async fn timed(page: &Page, source: &str, mode: EagerMode) -> (f64, String) {
     let start = js_sys::Date::now();
-    let report = tpu_lang::run(source, runtime, &options).await;
+    let report = page.run(source, Some(mode.name()), None).await;
     assert!(report.ok(), "{:?}", report.diagnostics);
     (js_sys::Date::now() - start, report.stdout)
 }
 
-async fn per_step(choice: BackendChoice, label: &str, steps: usize, warm_up: bool) {
-    let selected = tpu_wgpu::select_backend(choice).await.expect("a backend");
-    let mut runtime = Runtime::new(selected.backend);
+async fn per_step(backend: &str, label: &str, steps: usize, warm_up: bool) {
+    let page = Page::create(backend).await.expect("a backend");
     for (name, sizes, body) in WORKLOADS {
         let program = |steps: usize| format!("STEPS = {steps}\nCOMPILED = False\n{sizes}{body}");
         let (short, long) = (program(1), program(1 + steps));
@@ -58,10 +53,10 @@ async fn per_step(choice: BackendChoice, label: &str, steps: usize, warm_up: boo
             // Once untimed first: the browser compiles wasm in tiers, and
             // the first run would also pay for compiling kernels.
             if warm_up {
-                timed(&mut runtime, &short, mode).await;
+                timed(&page, &short, mode).await;
             }
-            let (a, _) = timed(&mut runtime, &short, mode).await;
-            let (b, out) = timed(&mut runtime, &long, mode).await;
+            let (a, _) = timed(&page, &short, mode).await;
+            let (b, out) = timed(&page, &long, mode).await;
             line.push_str(&format!(
                 " {} {:>8.1} ms/step",
                 mode.name(),
@@ -79,10 +74,10 @@ async fn per_step(choice: BackendChoice, label: &str, steps: usize, warm_up: boo
 
 #[wasm_bindgen_test]
 async fn bench_workloads_per_step_on_the_wasm_reference_backend() {
-    per_step(BackendChoice::Reference, "wasm reference", STEPS, true).await;
+    per_step("reference", "wasm reference", STEPS, true).await;
 }
 
 #[wasm_bindgen_test]
 async fn bench_workloads_per_step_on_webgpu() {
-    per_step(BackendChoice::Wgpu, "WebGPU", 1, false).await;
+    per_step("wgpu", "WebGPU", 1, false).await;
 }
