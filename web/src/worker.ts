@@ -259,9 +259,23 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   await oneAtATime(() => runProgram(message));
 };
 
+/** The run in progress, for a failure no promise of its own reports. */
+let inFlight: number | null = null;
+
+// A trap in a rank (each rank runs as a task of its own, whose failure
+// rejects a promise nobody awaits) leaves the run waiting for that rank
+// forever: the run fails instead, and the page replaces the worker, whose
+// instance a trap has left unusable.
+self.addEventListener("unhandledrejection", (event) => {
+  if (inFlight === null) return;
+  post({ type: "error", id: inFlight, message: String((event as PromiseRejectionEvent).reason) });
+  inFlight = null;
+});
+
 async function runProgram(message: Extract<ToWorker, { type: "run" }>) {
   if (!playground) return;
   const { id } = message;
+  inFlight = id;
   const started = performance.now();
   try {
     const onOutput = (text: string) => post({ type: "output", id, text });
@@ -284,5 +298,7 @@ async function runProgram(message: Extract<ToWorker, { type: "run" }>) {
     post({ type: "report", id, report });
   } catch (e) {
     post({ type: "error", id, message: String(e) });
+  } finally {
+    inFlight = null;
   }
 }

@@ -6,10 +6,14 @@
 //! (`tpu-torch`'s `ranks.rs`); natively each run has a thread of its own
 //! and nothing here is needed.
 //!
-//! RustPython keeps two things per thread: the running frame and the stack
-//! of current interpreters. The second is private; the project's copy of
-//! `rustpython-vm` adds `take_vm_stack`/`put_vm_stack` for it
-//! (`vendor/README.md`).
+//! RustPython keeps two things per thread for a running program: the running
+//! frame and the stack of current interpreters. The second is private; the
+//! project's copy of `rustpython-vm` adds `take_vm_stack`/`put_vm_stack` for
+//! it (`vendor/README.md`). Its other per-thread state (the trashcan,
+//! deferred drops, the collector's lock, `sys.monitoring`'s re-entrancy
+//! flags) is live only inside a destructor, a finaliser or a monitoring
+//! callback, where a program does not wait for another rank, and is not
+//! parked.
 
 use crate::{modules, output, watch};
 use rustpython_vm::vm::thread;

@@ -55,7 +55,11 @@ pub fn run(
     torch_c::_tpu_torch::reset_classes();
     generators::reset();
     capture::reset(&options.main_file());
-    runtime::with_runtime_installed(runtime, || tpu_python::run(source, options))
+    let outcome = runtime::with_runtime_installed(runtime, || tpu_python::run(source, options));
+    // The interpreter is gone; so go the objects of it this thread kept.
+    torch_c::_tpu_torch::reset_classes();
+    generators::reset();
+    outcome
 }
 
 /// Runs `source` as [`run`] does, starting in eager mode `mode`, and returns

@@ -83,8 +83,10 @@ impl Playground {
             .ok_or_else(|| JsError::new("a run is already in progress"))?;
         let mut report = match nproc {
             None => tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0,
-            Some(nproc) if nproc > 1 && !promise_integration() => crate::refused(
-                "runs of several ranks need JavaScript Promise Integration \
+            // Even one rank runs as a fiber, which without JSPI could never
+            // hand the turn back.
+            Some(_) if !promise_integration() => crate::refused(
+                "runs of ranks need JavaScript Promise Integration \
                  (WebAssembly.Suspending), which this browser lacks"
                     .into(),
             ),
