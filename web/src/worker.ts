@@ -267,8 +267,11 @@ let inFlight: number | null = null;
 // forever: the run fails instead, and the page replaces the worker, whose
 // instance a trap has left unusable.
 self.addEventListener("unhandledrejection", (event) => {
-  if (inFlight === null) return;
-  post({ type: "error", id: inFlight, message: String((event as PromiseRejectionEvent).reason) });
+  const reason: unknown = (event as PromiseRejectionEvent).reason;
+  // Only the instance's own failures: a trap, or its stack overflowing.
+  const trapped = reason instanceof WebAssembly.RuntimeError || reason instanceof RangeError;
+  if (inFlight === null || !trapped) return;
+  post({ type: "error", id: inFlight, message: String(reason) });
   inFlight = null;
 });
 
