@@ -4,11 +4,7 @@
 )]
 
 use jiff::{Timestamp, Zoned, tz::TimeZone};
-use std::{
-    env, io,
-    process::Command,
-    time::{SystemTime, UNIX_EPOCH},
-};
+use std::{env, io, process::Command};
 
 fn main() {
     let frozen_libs = if cfg!(feature = "freeze-stdlib") {
@@ -20,7 +16,11 @@ fn main() {
         let display = entry.display();
         println!("cargo:rerun-if-changed={display}");
     }
-    println!("cargo:rerun-if-changed=../../Lib/importlib/_bootstrap.py");
+    // tpu-playground: no `rerun-if-changed` on `../../Lib/importlib/_bootstrap.py`,
+    // a path of RustPython's repository that is absent here (an absent path
+    // reruns this script, and so rebuilds this crate, on every build).
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
 
     // = 3.14.0alpha
     python_version(3, 14, 0, "alpha", 0);
@@ -52,17 +52,20 @@ fn main() {
     );
 }
 
+/// tpu-playground: the date this build answers with when it has no
+/// repository and no SOURCE_DATE_EPOCH (2026-01-01T00:00:00Z).
+const RELEASED: u64 = 1_767_225_600;
+
 fn git_hash() -> String {
     git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|_| "0000000".into())
 }
 
 fn git_timestamp() -> String {
+    // tpu-playground: without a repository, the build's own time made every
+    // build differ from the last (and so rebuilt this crate and everything
+    // above it); SOURCE_DATE_EPOCH, or else a fixed date, keeps it still.
     git(&["log", "-1", "--format=%ct"]).unwrap_or_else(|_| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs()
-            .to_string()
+        env::var("SOURCE_DATE_EPOCH").unwrap_or_else(|_| RELEASED.to_string())
     })
 }
 
