@@ -25,7 +25,7 @@ pub(crate) const MODULE_PREFIX: &str = "<tpu-modules>/";
 /// The served packages: the prelude's own, not the standard library's.
 fn served(name: &str) -> bool {
     let top = name.split('.').next().unwrap_or(name);
-    matches!(top, "torch" | "jax" | "torch_tpu")
+    matches!(top, "torch" | "jax" | "torch_tpu" | "numpy")
 }
 
 pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {

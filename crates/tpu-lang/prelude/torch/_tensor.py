@@ -67,6 +67,13 @@ class Tensor(_TensorBase):
     # `object` on the own interpreter, and the native tensor type on the new one
     # (crates/tpu-torch), whose tensors are then instances of this class.
 
+    def numpy(self, *, force=False):
+        import numpy
+
+        if force:
+            return numpy.array(self.detach().cpu(), copy=False)
+        return numpy.array(self, copy=False)
+
     def add(self, other, alpha=1):
         if alpha != 1:
             other = other * alpha
