@@ -284,8 +284,8 @@ fn wasm_browser_tests(root: &Path) -> Result {
         .current_dir(&dir)
         .env("CHROMEDRIVER", "/usr/bin/chromedriver")
         // For a whole test binary, not one test: the corpus binary ran out
-        // of 300 s on a loaded 2-core CI machine, and took 793 s on a slow
-        // one built at opt-level "z".
+        // of 300 s on a loaded 2-core CI machine, and took 793 s built at
+        // opt-level "z" with another process holding one of the two cores.
         .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
         .env("PATH", path_with_node_bin(root))
         .env(WASM_OPT_LEVEL.0, WASM_OPT_LEVEL.1)
