@@ -90,8 +90,9 @@ fn path_with_node_bin(root: &Path) -> String {
 /// browser tests', so they share one build and the tests test what ships):
 /// the page downloads the module, which gzips to 4.94 MB at `"z"` against
 /// 5.34 MB at `"s"` and 6.98 MB at 3, within the 5 MB budget only at `"z"`
-/// (a pure-Python loop runs about a fifth slower than at `"s"`;
-/// docs/performance.md). Natively the release profile stays at 3.
+/// (a pure-Python loop runs about 30% slower than at `"s"`, 16 ranks start
+/// in 9 s against 5-6; docs/performance.md). Natively the release profile
+/// stays at 3.
 const WASM_OPT_LEVEL: (&str, &str) = ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "z");
 
 fn build_page(root: &Path) -> Result {
@@ -284,8 +285,9 @@ fn wasm_browser_tests(root: &Path) -> Result {
         .current_dir(&dir)
         .env("CHROMEDRIVER", "/usr/bin/chromedriver")
         // For a whole test binary, not one test: the corpus binary ran out
-        // of 300 s on a loaded 2-core CI machine, and took 793 s built at
-        // opt-level "z" with another process holding one of the two cores.
+        // of 300 s on a loaded 2-core CI machine, and took 695 s built at
+        // opt-level "z" in a full test run (793 s with another process
+        // holding one of the two cores).
         .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
         .env("PATH", path_with_node_bin(root))
         .env(WASM_OPT_LEVEL.0, WASM_OPT_LEVEL.1)
