@@ -1,5 +1,5 @@
 // The page's first download: its wasm module, gzipped as a server would send
-// it, stays within the 5 MB budget (issue 33; docs/performance.md, "Size").
+// it, stays within the 5 MB budget (docs/performance.md, "Size").
 // Reads the page build in www/dist, so it fails if the budget is outgrown,
 // whatever grew it. Measured with `gzip -9`, as docs/performance.md states
 // it (Node's own zlib compresses this module about 3% worse).

@@ -236,11 +236,8 @@ class ndarray:
         for i in _b.range(len(self)):
             yield self[i]
 
-    def _wrap(self, tensor):
-        return _wrap(tensor)
-
     def __getitem__(self, key):
-        return self._wrap(self._t[_key(key)])
+        return _wrap(self._t[_key(key)])
 
     def __setitem__(self, key, value):
         self._t[_key(key)] = _operand(value)
@@ -292,23 +289,23 @@ class ndarray:
 
     def sum(self, axis=None):
         t = self._t.to(_torch.int64) if not self._t.dtype.is_floating_point else self._t
-        return self._wrap(t.sum() if axis is None else t.sum(axis))
+        return _wrap(t.sum() if axis is None else t.sum(axis))
 
     def mean(self, axis=None):
         t = self._t if self._t.dtype.is_floating_point else self._t.to(_torch.float64)
-        return self._wrap(t.mean() if axis is None else t.mean(axis))
+        return _wrap(t.mean() if axis is None else t.mean(axis))
 
     def max(self, axis=None):
-        return self._wrap(self._t.max() if axis is None else self._t.amax(axis))
+        return _wrap(self._t.max() if axis is None else self._t.amax(axis))
 
     def min(self, axis=None):
-        return self._wrap(self._t.min() if axis is None else self._t.amin(axis))
+        return _wrap(self._t.min() if axis is None else self._t.amin(axis))
 
     def argmax(self, axis=None):
-        return self._wrap(self._t.reshape(-1).argmax() if axis is None else self._t.argmax(axis))
+        return _wrap(self._t.reshape(-1).argmax() if axis is None else self._t.argmax(axis))
 
     def argmin(self, axis=None):
-        return self._wrap(self._t.reshape(-1).argmin() if axis is None else self._t.argmin(axis))
+        return _wrap(self._t.reshape(-1).argmin() if axis is None else self._t.argmin(axis))
 
     def any(self):
         return bool_(self._t.any().item())
