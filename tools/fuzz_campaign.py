@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A long fuzz campaign: the fuzz test (crates/tpu-lang/tests/fuzz.rs) over
+"""A long fuzz campaign: the fuzz test (crates/tpu-torch/tests/fuzz.rs) over
 many seeds, one process per seed, a few at a time, with the outcome mix summed.
 
 One process per seed keeps each process's memory bounded (a process's memory
@@ -35,7 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def test_binary():
     out = subprocess.run(
-        ["cargo", "test", "-p", "tpu-lang", "--release", "--test", "fuzz",
+        ["cargo", "test", "-p", "tpu-torch", "--release", "--test", "fuzz",
          "--no-run", "--message-format=json"],
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():

@@ -6,7 +6,7 @@
 //! floats, the smallest int32, `False`) and writes its padded part to a padded
 //! copy of the output that the caller never sees, as Pallas's interpret mode does.
 //!
-//! The Python tracer (`prelude/jax/experimental/pallas/` in tpu-lang) writes this as JSON;
+//! The Python tracer (`crates/tpu-torch/prelude/jax/experimental/pallas/`) writes this as JSON;
 //! `validate` checks every shape and operand so that backends may trust it. The
 //! reference backend interprets it (the definition), tpu-wgpu generates one WGSL
 //! shader from it.

@@ -10,6 +10,7 @@ mod autograd;
 mod backend;
 mod cache;
 pub mod compile;
+pub mod conformance;
 pub mod data;
 pub mod distributed;
 pub mod format;

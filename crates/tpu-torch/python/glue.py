@@ -1,6 +1,6 @@
-# Run at the end of the `torch` package's body on the new interpreter
-# (crates/tpu-torch), in its namespace: what the own interpreter does natively
-# for tensors. Tensors made by torch._C are instances of `Tensor` from here on.
+# Run at the end of the `torch` package's body, in its namespace: what PyTorch
+# does in C++ for tensors. Tensors made by torch._C are instances of `Tensor`
+# from here on.
 
 _C._set_tensor_class(Tensor)
 
@@ -77,7 +77,7 @@ Tensor.__rmatmul__ = lambda self, other: _C.matmul(other, self) if _py_isinstanc
 del _op, _dunder, _shape
 
 
-# ---- What the own interpreter does natively for tensors ----
+# ---- What PyTorch does in C++ for tensors ----
 
 def _method_unary(name):
     return lambda self: _C.unary(name, self)
@@ -282,7 +282,7 @@ Tensor.__rxor__ = lambda self, other: _logical("xor", self, other)
 Tensor.__invert__ = lambda self: _C.compare("eq", self, 0) if self.dtype == bool else bitwise_not(self)
 
 
-# The elementwise `torch` functions that are Rust on the own interpreter.
+# The elementwise `torch` functions.
 def _torch_unary(name):
     def function(input, *, out=None):
         return _out(out, _py_getattr(input, name)())

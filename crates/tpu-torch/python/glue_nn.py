@@ -1,4 +1,4 @@
-# Run at the end of `torch.nn`'s body on the new interpreter (crates/tpu-torch):
+# Run at the end of `torch.nn`'s body:
 # `Parameter` becomes a subclass of `torch.Tensor`, as in PyTorch, and the class
 # `torch._C.parameter` makes.
 

@@ -1,5 +1,4 @@
-# Run at the end of `torch.random`'s body on the new interpreter
-# (crates/tpu-torch): fork_rng, Rust on the own interpreter. The CPU generator
+# Run at the end of `torch.random`'s body: fork_rng. The CPU generator
 # is the only one here, so `devices` changes nothing.
 import contextlib as _contextlib
 import torch

@@ -1,5 +1,5 @@
-//! Positional arguments of a `torch._C` primitive with typed accessors, as
-//! the own interpreter's (`tpu-lang/src/torch/native/args.rs`): each raises the
+//! Positional arguments of a `torch._C` primitive with typed accessors: each
+//! raises the
 //! `TypeError` PyTorch would for a wrong type, naming the primitive and the
 //! position. The prelude has already applied defaults and keywords.
 

@@ -1,5 +1,4 @@
-//! `torch._C`'s autograd primitives (ported from `tpu-lang/src/torch/native/
-//! autograd.rs`): the backward walk, whose `torch.autograd.Function` nodes
+//! `torch._C`'s autograd primitives: the backward walk, whose `torch.autograd.Function` nodes
 //! call back into Python between runtime steps (the runtime is borrowed per
 //! step, never across the call), and the parameter, grad and data state.
 
@@ -207,7 +206,7 @@ pub(crate) fn call(a: &Args<'_>) -> PyResult {
             none()
         }
         other => Err(vm.new_not_implemented_error(format!(
-            "torch._C.{other} is not ported to the new interpreter yet (crates/tpu-torch)"
+            "torch._C.{other} is not supported yet (no primitive of this playground has that name)"
         ))),
     }
 }

@@ -1,7 +1,6 @@
 //! `torch._C` for `torch.compile` (the prelude's `torch/_compile.py` and
 //! `torch/_dynamo/`), Pallas kernels, the convolution note, `data_ptr`, and
-//! the Report's sharding notes, ported arm for arm from the own interpreter's
-//! (`tpu-lang/src/torch/native/compile.rs`, `pallas.rs`, `sharding.rs`).
+//! the Report's sharding notes.
 
 use crate::args::{Args, items, type_name};
 use crate::runtime::with_runtime;

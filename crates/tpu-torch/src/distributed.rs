@@ -1,6 +1,5 @@
 //! `torch._C` for `torch.distributed` (the prelude's `torch/distributed/`
-//! builds PyTorch's API on these), ported arm for arm from the own
-//! interpreter's (`tpu-lang/src/torch/native/distributed.rs`): the rank's seat
+//! builds PyTorch's API on these): the rank's seat
 //! in the run's world, groups, and collectives and messages as work handles
 //! that `dist_wait` completes. A wait blocks this rank's thread until the
 //! others have arrived (`ranks.rs` passes the turn on meanwhile); if the run

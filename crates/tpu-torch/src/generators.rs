@@ -1,6 +1,5 @@
-//! `torch.Generator` objects and the draws the prelude makes in Python
-//! (ported from `tpu-lang/src/torch/native/creation.rs`): a generator is a
-//! handle into this thread's list; swapping one with the runtime's default
+//! `torch.Generator` objects and the draws the prelude makes in Python: a
+//! generator is a handle into this thread's list; swapping one with the runtime's default
 //! makes a draw come from it. `rng_save`/`rng_restore` are
 //! `torch.random.fork_rng`'s.
 

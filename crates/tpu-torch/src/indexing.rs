@@ -1,5 +1,4 @@
-//! Tensor indexing, `t[...]` and `t[...] = v` (ported from `tpu-lang/src/
-//! torch/indexing.rs`): the Python values of an index decoded into the
+//! Tensor indexing, `t[...]` and `t[...] = v`: the Python values of an index decoded into the
 //! runtime's `IndexItem`s, then `Runtime::index` and `Runtime::index_put`.
 
 use crate::args::{as_int, items, type_name};

@@ -1,7 +1,7 @@
 //! The torch surface on `tpu-python` (RustPython): `torch._C` as a native
 //! module, the tensor type (`torch._C._TensorBase`, which the prelude's
 //! `torch.Tensor` subclasses, so tensors are instances of `torch.Tensor` as in
-//! PyTorch), and the Python prelude (`crates/tpu-lang/prelude/`) served as the
+//! PyTorch), and the Python prelude (`prelude/`, `prelude.rs`) served as the
 //! `torch` and `jax` packages.
 //!
 //! `tpu run` (one process, or ranks: `run_ranks`), `tpu bench` and the page
@@ -16,6 +16,7 @@ mod factories;
 mod generators;
 mod indexing;
 mod natives;
+mod prelude;
 mod printing;
 mod ranks;
 mod runtime;
@@ -47,6 +48,7 @@ pub fn run(
         .native
         .push(torch_tpu::_tpu_torch_tpu::module_def);
     options.extensions.find_module = Some(Rc::new(serve::find_module));
+    rustpython_vm::builtins::set_unexpected_keyword_hook(serve::exempt_keyword);
     options.extensions.at_end = Some(Rc::new(capture::note_sharding));
     // The glue is what PyTorch does in C++: tracebacks do not show it.
     options.extensions.hidden_frames = vec![serve::GLUE_PREFIX.to_owned()];

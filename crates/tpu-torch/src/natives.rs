@@ -1,7 +1,6 @@
-//! `torch._C`'s primitives on the new interpreter, ported family by family
-//! from the own interpreter's (`tpu-lang/src/torch/native/`), arm for arm:
-//! the same runtime calls, the same messages. `PORTED` lists them; a name
-//! not there raises `NotImplementedError` naming it (`torch_c.rs`).
+//! `torch._C`'s primitives, each a runtime call with PyTorch's messages.
+//! `PORTED` lists them (with `autograd`'s, `capture`'s and `distributed`'s);
+//! a name not there raises `NotImplementedError` naming it (`torch_c.rs`).
 
 use crate::args::{Args, items, scalar_kind, type_name};
 use crate::runtime::with_runtime;
@@ -97,8 +96,8 @@ pub(crate) fn ported(name: &str) -> Option<&'static str> {
 /// `assign(t, result)` where `result` is a temporary (`t.add_(x)` is
 /// `assign(t, t.add(x))`): this call holds the only reference to it, so its
 /// object is dropped here and its tensor handed on alone, and the runtime
-/// gives its storage to `t` instead of copying it in, as the own interpreter
-/// does with the value it moves. `values[1]` is then `None`.
+/// gives its storage to `t` instead of copying it in. `values[1]` is then
+/// `None`.
 fn take_temporary(mut values: Vec<PyObjectRef>) -> (Vec<PyObjectRef>, Option<Tensor>) {
     let Some(result) = values.get(1) else {
         return (values, None);
@@ -554,7 +553,7 @@ fn creation(a: &Args<'_>) -> PyResult {
 
 fn unknown(name: &str, vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseExceptionRef {
     vm.new_not_implemented_error(format!(
-        "torch._C.{name} is not ported to the new interpreter yet (crates/tpu-torch)"
+        "torch._C.{name} is not supported yet (no primitive of this playground has that name)"
     ))
 }
 

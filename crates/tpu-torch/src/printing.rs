@@ -1,5 +1,4 @@
-//! `torch._C.set_printoptions` (ported from `tpu-lang/src/torch/native/
-//! printing.rs`): the run's print options, kept by the runtime, applied as
+//! `torch._C.set_printoptions`: the run's print options, kept by the runtime, applied as
 //! `torch/_tensor_str.py` applies them.
 
 use crate::args::{Args, as_int, scalar_kind};

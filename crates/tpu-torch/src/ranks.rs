@@ -8,9 +8,8 @@
 //! turn, with what it keeps on the thread taken off it meanwhile
 //! (`tpu_python::park`, and this crate's own in `Parked`).
 //!
-//! One rank runs at a time, and the order is the own interpreter's
-//! (`tpu-lang/src/ranks.rs`), so a run's output and Report are the same every
-//! time: a scheduler on the calling thread hands a turn to the ranks in rank
+//! One rank runs at a time, in a fixed order, so a run's output and Report
+//! are the same every time: a scheduler on the calling thread hands a turn to the ranks in rank
 //! order, each running until it waits in a collective the others have not
 //! reached (or finishes); a rank that gives its turn back for any other wait
 //! (a device read) gets it again before any other runs. When no rank can run,

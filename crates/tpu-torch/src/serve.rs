@@ -1,19 +1,15 @@
 //! The prelude as importable modules: each module of the tree
-//! (`crates/tpu-lang/prelude/`) is served as a small generated body that
+//! (`crates/tpu-torch/prelude/`, `prelude.rs`) is served as a small generated body that
 //! starts from the module's Rust attributes, binds the built-ins the prelude
 //! shadows (`_py_sum`, ...), runs the module's files in order in its one
 //! namespace (each under its own file name, its lines in `linecache` for
 //! tracebacks), then imports what the package imports with it. The standard
-//! library's modules that the own interpreter writes in Python (`os`,
-//! `functools`, ...) are not served: CPython's own come from `Lib/`.
+//! library is not served here: CPython's own comes from `Lib/`.
 
-use tpu_lang::prelude_files::{
-    SHADOWED_BUILTINS, TORCH_FUNCTIONS, imported_with, is_missing_submodule, library_files,
-};
+use crate::prelude::{SHADOWED_BUILTINS, imported_with, is_missing_submodule, library_files};
 use tpu_python::ModuleSource;
 
-/// What tracebacks show before a prelude file's path (as the own interpreter
-/// does).
+/// What tracebacks show before a prelude file's path.
 pub(crate) const FILE_PREFIX: &str = "<tpu-playground>/";
 
 /// The file names of this crate's glue (`python/`), under `FILE_PREFIX`.
@@ -21,6 +17,22 @@ pub(crate) const GLUE_PREFIX: &str = "<tpu-playground>/tpu-torch/";
 
 /// The file names of the generated module bodies.
 pub(crate) const MODULE_PREFIX: &str = "<tpu-modules>/";
+
+/// PyTorch's keywords for what this project never has: results are always
+/// new dense tensors (`out`, `layout`, `memory_format`), there is no pinned
+/// host memory (`pin_memory`), and named tensors are a PyTorch prototype
+/// (`names`). A prelude function that lacks one is called with it as PyTorch
+/// allows: a `NotImplementedError` naming it, not a `TypeError` that reads
+/// like the program's mistake.
+const EXEMPT_KEYWORDS: &[&str] = &["out", "layout", "memory_format", "pin_memory", "names"];
+
+/// The interpreter's `UnexpectedKeywordHook`: `EXEMPT_KEYWORDS` passed to a
+/// prelude function.
+pub(crate) fn exempt_keyword(filename: &str, function: &str, keyword: &str) -> Option<String> {
+    (filename.starts_with(FILE_PREFIX) && EXEMPT_KEYWORDS.contains(&keyword)).then(|| {
+        format!("{function}(): the {keyword}= argument is not supported in this playground")
+    })
+}
 
 /// The served packages: the prelude's own, not the standard library's.
 fn served(name: &str) -> bool {
@@ -68,10 +80,6 @@ pub(crate) fn find_module(name: &str) -> Option<ModuleSource> {
 fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
     let mut out = String::from("import builtins as _tpu_builtins, _tpu_torch\n");
     out += &format!("globals().update(_tpu_torch.rust_attributes({name:?}))\n");
-    for function in unported(name) {
-        let short = function.rsplit('.').next().unwrap_or(function);
-        out += &format!("{short} = _tpu_torch.unported({function:?})\n");
-    }
     for builtin in SHADOWED_BUILTINS {
         out += &format!("_py_{builtin} = _tpu_builtins.{builtin}\n");
     }
@@ -95,21 +103,6 @@ fn body<'a>(name: &str, files: impl Iterator<Item = &'a str>) -> String {
         out += &format!("import {module}\n");
     }
     out
-}
-
-/// The Rust functions module `name` has on the own interpreter that are not
-/// ported yet: each is served as a function raising `NotImplementedError`
-/// naming it.
-fn unported(name: &str) -> Vec<&'static str> {
-    let ported = crate::torch_c::TORCH_PORTED;
-    match name {
-        "torch" => TORCH_FUNCTIONS
-            .iter()
-            .copied()
-            .filter(|f| !ported.contains(f))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The namespaces whose PyTorch names are listed (`is_pytorch_name`): a
@@ -153,23 +146,3 @@ def _tpu_run(path, source, _compile=compile, _exec=exec, _globals=globals):
         _tpu_torch._code_put(filename, source, marshal.dumps(code))
     _exec(code, _globals())
 "#;
-
-/// A prelude file's source, by its path under `prelude/`.
-pub(crate) fn prelude_source(path: &str) -> Option<&'static str> {
-    let module = path
-        .trim_end_matches(".py")
-        .trim_end_matches("/__init__")
-        .replace('/', ".");
-    let candidates = [
-        module.clone(),
-        module
-            .rsplit_once('.')
-            .map_or(module.clone(), |(p, _)| p.to_owned()),
-    ];
-    candidates.iter().find_map(|m| {
-        library_files(m)?
-            .iter()
-            .find(|(p, _)| *p == path)
-            .map(|(_, source)| *source)
-    })
-}

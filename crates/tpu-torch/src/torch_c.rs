@@ -2,35 +2,6 @@
 //! Rust part: the tensor type, dtypes and devices, the ported primitives, and
 //! what the served prelude bodies call (`rust_attributes`, `prelude_source`).
 
-/// The `torch` functions of the own interpreter's Rust part ported so far.
-pub(crate) const TORCH_PORTED: &[&str] = &[
-    "torch.full",
-    "torch.device",
-    "torch.tensor",
-    "torch.manual_seed",
-    "torch.initial_seed",
-    "torch.rand",
-    "torch.randn",
-    "torch.empty",
-    "torch.is_tensor",
-    "torch.Size",
-    // In `python/glue.py`.
-    "torch.abs",
-    "torch.neg",
-    "torch.relu",
-    "torch.exp",
-    "torch.log",
-    "torch.sqrt",
-    "torch.tanh",
-    "torch.sigmoid",
-    "torch.sin",
-    "torch.cos",
-    "torch.no_grad",
-    "torch.enable_grad",
-    "torch.inference_mode",
-    "torch.is_inference_mode_enabled",
-];
-
 #[rustpython_vm::pymodule]
 pub(crate) mod _tpu_torch {
     use crate::runtime::with_runtime;
@@ -510,7 +481,7 @@ pub(crate) mod _tpu_torch {
     fn rust_attributes(name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyDictRef> {
         let attrs = vm.ctx.new_dict();
         if name.to_string() == "torch" {
-            for &(n, dtype) in tpu_lang::prelude_files::TORCH_DTYPES {
+            for &(n, dtype) in crate::prelude::TORCH_DTYPES {
                 attrs.set_item(n, dtype_object(dtype, vm), vm)?;
             }
             let module = vm.import("_tpu_torch", 0)?;
@@ -537,7 +508,7 @@ pub(crate) mod _tpu_torch {
     /// A prelude file's source, by its path under `prelude/`.
     #[pyfunction]
     fn prelude_source(path: PyStrRef, vm: &VirtualMachine) -> PyResult<&'static str> {
-        crate::serve::prelude_source(path.as_ref())
+        crate::prelude::prelude_source(path.as_ref())
             .ok_or_else(|| vm.new_import_error(format!("no prelude file {path}"), path))
     }
 
@@ -546,8 +517,8 @@ pub(crate) mod _tpu_torch {
     #[pyfunction]
     fn _lacks(namespace: PyStrRef, name: PyStrRef) -> bool {
         let (namespace, name) = (namespace.to_string(), name.to_string());
-        tpu_lang::prelude_files::is_pytorch_name(&namespace, &name)
-            || tpu_lang::prelude_files::is_missing_submodule(&format!("{namespace}.{name}"))
+        crate::prelude::is_pytorch_name(&namespace, &name)
+            || crate::prelude::is_missing_submodule(&format!("{namespace}.{name}"))
     }
 
     /// The marshalled code of a prelude file, if compiled before.
@@ -597,23 +568,8 @@ pub(crate) mod _tpu_torch {
         TENSOR_CLASS.with(|c| *c.borrow_mut() = Some(class));
     }
 
-    /// A function standing for `qualname`, a Rust function of the own
-    /// interpreter not ported yet: calling it raises `NotImplementedError`.
-    #[pyfunction]
-    fn unported(qualname: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
-        let name = qualname.to_string();
-        let short = name.rsplit('.').next().unwrap_or(&name).to_owned();
-        let function =
-            move |_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine| -> PyResult {
-                Err(vm.new_not_implemented_error(format!(
-                    "{name} is not ported to the new interpreter yet (crates/tpu-torch)"
-                )))
-            };
-        vm.new_function(vm.ctx.intern_str(short).as_str(), function)
-            .into()
-    }
-
-    /// `torch._C.NAME` for a primitive not ported yet.
+    /// `torch._C.NAME`, made on first use; a name no primitive has is a
+    /// `NotImplementedError` naming it.
     #[pyfunction]
     fn __getattr__(name: PyStrRef, vm: &VirtualMachine) -> PyResult {
         let text = name.to_string();
@@ -632,7 +588,7 @@ pub(crate) mod _tpu_torch {
             return Ok(function.into());
         }
         Err(vm.new_not_implemented_error(format!(
-            "torch._C.{name} is not ported to the new interpreter yet (crates/tpu-torch)"
+            "torch._C.{name} is not supported yet (no primitive of this playground has that name)"
         )))
     }
 

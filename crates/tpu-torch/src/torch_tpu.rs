@@ -1,5 +1,4 @@
-//! The `torch_tpu` module's Rust part (`_tpu_torch_tpu`), ported from the
-//! own interpreter's (`tpu-lang/src/torch/torch_tpu.rs`): the eager mode, an
+//! The `torch_tpu` module's Rust part (`_tpu_torch_tpu`): the eager mode, an
 //! explicit sync, the compilation cache's counters, and the simulated TPU.
 //! `serve.rs` serves `torch_tpu` as a package over it, with `stablehlo` and
 //! the `pallas` submodule.

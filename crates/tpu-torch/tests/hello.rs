@@ -1,4 +1,4 @@
-//! The first programs through the new interpreter with torch: `import torch`
+//! The first programs through the interpreter with torch: `import torch`
 //! loads the whole prelude, and the foundation program (`tests/cli/
 //! hello_tensor.py`) prints what PyTorch printed for it.
 

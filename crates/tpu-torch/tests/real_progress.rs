@@ -1,5 +1,5 @@
 //! The real programs of `../shared/real/` (other people's code: makemore,
-//! minGPT, nanoGPT, pytorch/examples) through the new interpreter on the
+//! minGPT, nanoGPT, pytorch/examples) through `tpu run`'s interpreter on the
 //! reference backend, judged by the corpus rule against what PyTorch printed.
 //! The programs that agree are listed in `AGREE` (the test fails when one
 //! stops agreeing or one not listed starts to); every other program's first
@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The real programs that print what PyTorch printed on the new interpreter.
+/// The real programs that print what PyTorch printed.
 /// None yet: past the standard library (argparse, sys, io, pickle, dataclasses
 /// all run), each stops at PyTorch's long tail (`torch.multinomial`,
 /// `nn.LSTM`, `torch.save`, `torch.cuda`, `torch.backends`, `torch.fx`,
@@ -68,7 +68,7 @@ fn run(path: &Path) -> Result<(), String> {
         let line = d.span.as_ref().map(|s| s.line);
         return Err(format!("{}: {} (line {line:?})", d.kind, d.message));
     }
-    tpu_lang::conformance::agree(&expected, &report.stdout)
+    tpu_runtime::conformance::agree(&expected, &report.stdout)
 }
 
 #[test]
@@ -107,9 +107,6 @@ fn the_real_programs_that_agree_still_do_and_the_list_is_complete() {
             }
         }
     }
-    eprintln!(
-        "{agree} of {} real programs agree on the new interpreter",
-        programs.len()
-    );
+    eprintln!("{agree} of {} real programs agree", programs.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -82,9 +82,8 @@ mod browser {
         ("wgpu", "fused"),
     ];
 
-    /// Runs `program` in `mode`, on RustPython or, where it has several
-    /// ranks, as its ranks on the own interpreter; why it disagrees with
-    /// what was recorded, if it does.
+    /// Runs `program` in `mode` (as its ranks, where it has several); why it
+    /// disagrees with what was recorded, if it does.
     async fn check(page: &Page, program: &Program, mode: &str) -> Result<(), String> {
         let streamed = Rc::new(RefCell::new(String::new()));
         let on_output = {
@@ -108,7 +107,7 @@ mod browser {
             .map_err(|e| format!("the run was refused: {e:?}"))?;
         let agreed = match report.diagnostics.first() {
             Some(d) => Err(format!("{:?}", d.traceback)),
-            None => tpu_lang::conformance::agree(program.expected, &report.stdout),
+            None => tpu_runtime::conformance::agree(program.expected, &report.stdout),
         };
         match (agreed, program.differs) {
             (Ok(()), Some(_)) => {
@@ -215,7 +214,7 @@ mod browser {
                         d.message,
                         d.span.as_ref().map(|s| s.line)
                     )),
-                    None => tpu_lang::conformance::agree(real.expected, &report.stdout),
+                    None => tpu_runtime::conformance::agree(real.expected, &report.stdout),
                 },
             };
             let listed = AGREE.contains(&real.name);

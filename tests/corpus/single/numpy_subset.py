@@ -1,4 +1,4 @@
-# The numpy subset (crates/tpu-lang/prelude/numpy): arrays of tensors and of
+# The numpy subset (crates/tpu-torch/prelude/numpy): arrays of tensors and of
 # lists, NumPy 2 scalar reprs, where, promotion, torch.from_numpy and Tensor.numpy,
 # as training scripts use them beside torch.
 import numpy as np

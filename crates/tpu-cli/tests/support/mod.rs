@@ -89,7 +89,7 @@ fn run_program(path: &Path, backend: &str, mode: &str, nproc: Option<usize>) -> 
     let out = command.arg(path).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     if out.status.success() {
-        tpu_lang::conformance::agree(&expected, &stdout)
+        tpu_runtime::conformance::agree(&expected, &stdout)
     } else {
         let stderr = String::from_utf8_lossy(&out.stderr);
         Err(stderr.lines().last().unwrap_or("").to_string())

@@ -27,6 +27,20 @@ use itertools::Itertools;
 #[cfg(feature = "jit")]
 use rustpython_jit::CompiledCode;
 
+/// What a call with a keyword the function cannot place raises instead of
+/// `TypeError`, if the embedder says so: `(filename of the function's code,
+/// the function's name, the keyword)` to the message of a
+/// `NotImplementedError`, or `None` for the `TypeError`. Set once.
+pub type UnexpectedKeywordHook = fn(&str, &str, &str) -> Option<String>;
+
+static UNEXPECTED_KEYWORD_HOOK: std::sync::OnceLock<UnexpectedKeywordHook> =
+    std::sync::OnceLock::new();
+
+/// Installs the `UnexpectedKeywordHook` (the first call wins).
+pub fn set_unexpected_keyword_hook(hook: UnexpectedKeywordHook) {
+    let _ = UNEXPECTED_KEYWORD_HOOK.set(hook);
+}
+
 fn format_missing_args(
     qualname: impl core::fmt::Display,
     kind: &str,
@@ -354,6 +368,15 @@ impl PyFunction {
                         self.qualname.lock().clone(),
                         posonly.into_iter().format(", "),
                     )));
+                }
+                if let (Some(hook), Ok(keyword)) = (UNEXPECTED_KEYWORD_HOOK.get(), name.as_str())
+                    && let Some(message) = hook(
+                        code.source_path().as_str(),
+                        &self.name.lock().to_string(),
+                        keyword,
+                    )
+                {
+                    return Err(vm.new_not_implemented_error(message));
                 }
                 return Err(vm.new_type_error(format!(
                     "{}() got an unexpected keyword argument '{}'",

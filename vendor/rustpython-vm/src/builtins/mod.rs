@@ -31,7 +31,7 @@ pub(crate) mod frame;
 pub(crate) mod frame_locals_proxy;
 pub use frame_locals_proxy::FrameLocalsProxy;
 pub(crate) mod function;
-pub use function::{PyBoundMethod, PyFunction};
+pub use function::{PyBoundMethod, PyFunction, UnexpectedKeywordHook, set_unexpected_keyword_hook};
 pub(crate) mod generator;
 pub use generator::PyGenerator;
 pub(crate) mod genericalias;

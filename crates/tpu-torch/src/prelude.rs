@@ -1,0 +1,209 @@
+//! The Python prelude as data: the torch API written in Python
+//! (`crates/tpu-torch/prelude/torch/`, JAX as Pallas uses it at `prelude/jax/`,
+//! `numpy`'s subset, `torch_tpu.pallas`), found by the table `build.rs`
+//! generates from that tree (a module's files are at the path of its name; a
+//! package's body is its `__init__.py`, then the `_*.py` parts its `# parts:`
+//! lines name, in that order, in one namespace). Beside it, what is Rust about
+//! it: the built-ins the prelude shadows, the submodules a package imports with
+//! it, PyTorch's modules and names this project lacks, and the dtypes `torch`
+//! names. `serve` turns all of it into importable modules.
+
+use tpu_ir::DType;
+
+/// A module written in Python: its dotted name and its files, in the order
+/// they run as its body, each as (path under `prelude/`, source).
+pub(crate) struct LibraryModule {
+    pub name: &'static str,
+    pub files: &'static [(&'static str, &'static str)],
+}
+
+include!(concat!(env!("OUT_DIR"), "/library.rs"));
+
+/// The files of the module named `name` (`"torch.nn"`), in the order they run
+/// as its body, if the tree has it.
+pub(crate) fn library_files(name: &str) -> Option<&'static [(&'static str, &'static str)]> {
+    LIBRARY
+        .binary_search_by(|m| m.name.cmp(name))
+        .ok()
+        .map(|i| LIBRARY[i].files)
+}
+
+/// A prelude file's source, by its path under `prelude/`.
+pub(crate) fn prelude_source(path: &str) -> Option<&'static str> {
+    LIBRARY
+        .iter()
+        .flat_map(|m| m.files)
+        .find(|(p, _)| *p == path)
+        .map(|(_, source)| *source)
+}
+
+/// Python's built-ins that the prelude shadows with torch functions of the
+/// same name (`sum`, `max`, `float`, ...), bound as `_py_sum`, `_py_max`, ...
+/// in every prelude module so that its code can still reach them.
+pub(crate) const SHADOWED_BUILTINS: &[&str] = &[
+    "sum",
+    "max",
+    "min",
+    "abs",
+    "all",
+    "any",
+    "round",
+    "len",
+    "isinstance",
+    "float",
+    "int",
+    "bool",
+    "range",
+    "list",
+    "tuple",
+    "sorted",
+    "enumerate",
+    "zip",
+    "str",
+    "repr",
+    "type",
+    "iter",
+    "getattr",
+    "setattr",
+    "hasattr",
+];
+
+/// The modules a package imports once its body has run, in order, as
+/// PyTorch's `torch/__init__.py` and JAX's `jax/__init__.py` do. A module's
+/// parent comes first (`torch.nn` itself imports `torch.nn.functional` and
+/// `torch.nn.init`).
+const IMPORTED_WITH: &[(&str, &[&str])] = &[
+    (
+        "torch",
+        &[
+            "torch.nn",
+            "torch.nn.functional",
+            "torch.nn.init",
+            "torch.nn.utils",
+            "torch.optim",
+            "torch.optim.lr_scheduler",
+            "torch.utils",
+            "torch.utils.data",
+            "torch.autograd",
+            "torch.autograd.grad_mode",
+            "torch.random",
+            "torch.distributed",
+            "torch.nn.parallel",
+            "torch._dynamo",
+            "torch._dynamo.utils",
+            "torch.compiler",
+        ],
+    ),
+    ("jax", &["jax.numpy", "jax.lax"]),
+];
+
+/// The modules importing `name` imports after its body (empty for most).
+pub(crate) fn imported_with(name: &str) -> &'static [&'static str] {
+    IMPORTED_WITH
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(&[], |(_, modules)| modules)
+}
+
+/// PyTorch's submodules that this project does not have (yet): importing one
+/// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
+/// like a typo.
+const PYTORCH_SUBMODULES: &[&str] = &[
+    "torch.amp",
+    "torch.ao",
+    "torch.backends",
+    "torch.cuda",
+    "torch.distributed.checkpoint",
+    "torch.distributed.elastic",
+    "torch.distributed.pipelining",
+    "torch.distributed.rpc",
+    "torch.distributions",
+    "torch.export",
+    "torch.fft",
+    "torch.func",
+    "torch.fx",
+    "torch.hub",
+    "torch.jit",
+    "torch.linalg",
+    "torch.multiprocessing",
+    "torch.nn.attention",
+    "torch.nn.utils.rnn",
+    "torch.onnx",
+    "torch.overrides",
+    "torch.profiler",
+    "torch.sparse",
+    "torch.special",
+    "torch.testing",
+    "torch.utils.checkpoint",
+    "torch.utils.tensorboard",
+];
+
+/// Whether `name` (`"torch.fft"`) is a PyTorch submodule this project does
+/// not have, so that `torch.fft.fft` names what is missing.
+pub(crate) fn is_missing_submodule(name: &str) -> bool {
+    PYTORCH_SUBMODULES.contains(&name)
+}
+
+/// The public names PyTorch 2.15 has in the namespaces this project mirrors
+/// (`torch`, `torch.nn.functional`, `torch.nn.init`, `torch.nn`,
+/// `torch.optim`, `torch.optim.lr_scheduler`, `Tensor`), one `namespace name`
+/// per line, so that a program reaching for one we do not have gets
+/// `NotImplementedError` naming it rather than an `AttributeError` that reads
+/// like a typo. Generated from the recorded inventory by the inventory test
+/// (`tests/inventory.rs`), which fails while it is stale.
+const PYTORCH_NAMES: &str = include_str!("pytorch_names.txt");
+
+/// Whether PyTorch has `namespace.name` (`"torch"`, `"conv2d"`; `"Tensor"`, `"stft"`).
+pub(crate) fn is_pytorch_name(namespace: &str, name: &str) -> bool {
+    PYTORCH_NAMES.lines().any(|line| {
+        line.split_once(' ')
+            .is_some_and(|(ns, n)| ns == namespace && n == name)
+    })
+}
+
+/// The dtypes `torch` has, by every name it gives them.
+pub(crate) const TORCH_DTYPES: &[(&str, DType)] = &[
+    ("float32", DType::Float32),
+    ("float", DType::Float32),
+    ("float64", DType::Float64),
+    ("double", DType::Float64),
+    ("bfloat16", DType::BFloat16),
+    ("int32", DType::Int32),
+    ("int", DType::Int32),
+    ("int64", DType::Int64),
+    ("long", DType::Int64),
+    ("bool", DType::Bool),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::{LIBRARY, library_files, prelude_source};
+
+    #[test]
+    fn the_table_is_sorted_so_that_lookups_can_bisect() {
+        let names: Vec<&str> = LIBRARY.iter().map(|m| m.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn a_module_is_found_at_the_path_of_its_name() {
+        for m in LIBRARY {
+            let (first, _) = m.files.first().expect("a module has a file");
+            let path = m.name.replace('.', "/");
+            assert!(
+                *first == format!("{path}.py") || *first == format!("{path}/__init__.py"),
+                "{} starts with {first}",
+                m.name
+            );
+            assert_eq!(library_files(m.name).map(<[_]>::len), Some(m.files.len()));
+            for (file, source) in m.files {
+                assert_eq!(prelude_source(file), Some(*source));
+            }
+        }
+        assert!(library_files("torch.nonexistent").is_none());
+        assert_eq!(prelude_source("torch/nonexistent.py"), None);
+    }
+}
