@@ -60,6 +60,7 @@ const ENGINE: Engine = Engine {
 const CASE_TIME: Duration = Duration::from_millis(1500);
 
 fn run_case(program: &str, mode: EagerMode, nproc: Option<usize>) -> Report {
+    MEMORY.begin_case();
     let options = tpu_python::Options {
         path: "main.py".into(),
         timeout: Some(CASE_TIME),
