@@ -78,10 +78,18 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     return _C.requires_grad_(_C.eye(n, m, dtype, device), requires_grad)
 
 
-def randint(low, high=None, size=None, dtype=None, device=None, generator=None, requires_grad=False):
-    if size is None:
-        # randint(high, size)
+def randint(low=None, high=None, size=None, dtype=None, device=None, generator=None, requires_grad=False):
+    # PyTorch's two overloads, randint(high, size) and randint(low, high, size),
+    # positionally or by keyword.
+    if size is None and high is not None and low is not None:
         low, high, size = 0, low, high
+    elif high is None and low is not None and size is not None:
+        low, high = 0, low
+    elif low is None and high is not None:
+        low = 0
+    if high is None or size is None:
+        raise TypeError("randint() received an invalid combination of arguments: expected "
+                        "(int high, tuple of ints size) or (int low, int high, tuple of ints size)")
     with _drawing_from(generator):
         return _C.randint(low, high, size, dtype, device)
 
@@ -89,6 +97,79 @@ def randint(low, high=None, size=None, dtype=None, device=None, generator=None, 
 def randperm(n, dtype=None, device=None, generator=None, requires_grad=False):
     with _drawing_from(generator):
         return _C.randperm(n, dtype, device)
+
+
+import struct as _struct
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    # ATen's algorithms, so that a seed draws what PyTorch draws. Without
+    # replacement, or for one sample: q ~ Exp(1) per probability, the samples
+    # are the largest p / q (argmax, or topk for several). With replacement:
+    # per row, the float32 running sum of the probabilities normalised by
+    # its total, then per sample a double uniform draw found by binary
+    # search (computed on the host, as ATen's CPU kernel does).
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.is_floating_point():
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           + _scalar_type_name(input.dtype))
+    n_categories = input.shape[-1]
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > n_categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if not replacement or num_samples == 1:
+        if not _py_bool((input.max() < _py_float("inf")) & (input.min() >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        sums = input.sum() if input.dim() == 1 else input.sum(1)
+        if _py_bool((sums == 0).any()):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        with no_grad():
+            q = empty_like(input).exponential_(1.0, generator=generator)
+            q = input / q
+            if num_samples == 1:
+                return argmax(q, -1, keepdim=True)
+            return topk(q, num_samples)[1]
+    rows = input.detach().to("cpu").reshape(-1, n_categories).tolist()
+    with _drawing_from(generator):
+        draws = rand(_py_len(rows) * num_samples, dtype=float64).tolist()
+    out = []
+    for i, row in enumerate(rows):
+        cumulative = []
+        total = 0.0
+        for p in row:
+            if not p >= 0:
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+            if p == _py_float("inf"):
+                raise RuntimeError("invalid multinomial distribution "
+                                   "(encountering probability entry = infinity or NaN)")
+            total = _round_like(total + p, input.dtype)
+            cumulative.append(total)
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cumulative = [_round_like(c / total, input.dtype) for c in cumulative]
+        cumulative[-1] = 1.0
+        samples = []
+        for u in draws[i * num_samples:(i + 1) * num_samples]:
+            left, right = 0, n_categories
+            while right - left > 0:
+                mid = left + (right - left) // 2
+                if cumulative[mid] < u:
+                    left = mid + 1
+                else:
+                    right = mid
+            samples.append(left)
+        out.append(samples)
+    result = tensor(out, dtype=int64, device=input.device)
+    return result.reshape(num_samples) if input.dim() == 1 else result
+
+
+def _round_like(x, dtype):
+    # A Python float rounded as ATen's scalar_t arithmetic rounds it.
+    if dtype == float64:
+        return x
+    return _struct.unpack("f", _struct.pack("f", x))[0]
 
 
 _device_of = device
@@ -365,8 +446,8 @@ def isnan(input):
 
 
 def isinf(input):
-    return input.abs() == _py_float("inf")
+    return input.abs() == _py__py_float("inf")
 
 
 def isfinite(input):
-    return (input == input) & (input.abs() != _py_float("inf"))
+    return (input == input) & (input.abs() != _py__py_float("inf"))

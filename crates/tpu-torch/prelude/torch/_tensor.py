@@ -517,6 +517,23 @@ class Tensor(_TensorBase):
         _no_generator(generator, "normal_")
         return _C.fill_random(self, True, mean, std)
 
+    def exponential_(self, lambd=1.0, *, generator=None):
+        # ATen's CPU kernel: one double uniform draw per element, in order
+        # (53 random bits, as torch.rand draws float64), turned into
+        # -1/lambd * log1p(-u) and cast to the tensor's dtype.
+        if not self.is_floating_point():
+            raise RuntimeError('"exponential_cpu" not implemented for \'' + _scalar_type_name(self.dtype) + "'")
+        if not lambd > 0.0:
+            raise RuntimeError("exponential_ expects lambda > 0.0, but found lambda=" + str(lambd))
+        with _drawing_from(generator):
+            u = rand(self.shape, dtype=float64)
+        with no_grad():
+            self.copy_((log1p(-u) * (-1.0 / lambd)).to(self.dtype))
+        return self
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return multinomial(self, num_samples, replacement, generator=generator)
+
     def random_(self, *bounds, generator=None):
         # random_(), random_(to) or random_(from, to), as ATen draws them.
         if _py_len(bounds) == 0:

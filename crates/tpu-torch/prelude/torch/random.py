@@ -1,4 +1,5 @@
-# torch.random: the default generator's seeding, and fork_rng (defined in Rust).
+# torch.random: the default generator's seeding, and fork_rng (in
+# crates/tpu-torch/python/glue_random.py).
 # `torch.random.seed()` (a non-deterministic seed) is PyTorch's but not this
 # playground's, where every run is reproducible: it raises NotImplementedError.
 from torch import manual_seed, initial_seed

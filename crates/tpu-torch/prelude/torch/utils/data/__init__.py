@@ -112,7 +112,7 @@ class SequentialSampler(Sampler):
         self.data_source = data_source
 
     def __iter__(self):
-        return iter(list(range(len(self.data_source))))
+        return iter(range(len(self.data_source)))
 
     def __len__(self):
         return len(self.data_source)
@@ -141,17 +141,17 @@ class RandomSampler(Sampler):
             generator.manual_seed(seed)
         else:
             generator = self.generator
-        out = []
+        # Lazily, as PyTorch's generator does: its draws happen as the
+        # indices are taken (a sampler of 10**10 samples costs nothing ahead).
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                out.extend(torch.randint(high=n, size=(32,), dtype=torch.int64, generator=generator).tolist())
-            out.extend(torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64,
-                                     generator=generator).tolist())
+                yield from torch.randint(high=n, size=(32,), dtype=torch.int64, generator=generator).tolist()
+            yield from torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64,
+                                     generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
-                out.extend(torch.randperm(n, generator=generator).tolist())
-            out.extend(torch.randperm(n, generator=generator).tolist()[: self.num_samples % n])
-        return iter(out)
+                yield from torch.randperm(n, generator=generator).tolist()
+            yield from torch.randperm(n, generator=generator).tolist()[: self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -163,7 +163,8 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        return iter([self.indices[i] for i in torch.randperm(len(self.indices), generator=self.generator).tolist()])
+        for i in torch.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
 
     def __len__(self):
         return len(self.indices)
@@ -180,16 +181,14 @@ class BatchSampler(Sampler):
         self.drop_last = drop_last
 
     def __iter__(self):
-        batches = []
         batch = []
         for idx in self.sampler:
             batch.append(idx)
             if len(batch) == self.batch_size:
-                batches.append(batch)
+                yield batch
                 batch = []
         if len(batch) > 0 and not self.drop_last:
-            batches.append(batch)
-        return iter(batches)
+            yield batch
 
     def __len__(self):
         if self.drop_last:
@@ -245,6 +244,16 @@ class DataLoader:
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.persistent_workers = persistent_workers
+        if isinstance(dataset, IterableDataset):
+            if shuffle not in (False, None):
+                raise ValueError("DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                                 "shuffle=" + str(shuffle))
+            if sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                                 "sampler=" + str(sampler))
+            if batch_sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified batch_sampler option, "
+                                 "but got batch_sampler=" + str(batch_sampler))
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
@@ -279,20 +288,63 @@ class DataLoader:
         return self.sampler
 
     def __iter__(self):
-        # _BaseDataLoaderIter draws its base seed first (for worker seeds),
-        # then the sampler draws as it starts.
-        torch.empty((), dtype=torch.int64).random_(generator=self.generator)
-        out = []
-        for index in self._index_sampler():
-            if self.batch_sampler is not None:
-                data = [self.dataset[idx] for idx in index]
-            else:
-                data = self.dataset[index]
-            out.append(self.collate_fn(data))
-        return iter(out)
+        return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
+        if isinstance(self.dataset, IterableDataset):
+            length = len(self.dataset)
+            if self.batch_size is not None:
+                length = length // self.batch_size if self.drop_last else -(-length // self.batch_size)
+            return length
         return len(self._index_sampler())
+
+
+class _SingleProcessDataLoaderIter:
+    # What iterating a DataLoader gives, as PyTorch's: it draws its base seed
+    # (for worker seeds) when made, then fetches one batch per `next`, so the
+    # sampler draws as it is consumed.
+    def __init__(self, loader):
+        self._loader = loader
+        self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=loader.generator)
+        if isinstance(loader.dataset, IterableDataset):
+            self._dataset_iter = iter(loader.dataset)
+            self._sampler_iter = None
+        else:
+            self._sampler_iter = iter(loader._index_sampler())
+        self._num_yielded = 0
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return len(self._loader)
+
+    def __next__(self):
+        loader = self._loader
+        if self._sampler_iter is None:
+            data = self._next_from_iterable()
+        else:
+            index = next(self._sampler_iter)
+            if loader.batch_sampler is not None:
+                data = [loader.dataset[idx] for idx in index]
+            else:
+                data = loader.dataset[index]
+        self._num_yielded += 1
+        return loader.collate_fn(data)
+
+    def _next_from_iterable(self):
+        loader = self._loader
+        if loader.batch_size is None:
+            return next(self._dataset_iter)
+        data = []
+        for _ in range(loader.batch_size):
+            try:
+                data.append(next(self._dataset_iter))
+            except StopIteration:
+                break
+        if len(data) == 0 or (loader.drop_last and len(data) < loader.batch_size):
+            raise StopIteration
+        return data
 
 
 def get_worker_info():
