@@ -54,9 +54,19 @@ struct Real {
 const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 
 /// The real programs that print what PyTorch printed, as natively
-/// (`crates/tpu-torch/tests/real_progress.rs` keeps the same list): none yet.
+/// (`crates/tpu-torch/tests/real_progress.rs` keeps the same list).
 #[allow(dead_code)] // Natively nothing reads it.
-const AGREE: &[&str] = &[];
+const AGREE: &[&str] = &[
+    "real_examples_ddp_single_gpu",
+    "real_examples_forward_forward",
+    "real_makemore_gru",
+    "real_makemore_mlp",
+    "real_makemore_transformer",
+    "real_mingpt_adder",
+    "real_mingpt_chargpt",
+    "real_ngvl_bigram",
+    "real_ngvl_gpt",
+];
 
 #[cfg(target_arch = "wasm32")]
 mod common;

@@ -99,6 +99,49 @@ def randperm(n, dtype=None, device=None, generator=None, requires_grad=False):
         return _C.randperm(n, dtype, device)
 
 
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
+    # In torch/serialization.py, imported on first use: its zip and pickle
+    # machinery is not worth every program's start (`pickle_module=None` is
+    # `pickle`, imported then).
+    import torch.serialization
+    kwargs = {} if pickle_module is None else {"pickle_module": pickle_module}
+    return torch.serialization.save(obj, f, pickle_protocol=pickle_protocol,
+                                    _use_new_zipfile_serialization=_use_new_zipfile_serialization, **kwargs)
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    import torch.serialization
+    return torch.serialization.load(f, map_location, pickle_module, weights_only=weights_only, mmap=mmap,
+                                    **pickle_load_args)
+
+
+def typename(obj, /):
+    if _py_isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in ("", "builtins"):
+        return qualname
+    return module + "." + qualname
+
+
+def bernoulli(input, p=None, *, generator=None):
+    # bernoulli(input): each element 1 with the probability input holds there;
+    # bernoulli(input, p): input's shape, each element 1 with probability p.
+    if p is None:
+        if not input.is_floating_point():
+            raise RuntimeError('"bernoulli_tensor_cpu_p_" not implemented for \'' + _scalar_type_name(input.dtype)
+                               + "'")
+        return empty_like(input).bernoulli_(input.detach(), generator=generator)
+    return empty_like(input).bernoulli_(p, generator=generator)
+
+
 import struct as _struct
 
 

@@ -242,12 +242,16 @@ def flipud(input):
 def roll(input, shifts, dims=()):
     if dims is None or dims == () or dims == []:
         return roll(input.flatten(), shifts, 0).reshape(input.shape)
+    # Always a new tensor, as PyTorch's: a roll by 0 (or along a dimension of
+    # one) is a copy, never the input itself, which a caller may then write.
     out = input
     for s, d in zip(_dims(shifts), _dims(dims)):
         n = input.shape[d]
         s = s % n if n else 0
         if s:
             out = cat([out.narrow(d, n - s, s), out.narrow(d, 0, n - s)], d)
+    if out is input:
+        out = input.clone()
     return _named(out, "RollBackward0")
 
 

@@ -531,6 +531,28 @@ class Tensor(_TensorBase):
             self.copy_((log1p(-u) * (-1.0 / lambd)).to(self.dtype))
         return self
 
+    def bernoulli_(self, p=0.5, *, generator=None):
+        # ATen's CPU kernel, element by element in order: a uniform draw u
+        # and u < p. A float p draws doubles (53 random bits, as torch.rand
+        # draws float64); a tensor of probabilities draws in its own
+        # precision (float32: 24 bits, as torch.rand draws float32).
+        if _py_isinstance(p, Tensor):
+            with _drawing_from(generator):
+                u = rand(self.shape, dtype=float64 if p.dtype == float64 else float32)
+            keep = u < p.to("cpu")
+        else:
+            if not 0.0 <= p <= 1.0:
+                raise RuntimeError("bernoulli_ expects p to be in [0, 1], but got p=" + str(p))
+            with _drawing_from(generator):
+                u = rand(self.shape, dtype=float64)
+            keep = u < p
+        with no_grad():
+            self.copy_(keep.to(self.dtype))
+        return self
+
+    def bernoulli(self, p=None, *, generator=None):
+        return bernoulli(self, p, generator=generator)
+
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return multinomial(self, num_samples, replacement, generator=generator)
 

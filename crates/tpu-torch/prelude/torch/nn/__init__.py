@@ -3,6 +3,7 @@
 # which is the order PyTorch registers them in. The module's body is this file
 # then its parts, in this order, in one namespace:
 # parts: _loss.py _layers.py _cnn.py
+import collections
 import math
 import torch
 import torch.nn.functional as functional
@@ -80,6 +81,9 @@ def _add_hook(module, slot, hook, prepend):
 
 
 class Module:
+    # The version of the module's state_dict layout (`_metadata` in checkpoints).
+    _version = 1
+
     def __init__(self):
         self.training = True
 
@@ -226,7 +230,10 @@ class Module:
         # PyTorch's order: each module's own parameters, then its persistent
         # buffers, then its children's, depth first.
         if destination is None:
-            destination = {}
+            destination = collections.OrderedDict()
+            destination._metadata = collections.OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in vars(self).items():
             if isinstance(p, Parameter):
                 destination[prefix + name] = p if keep_vars else p.detach()
@@ -310,6 +317,39 @@ class Module:
 
     def bfloat16(self):
         return self.to(torch.bfloat16)
+
+    def add_module(self, name, module):
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(type(module).__name__ + " is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError("module name should be a string. Got " + type(name).__name__)
+        if hasattr(self, name) and name not in vars(self):
+            raise KeyError("attribute '" + name + "' already exists")
+        if name in vars(self) and not isinstance(vars(self)[name], Module) and vars(self)[name] is not None:
+            raise KeyError("attribute '" + name + "' already exists")
+        if "." in name:
+            raise KeyError("module name can't contain \".\", got: " + name)
+        if name == "":
+            raise KeyError("module name can't be empty string \"\"")
+        setattr(self, name, module)
+
+    register_module = add_module
+
+    def register_parameter(self, name, param):
+        if "training" not in vars(self):
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError("parameter name should be a string. Got " + torch.typename(name))
+        if "." in name:
+            raise KeyError("parameter name can't contain \".\"")
+        if name == "":
+            raise KeyError("parameter name can't be empty string \"\"")
+        if hasattr(self, name) and name not in vars(self):
+            raise KeyError("attribute '" + name + "' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError("cannot assign '" + torch.typename(param) + "' object to parameter '" + name
+                            + "' (torch.nn.Parameter or None required)")
+        object.__setattr__(self, name, param)
 
     def apply(self, fn):
         for m in self.children():
@@ -543,6 +583,151 @@ class Sequential(Module):
         for m in self._list():
             input = m(input)
         return input
+
+
+class ModuleDict(Module):
+    # Submodules by name, in the order they were added; each is an attribute
+    # of the dict, as in PyTorch, so it prints and is walked as a child.
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def _keys(self):
+        return [k for k, v in vars(self).items() if isinstance(v, Module)]
+
+    def __getitem__(self, key):
+        if key not in self._keys():
+            raise KeyError(key)
+        return vars(self)[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        if key not in self._keys():
+            raise KeyError(key)
+        del vars(self)[key]
+
+    def __len__(self):
+        return len(self._keys())
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __contains__(self, key):
+        return key in self._keys()
+
+    def clear(self):
+        for key in self._keys():
+            del vars(self)[key]
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def keys(self):
+        return self._keys()
+
+    def items(self):
+        return [(k, vars(self)[k]) for k in self._keys()]
+
+    def values(self):
+        return [vars(self)[k] for k in self._keys()]
+
+    def update(self, modules):
+        if not hasattr(modules, "__iter__"):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(modules).__name__)
+        if hasattr(modules, "keys") and hasattr(modules, "__getitem__"):
+            for key in modules.keys():
+                self[key] = modules[key]
+            return
+        for j, m in enumerate(modules):
+            if not hasattr(m, "__iter__"):
+                raise TypeError("ModuleDict update sequence element #" + str(j) + " should be Iterable; is "
+                                + type(m).__name__)
+            m = list(m)
+            if len(m) != 2:
+                raise ValueError("ModuleDict update sequence element #" + str(j) + " has length "
+                                 + str(len(m)) + "; 2 is required")
+            self[m[0]] = m[1]
+
+
+class ParameterDict(Module):
+    # Parameters by name, in the order they were added; a tensor stored in it
+    # becomes a Parameter, as in PyTorch.
+    def __init__(self, parameters=None):
+        super().__init__()
+        object.__setattr__(self, "_order", [])
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        if key not in self._order:
+            raise KeyError(key)
+        return vars(self)[key]
+
+    def __setitem__(self, key, value):
+        if isinstance(value, torch.Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        if key not in self._order:
+            self._order.append(key)
+        object.__setattr__(self, key, value)
+
+    def __delitem__(self, key):
+        if key not in self._order:
+            raise KeyError(key)
+        self._order.remove(key)
+        del vars(self)[key]
+
+    def __len__(self):
+        return len(self._order)
+
+    def __iter__(self):
+        return iter(list(self._order))
+
+    def __contains__(self, key):
+        return key in self._order
+
+    def keys(self):
+        return list(self._order)
+
+    def items(self):
+        return [(k, vars(self)[k]) for k in self._order]
+
+    def values(self):
+        return [vars(self)[k] for k in self._order]
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if key in self._order else default
+
+    def update(self, parameters):
+        if hasattr(parameters, "keys") and hasattr(parameters, "__getitem__"):
+            for key in parameters.keys():
+                self[key] = parameters[key]
+            return
+        for key, value in parameters:
+            self[key] = value
+
+    def extra_repr(self):
+        lines = []
+        for key, p in self.items():
+            if isinstance(p, torch.Tensor):
+                size = "x".join(str(d) for d in p.size())
+                device = " (" + str(p.device) + ")" if p.device.type == "tpu" else ""
+                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+                lines.append("  (" + str(key) + "): " + kind + " containing: [" + torch.typename(p)
+                             + " of size " + size + device + "]")
+            else:
+                lines.append("  (" + str(key) + "): Object of type: " + type(p).__name__)
+        return "\n".join(lines)
 
 
 class ModuleList(Module):

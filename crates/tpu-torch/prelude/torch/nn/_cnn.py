@@ -204,6 +204,9 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
 
 class _BatchNorm(Module):
+    # 2 since running stats gained num_batches_tracked, as in PyTorch.
+    _version = 2
+
     def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None):
         super().__init__()

@@ -50,10 +50,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError("dropout probability has to be between 0 and 1, but got " + str(p))
     if not training or p == 0.0:
         return input
+    # ATen's CPU dropout: a noise tensor of bernoulli(1 - p) draws divided
+    # by 1 - p, times the input, so a seed drops what PyTorch drops.
     if p == 1.0:
-        return input * 0.0
-    keep = torch.rand(input.shape, device=input.device) >= p
-    return input * keep.to(input.dtype) / (1.0 - p)
+        return input.mul_(torch.zeros_like(input)) if inplace else input * torch.zeros_like(input)
+    noise = torch.empty_like(input).bernoulli_(1.0 - p)
+    noise.div_(1.0 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def linear(input, weight, bias=None):

@@ -480,13 +480,15 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 
 def _channel_dropout(input, p, training, batched_rank):
-    # Whole channels are zeroed. The masks come from torch.rand, not from the
-    # bernoulli stream PyTorch draws them from, so seeded masks differ from
-    # PyTorch's in training mode; in eval mode the input passes unchanged.
+    # Whole channels are zeroed: ATen's feature noise, a bernoulli(1 - p)
+    # draw per channel divided by 1 - p, so a seed drops what PyTorch drops.
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got " + str(p))
     if not training or p == 0.0:
         return input
+    if p == 1.0:
+        return input * torch.zeros_like(input)
     shape = list(input.shape[:input.dim() - batched_rank + 2]) + [1] * (batched_rank - 2)
-    keep = torch.rand(shape, device=input.device) >= p
-    return input * keep.to(input.dtype) / (1.0 - p)
+    noise = torch.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1.0 - p)
+    noise.div_(1.0 - p)
+    return input * noise
