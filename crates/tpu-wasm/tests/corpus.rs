@@ -59,6 +59,7 @@ const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 const AGREE: &[&str] = &[
     "real_examples_ddp_single_gpu",
     "real_examples_forward_forward",
+    "real_examples_mnist_rnn",
     "real_makemore_gru",
     "real_makemore_mlp",
     "real_makemore_transformer",

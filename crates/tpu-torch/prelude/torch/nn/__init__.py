@@ -2,9 +2,10 @@
 # submodules are found by walking an instance's attributes in assignment order,
 # which is the order PyTorch registers them in. The module's body is this file
 # then its parts, in this order, in one namespace:
-# parts: _loss.py _layers.py _cnn.py
+# parts: _loss.py _layers.py _cnn.py _rnn.py
 import collections
 import math
+import warnings
 import torch
 import torch.nn.functional as functional
 import torch.nn.init as init

@@ -2,9 +2,9 @@
 # groups, state keyed by parameter, state_dict round trips, repr) and the
 # single-tensor (for-loop, foreach=False) implementations PyTorch runs on CPU,
 # step for step, so that training runs print the same losses. SGD and Adam/AdamW
-# live here; _rmsprop_adagrad.py, run after this file in its namespace, has
-# RMSprop and Adagrad:
-# parts: _rmsprop_adagrad.py
+# live here; _adaptive.py, run after this file in its namespace, has RMSprop,
+# Adagrad and Adadelta:
+# parts: _adaptive.py
 import math
 import torch
 

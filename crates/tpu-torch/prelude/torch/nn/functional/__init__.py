@@ -2,6 +2,8 @@
 # module's body is this file then _cnn.py (one namespace):
 # parts: _cnn.py
 import math
+import warnings
+
 import torch
 
 

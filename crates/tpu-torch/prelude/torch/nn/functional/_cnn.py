@@ -472,23 +472,49 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    return _channel_dropout(input, p, training, 3)
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got " + str(p))
+    if input.dim() not in (2, 3):
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a " + str(input.dim())
+                           + "D input. Note that dropout1d exists to provide channel-wise dropout on inputs "
+                           "with 1 spatial dimension, a channel dimension, and an optional batch dimension "
+                           "(i.e. 2D or 3D inputs).")
+    if input.dim() == 2:
+        return _feature_dropout(input.unsqueeze(0), p, training, False).squeeze(0)
+    return _feature_dropout(input, p, training, inplace)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _channel_dropout(input, p, training, 4)
-
-
-def _channel_dropout(input, p, training, batched_rank):
-    # Whole channels are zeroed: ATen's feature noise, a bernoulli(1 - p)
-    # draw per channel divided by 1 - p, so a seed drops what PyTorch drops.
+    # As PyTorch's: any input of 2 dimensions or more is (N, C, ...), with
+    # its warnings for the shapes it accepts but deprecates (a 3-D input is
+    # batched 1-D, not an unbatched image).
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got " + str(p))
-    if not training or p == 0.0:
+    if input.dim() not in (3, 4):
+        warnings.warn("dropout2d: Received a " + str(input.dim()) + "-D input to dropout2d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior and silence "
+                      "this warning, please use dropout instead. Note that dropout2d exists to provide "
+                      "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and an "
+                      "optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+                      "dim. This behavior will change in a future release to interpret the input as one "
+                      "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+                      "dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def _feature_dropout(input, p, training, inplace):
+    # ATen's feature dropout: a bernoulli(1 - p) draw per (sample, channel),
+    # divided by 1 - p, so a seed drops the channels PyTorch drops.
+    if not training or p == 0.0 or input.numel() == 0:
         return input
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1.0:
-        return input * torch.zeros_like(input)
-    shape = list(input.shape[:input.dim() - batched_rank + 2]) + [1] * (batched_rank - 2)
+        return input.mul_(torch.zeros_like(input)) if inplace else input * torch.zeros_like(input)
+    shape = [input.shape[0], input.shape[1]] + [1] * (input.dim() - 2)
     noise = torch.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1.0 - p)
     noise.div_(1.0 - p)
-    return input * noise
+    return input.mul_(noise) if inplace else input * noise

@@ -1,6 +1,6 @@
-# torch.optim's RMSprop and Adagrad (part of the torch.optim module, run after
-# __init__.py in its namespace): PyTorch's _single_tensor_rmsprop and
-# _single_tensor_adagrad, line by line.
+# torch.optim's RMSprop, Adagrad and Adadelta (part of the torch.optim module,
+# run after __init__.py in its namespace): PyTorch's _single_tensor_rmsprop,
+# _single_tensor_adagrad and _single_tensor_adadelta, line by line.
 
 
 class RMSprop(Optimizer):
@@ -101,4 +101,46 @@ class Adagrad(Optimizer):
                     state_sum.addcmul_(grad, grad, value=1)
                     std = state_sum.sqrt().add_(eps)
                     p.addcdiv_(grad, std, value=-clr)
+        return loss
+
+
+class Adadelta(Optimizer):
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        _check(lr >= 0.0, "Invalid learning rate: " + str(lr))
+        _check(0.0 <= rho <= 1.0, "Invalid rho value: " + str(rho))
+        _check(eps >= 0.0, "Invalid epsilon value: " + str(eps))
+        _check(weight_decay >= 0.0, "Invalid weight_decay value: " + str(weight_decay))
+        defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        with torch.no_grad():
+            for group in self.param_groups:
+                lr = group["lr"]
+                rho = group["rho"]
+                eps = group["eps"]
+                weight_decay = group["weight_decay"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    state = self._state(p)
+                    if len(state) == 0:
+                        state["step"] = _step_tensor()
+                        state["square_avg"] = torch.zeros_like(p)
+                        state["acc_delta"] = torch.zeros_like(p)
+                    square_avg = state["square_avg"]
+                    acc_delta = state["acc_delta"]
+                    state["step"] += 1
+                    grad = p.grad if not group["maximize"] else -p.grad
+                    if weight_decay != 0:
+                        grad = grad.add(p, alpha=weight_decay)
+                    square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+                    std = square_avg.add(eps).sqrt_()
+                    delta = acc_delta.add(eps).sqrt_()
+                    delta.div_(std).mul_(grad)
+                    acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+                    p.add_(delta, alpha=-lr)
         return loss
