@@ -135,6 +135,13 @@ Tensor.grad_fn = property(lambda self: None if self._grad_fn_name is None
 Tensor.T = property(lambda self: _C.permute(self, _py_list(_py_range(self.dim() - 1, -1, -1))))
 Tensor.mT = property(lambda self: _C.transpose(self, -2, -1))
 Tensor.is_cuda = property(lambda self: False)
+Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
+# Devices and layouts this project never has: a tensor is on the CPU or the
+# TPU, dense and strided.
+for _flag in ("is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized",
+              "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu"):
+    setattr(Tensor, _flag, property(lambda self: False))
+del _flag
 
 
 def _compare(op, flipped):

@@ -489,6 +489,58 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return "negative_slope=" + str(self.negative_slope) + (", inplace=True" if self.inplace else "")
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return "alpha=" + str(self.alpha) + (", inplace=True" if self.inplace else "")
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        if max_val <= min_val:
+            raise AssertionError("max_val (" + str(max_val) + ") must be greater than min_val (" + str(min_val)
+                                 + ")")
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        inplace = ", inplace=True" if self.inplace else ""
+        return "min_val=" + str(self.min_val) + ", max_val=" + str(self.max_val) + inplace
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
 class GELU(Module):
     def __init__(self, approximate="none"):
         super().__init__()

@@ -91,6 +91,8 @@ class _ConvNd(Module):
             text += ", padding=" + str(self.padding)
         if self.dilation != (1,) * self._dims:
             text += ", dilation=" + str(self.dilation)
+        if self.output_padding != (0,) * self._dims:
+            text += ", output_padding=" + str(self.output_padding)
         if self.groups != 1:
             text += ", groups=" + str(self.groups)
         if self.bias is None:
@@ -105,6 +107,78 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
+    _dims = 2
+
+
+class _ConvTransposeNd(_ConvNd):
+    # Its weight is [in_channels, out_channels / groups, *kernel], the shape
+    # of the convolution it is the gradient of.
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError('Only "zeros" padding mode is supported for ' + type(self).__name__)
+        Module.__init__(self)
+        n = self._dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.stride = _ntuple(stride, n)
+        self.padding = _ntuple(padding, n)
+        self.dilation = _ntuple(dilation, n)
+        self.transposed = True
+        self.output_padding = _ntuple(output_padding, n)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(torch.empty((in_channels, out_channels // groups) + self.kernel_size,
+                                            device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.bias = None
+        self.reset_parameters()
+
+    def _output_padding(self, input, output_size):
+        if output_size is None:
+            return self.output_padding
+        n = self._dims
+        leading = 2 if input.dim() == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + n:
+            output_size = output_size[leading:]
+        if len(output_size) != n:
+            raise ValueError("ConvTranspose" + str(n) + "D: for " + str(input.dim()) + "D input, output_size must "
+                             "have " + str(n) + " or " + str(leading + n) + " elements (got "
+                             + str(len(output_size)) + ")")
+        smallest, largest = [], []
+        for d in range(n):
+            size = ((input.shape[d + leading] - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            smallest.append(size)
+            largest.append(size + self.stride[d] - 1)
+        for d in range(n):
+            if output_size[d] < smallest[d] or output_size[d] > largest[d]:
+                raise ValueError("requested an output size of " + str(output_size) + ", but valid sizes range "
+                                 "from " + str(smallest) + " to " + str(largest) + " (for an input of "
+                                 + str(input.shape[leading:]) + ")")
+        return tuple(output_size[d] - smallest[d] for d in range(n))
+
+    def forward(self, input, output_size=None):
+        conv = F.conv_transpose1d if self._dims == 1 else F.conv_transpose2d
+        return conv(input, self.weight, self.bias, self.stride, self.padding,
+                    self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
 
 

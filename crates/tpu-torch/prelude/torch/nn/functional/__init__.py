@@ -8,6 +8,7 @@ import torch
 
 
 def relu(input, inplace=False):
+    _check_inplace(input, inplace)
     return input.relu()
 
 
@@ -25,6 +26,45 @@ def silu(input, inplace=False):
     out = input * input.sigmoid()
     torch._C.rename_grad_fn(out, "SiluBackward0")
     return out
+
+
+def _check_inplace(input, inplace):
+    # PyTorch refuses an in-place activation on a leaf that requires grad.
+    if inplace and input.is_leaf and input.requires_grad and torch.is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    # `inplace=True` computes out of place, as F.relu does here: in-place
+    # updates of tensors inside a graph are not supported yet. The result is
+    # the same; only the input keeps its values.
+    _check_inplace(input, inplace)
+    out = torch.where(input > 0, input, input * negative_slope)
+    torch._C.rename_grad_fn(out, "LeakyReluBackward1" if inplace else "LeakyReluBackward0")
+    return out
+
+
+def elu(input, alpha=1.0, inplace=False):
+    _check_inplace(input, inplace)
+    out = torch.where(input > 0, input, (input.exp() - 1) * alpha)
+    torch._C.rename_grad_fn(out, "EluBackward0")
+    return out
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    _check_inplace(input, inplace)
+    # The gradient passes strictly inside (min_val, max_val), as ATen's
+    # hardtanh_backward: at a bound it is 0 (clamp's would pass it).
+    clamped = input.clamp(min_val, max_val)
+    out = torch.where((input > min_val) & (input < max_val), input, clamped.detach())
+    torch._C.rename_grad_fn(out, "HardtanhBackward0")
+    return out
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def tanh(input):

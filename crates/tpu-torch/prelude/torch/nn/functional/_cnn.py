@@ -212,6 +212,69 @@ def conv2d(input, weight, bias=None, stride=[1, 1], padding=[0, 0], dilation=[1,
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+def conv_transpose1d(input, weight, bias=None, stride=[1], padding=[0], output_padding=[0], groups=1, dilation=[1]):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=[1, 1], padding=[0, 0], output_padding=[0, 0], groups=1,
+                     dilation=[1, 1]):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+def _dilate(x, dim, step):
+    # `step - 1` zeros between neighbours along `dim`: [a, b] -> [a, 0, b].
+    if step == 1 or x.shape[dim] == 0:
+        return x
+    length = x.shape[dim]
+    zeros_shape = list(x.shape)
+    zeros_shape.insert(dim + 1, step - 1)
+    spread = torch.cat([x.unsqueeze(dim + 1), torch.zeros(zeros_shape, dtype=x.dtype, device=x.device)], dim + 1)
+    merged = list(x.shape)
+    merged[dim] = length * step
+    return spread.reshape(merged).narrow(dim, 0, (length - 1) * step + 1)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n):
+    # The gradient of a convolution, computed as the convolution a TPU runs
+    # for it (XLA's lhs dilation): the input spread by the stride, padded by
+    # dilation * (kernel - 1) - padding (and output_padding after), against
+    # the weight with its channel axes swapped and its taps reversed.
+    name = "conv_transpose" + str(n) + "d"
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError("Expected " + str(n + 1) + "D (unbatched) or " + str(n + 2) + "D (batched) input to "
+                           + name + ", but got input of size: " + _sizes(input.shape))
+    unbatched = input.dim() == n + 1
+    x = input.unsqueeze(0) if unbatched else input
+    stride = _tuple(stride, n)
+    padding = _tuple(padding, n)
+    output_padding = _tuple(output_padding, n)
+    dilation = _tuple(dilation, n)
+    kernel = tuple(weight.shape[2:])
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError("Given transposed=1, weight of size " + _sizes(weight.shape) + ", expected input"
+                           + _sizes(x.shape) + " to have " + str(weight.shape[0]) + " channels, but got "
+                           + str(x.shape[1]) + " channels instead")
+    for i in range(n):
+        if output_padding[i] >= stride[i] and output_padding[i] >= dilation[i]:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                               "output_padding: " + str(output_padding) + ", stride: " + str(stride)
+                               + ", dilation: " + str(dilation))
+    in_per_group = weight.shape[0] // groups
+    out_per_group = weight.shape[1]
+    w = weight.reshape((groups, in_per_group, out_per_group) + kernel).transpose(1, 2)
+    w = w.reshape((groups * out_per_group, in_per_group) + kernel).flip(list(range(2, 2 + n)))
+    pads = []
+    for i in reversed(range(n)):
+        x = _dilate(x, 2 + i, stride[i])
+        low = dilation[i] * (kernel[i] - 1) - padding[i]
+        pads += [low, low + output_padding[i]]
+    x = pad(x, pads)
+    out = _conv(x, w, bias, 1, 0, dilation, groups, n)
+    if unbatched:
+        out = out.squeeze(0)
+    return _renamed(out, "ConvolutionBackward0")
+
+
 # Pooling.
 
 def _pool_size(size, k, s, p, d, ceil_mode):
