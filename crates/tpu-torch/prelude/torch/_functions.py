@@ -489,8 +489,8 @@ def isnan(input):
 
 
 def isinf(input):
-    return input.abs() == _py__py_float("inf")
+    return input.abs() == _py_float("inf")
 
 
 def isfinite(input):
-    return (input == input) & (input.abs() != _py__py_float("inf"))
+    return (input == input) & (input.abs() != _py_float("inf"))
