@@ -25,6 +25,7 @@ const DTYPES: Record<DType, string> = {
   float32: "f32",
   float64: "f64",
   bfloat16: "bf16",
+  float16: "f16",
   int32: "i32",
   int64: "i64",
   bool: "bool",

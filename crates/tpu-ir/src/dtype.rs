@@ -1,7 +1,7 @@
 //! Element types and PyTorch's type promotion between them. The reference backend
-//! computes in all six; bfloat16 values are stored as bfloat16 and rounded after
-//! every op, as PyTorch's CPU kernels round them, and float64 computes in double
-//! precision throughout.
+//! computes in all seven; float16 and bfloat16 values are stored as such and
+//! rounded after every op, as PyTorch's CPU kernels round them (computing in
+//! float32 between), and float64 computes in double precision throughout.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,7 @@ pub enum DType {
     Float32,
     Float64,
     BFloat16,
+    Float16,
     Int32,
     Int64,
     Bool,
@@ -32,6 +33,7 @@ impl DType {
             DType::Float32 => "torch.float32",
             DType::Float64 => "torch.float64",
             DType::BFloat16 => "torch.bfloat16",
+            DType::Float16 => "torch.float16",
             DType::Int32 => "torch.int32",
             DType::Int64 => "torch.int64",
             DType::Bool => "torch.bool",
@@ -39,7 +41,10 @@ impl DType {
     }
 
     pub fn is_floating(self) -> bool {
-        matches!(self, DType::Float32 | DType::Float64 | DType::BFloat16)
+        matches!(
+            self,
+            DType::Float32 | DType::Float64 | DType::BFloat16 | DType::Float16
+        )
     }
 
     pub fn is_integer(self) -> bool {
@@ -48,9 +53,14 @@ impl DType {
 
     /// PyTorch's promotion of two tensors' dtypes (`torch.promote_types`): the
     /// higher category wins (bool < integer < floating), and within a category
-    /// the wider type.
+    /// the wider type; float16 with bfloat16, neither of which holds the
+    /// other, is float32.
     pub fn promote(a: DType, b: DType) -> DType {
-        if a.rank() >= b.rank() { a } else { b }
+        match (a, b) {
+            (DType::Float16, DType::BFloat16) | (DType::BFloat16, DType::Float16) => DType::Float32,
+            _ if a.rank() >= b.rank() => a,
+            _ => b,
+        }
     }
 
     fn rank(self) -> u8 {
@@ -58,7 +68,7 @@ impl DType {
             DType::Bool => 0,
             DType::Int32 => 1,
             DType::Int64 => 2,
-            DType::BFloat16 => 3,
+            DType::BFloat16 | DType::Float16 => 3,
             DType::Float32 => 4,
             DType::Float64 => 5,
         }
@@ -68,7 +78,7 @@ impl DType {
         match self {
             DType::Bool => 0,
             DType::Int32 | DType::Int64 => 1,
-            DType::BFloat16 | DType::Float32 | DType::Float64 => 2,
+            DType::BFloat16 | DType::Float16 | DType::Float32 | DType::Float64 => 2,
         }
     }
 
@@ -104,7 +114,7 @@ impl DType {
         match self {
             DType::Float32 | DType::Int32 => 4,
             DType::Float64 => 8,
-            DType::BFloat16 => 2,
+            DType::BFloat16 | DType::Float16 => 2,
             DType::Int64 => 8,
             DType::Bool => 1,
         }
@@ -128,6 +138,9 @@ mod tests {
             ((Float32, false), (Float64, true), Float32),
             ((Int32, false), (Float64, true), Float64),
             ((BFloat16, false), (Float32, true), BFloat16),
+            ((Float16, false), (BFloat16, false), Float32),
+            ((Float16, false), (Float64, true), Float16),
+            ((Float16, false), (Int64, false), Float16),
             ((Bool, false), (Int64, true), Int64),
             ((Int32, true), (Int64, true), Int64),
             ((Float32, true), (Int32, false), Float32),

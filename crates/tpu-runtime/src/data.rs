@@ -1,7 +1,8 @@
 //! Tensor values on the host, one vector per dtype, and the conversions between
 //! dtypes as PyTorch defines them: floats to integers truncate toward zero (NaN
 //! and out-of-range values saturate here, where C++ leaves them undefined), any
-//! nonzero value is `True`, and float32 to bfloat16 rounds to nearest even.
+//! nonzero value is `True`, and float32 to bfloat16 or float16 rounds to nearest
+//! even.
 
 use tpu_ir::DType;
 
@@ -12,6 +13,8 @@ pub enum HostData {
     F64(Vec<f64>),
     /// bfloat16 bit patterns (the high half of a float32).
     BF16(Vec<u16>),
+    /// IEEE half-precision (float16) bit patterns.
+    F16(Vec<u16>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
@@ -23,6 +26,15 @@ pub enum Scalar {
     Float(f64),
     Int(i64),
     Bool(bool),
+}
+
+pub fn f16_to_f32(bits: u16) -> f32 {
+    half::f16::from_bits(bits).to_f32()
+}
+
+/// Rounds to the nearest float16, ties to even, overflowing to infinity.
+pub fn f32_to_f16(value: f32) -> u16 {
+    half::f16::from_f32(value).to_bits()
 }
 
 pub fn bf16_to_f32(bits: u16) -> f32 {
@@ -56,6 +68,7 @@ impl HostData {
             HostData::F32(_) => DType::Float32,
             HostData::F64(_) => DType::Float64,
             HostData::BF16(_) => DType::BFloat16,
+            HostData::F16(_) => DType::Float16,
             HostData::I32(_) => DType::Int32,
             HostData::I64(_) => DType::Int64,
             HostData::Bool(_) => DType::Bool,
@@ -66,7 +79,7 @@ impl HostData {
         match self {
             HostData::F32(v) => v.len(),
             HostData::F64(v) => v.len(),
-            HostData::BF16(v) => v.len(),
+            HostData::BF16(v) | HostData::F16(v) => v.len(),
             HostData::I32(v) => v.len(),
             HostData::I64(v) => v.len(),
             HostData::Bool(v) => v.len(),
@@ -83,6 +96,7 @@ impl HostData {
             DType::Float32 => HostData::F32(vec![value as f32; n]),
             DType::Float64 => HostData::F64(vec![value; n]),
             DType::BFloat16 => HostData::BF16(vec![f32_to_bf16(value as f32); n]),
+            DType::Float16 => HostData::F16(vec![f32_to_f16(value as f32); n]),
             DType::Int32 => HostData::I32(vec![float_to_i32(value); n]),
             DType::Int64 => HostData::I64(vec![float_to_i64(value); n]),
             DType::Bool => HostData::Bool(vec![value != 0.0; n]),
@@ -95,6 +109,7 @@ impl HostData {
             HostData::F32(v) => Scalar::Float(v[i] as f64),
             HostData::F64(v) => Scalar::Float(v[i]),
             HostData::BF16(v) => Scalar::Float(bf16_to_f32(v[i]) as f64),
+            HostData::F16(v) => Scalar::Float(f16_to_f32(v[i]) as f64),
             HostData::I32(v) => Scalar::Int(v[i] as i64),
             HostData::I64(v) => Scalar::Int(v[i]),
             HostData::Bool(v) => Scalar::Bool(v[i]),
@@ -108,18 +123,20 @@ impl HostData {
             HostData::F32(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::F64(v) => v.clone(),
             HostData::BF16(v) => v.iter().map(|&x| bf16_to_f32(x) as f64).collect(),
+            HostData::F16(v) => v.iter().map(|&x| f16_to_f32(x) as f64).collect(),
             HostData::I32(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::I64(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
         }
     }
 
-    /// Float32 and bfloat16 values as float32; `None` for every other dtype
-    /// (float64 included: it never computes in float32).
+    /// Float32, bfloat16 and float16 values as float32; `None` for every other
+    /// dtype (float64 included: it never computes in float32).
     pub fn as_f32(&self) -> Option<Vec<f32>> {
         match self {
             HostData::F32(v) => Some(v.clone()),
             HostData::BF16(v) => Some(v.iter().map(|&x| bf16_to_f32(x)).collect()),
+            HostData::F16(v) => Some(v.iter().map(|&x| f16_to_f32(x)).collect()),
             _ => None,
         }
     }
@@ -164,7 +181,8 @@ impl HostData {
     /// The values converted to `to`, as `tensor.to(dtype)` converts them: an
     /// integer narrows by keeping its low bits, a float becomes an integer by
     /// truncation, anything nonzero is `True`, and a float64 becomes bfloat16
-    /// through float32 (as `c10::BFloat16` converts it).
+    /// or float16 through float32 (as `c10::BFloat16` and `c10::Half` convert
+    /// it).
     pub fn cast(&self, to: DType) -> HostData {
         if self.dtype() == to {
             return self.clone();
@@ -186,7 +204,7 @@ impl HostData {
                 Some(v) => HostData::F64(v.into_iter().map(|x| x as f64).collect()),
                 None => HostData::F64(self.to_f64()),
             },
-            DType::Float32 | DType::BFloat16 => {
+            DType::Float32 | DType::BFloat16 | DType::Float16 => {
                 let f32s: Vec<f32> = match (self, ints) {
                     // Straight to float32, rounding once (int64 past 2^24 included).
                     (_, Some(v)) => v.into_iter().map(|x| x as f32).collect(),
@@ -195,17 +213,20 @@ impl HostData {
                 };
                 match to {
                     DType::BFloat16 => HostData::BF16(f32s.into_iter().map(f32_to_bf16).collect()),
+                    DType::Float16 => HostData::F16(f32s.into_iter().map(f32_to_f16).collect()),
                     _ => HostData::F32(f32s),
                 }
             }
         }
     }
 
-    /// Float data of this dtype from float32 values (rounded for bfloat16).
+    /// Float data of this dtype from float32 values (rounded for bfloat16 and
+    /// float16).
     pub fn with_f32_values(&self, values: impl Iterator<Item = f32>) -> HostData {
         match self.dtype() {
             DType::Float64 => HostData::F64(values.map(|x| x as f64).collect()),
             DType::BFloat16 => HostData::BF16(values.map(f32_to_bf16).collect()),
+            DType::Float16 => HostData::F16(values.map(f32_to_f16).collect()),
             _ => HostData::F32(values.collect()),
         }
     }

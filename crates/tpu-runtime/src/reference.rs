@@ -13,7 +13,7 @@
 use crate::backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
 };
-use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
+use crate::data::{HostData, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use std::collections::HashMap;
 use tpu_ir::{DType, FusedKernel, Op, Shape};
 
@@ -117,6 +117,11 @@ impl ReferenceBackend {
                             f32_to_bf16(op.apply(bf16_to_f32(p), bf16_to_f32(q)))
                         }))
                     }
+                    (HostData::F16(x), HostData::F16(y)) => {
+                        HostData::F16(broadcast(out, x, &sa, y, &sb, |p, q| {
+                            f32_to_f16(op.apply(f16_to_f32(p), f16_to_f32(q)))
+                        }))
+                    }
                     (x, y) if x.dtype() == y.dtype() && x.dtype().is_integer() => {
                         let (p, q) = (
                             x.as_i64().unwrap_or_default(),
@@ -160,6 +165,11 @@ impl ReferenceBackend {
                     HostData::BF16(x) => HostData::BF16(
                         x.iter()
                             .map(|&v| f32_to_bf16(ordered(bf16_to_f32(v), *scalar as f32)))
+                            .collect(),
+                    ),
+                    HostData::F16(x) => HostData::F16(
+                        x.iter()
+                            .map(|&v| f32_to_f16(ordered(f16_to_f32(v), *scalar as f32)))
                             .collect(),
                     ),
                     data @ (HostData::I64(_) | HostData::I32(_)) => {

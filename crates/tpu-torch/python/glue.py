@@ -93,7 +93,7 @@ def _cast_to(dtype):
     return lambda self: _C.cast(self, dtype)
 
 
-for _name, _dtype in [("float", float32), ("double", float64), ("bfloat16", bfloat16),
+for _name, _dtype in [("float", float32), ("double", float64), ("bfloat16", bfloat16), ("half", float16),
                       ("long", int64), ("int", int32), ("bool", bool)]:
     _py_setattr(Tensor, _name, _cast_to(_dtype))
 

@@ -172,6 +172,8 @@ pub(crate) const TORCH_DTYPES: &[(&str, DType)] = &[
     ("float64", DType::Float64),
     ("double", DType::Float64),
     ("bfloat16", DType::BFloat16),
+    ("float16", DType::Float16),
+    ("half", DType::Float16),
     ("int32", DType::Int32),
     ("int", DType::Int32),
     ("int64", DType::Int64),

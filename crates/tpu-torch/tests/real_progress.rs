@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The real programs that print what PyTorch printed. Each of the others
-/// stops at PyTorch's long tail (`torch.float16`, `torch.fx`,
-/// `torch.multiprocessing`, `torch.uint8`), as the run prints.
+/// stops at PyTorch's long tail (`torch.fx`, `torch.multiprocessing`,
+/// `torch.uint8`), as the run prints.
 const AGREE: &[&str] = &[
     "real_examples_dcgan",
     "real_examples_ddp_single_gpu",
@@ -23,6 +23,8 @@ const AGREE: &[&str] = &[
     "real_makemore_transformer",
     "real_mingpt_adder",
     "real_mingpt_chargpt",
+    "real_nanogpt_bench",
+    "real_nanogpt_sample",
     "real_ngvl_bigram",
     "real_ngvl_gpt",
 ];

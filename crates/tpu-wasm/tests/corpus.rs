@@ -66,6 +66,8 @@ const AGREE: &[&str] = &[
     "real_makemore_transformer",
     "real_mingpt_adder",
     "real_mingpt_chargpt",
+    "real_nanogpt_bench",
+    "real_nanogpt_sample",
     "real_ngvl_bigram",
     "real_ngvl_gpt",
 ];

@@ -388,7 +388,7 @@ export type CostBound = "compute" | "memory" | "launch";
  */
 export type CostUnit = "mxu" | "vpu" | "sparse_core";
 
-export type DType = "float32" | "float64" | "bfloat16" | "int32" | "int64" | "bool";
+export type DType = "float32" | "float64" | "bfloat16" | "float16" | "int32" | "int64" | "bool";
 
 /**
  * Why no rank could go on.

@@ -27,6 +27,11 @@ impl PallasKernel {
                     "ref {i}: a block dimension of 0, or a squeezed one not 1"
                 ));
             }
+            if r.dtype == DType::Float16 {
+                return bad(format!(
+                    "ref {i}: float16 arrays are not supported in Pallas kernels yet"
+                ));
+            }
             let mut axes = Vec::new();
             r.index_map.iter().for_each(|x| x.axes(&mut axes));
             if axes.iter().any(|&a| a >= self.grid.len()) {
@@ -56,6 +61,9 @@ impl PallasKernel {
         inst: &Inst,
         types: &mut Vec<Option<(Vec<usize>, DType)>>,
     ) -> Result<(), String> {
+        if inst.dtype == DType::Float16 {
+            return Err("float16 values are not supported in Pallas kernels yet".into());
+        }
         let get = |types: &Vec<Option<(Vec<usize>, DType)>>, v: usize| {
             types
                 .get(v)

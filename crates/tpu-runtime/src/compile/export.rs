@@ -49,6 +49,7 @@ fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
             DType::Float32 => "f32",
             DType::Float64 => "f64",
             DType::BFloat16 => "bf16",
+            DType::Float16 => "f16",
             DType::Int32 => "i32",
             DType::Int64 => "i64",
             DType::Bool => "i1",

@@ -34,6 +34,7 @@ fn element(dtype: DType) -> &'static str {
         DType::Float32 => "f32",
         DType::Float64 => "f64",
         DType::BFloat16 => "bf16",
+        DType::Float16 => "f16",
         DType::Int32 => "i32",
         DType::Int64 => "i64",
         DType::Bool => "i1",
@@ -64,6 +65,7 @@ fn literal(value: f64, dtype: DType) -> String {
         DType::Float32 => format!("0x{:08X}", (value as f32).to_bits()),
         DType::Float64 => format!("0x{:016X}", value.to_bits()),
         DType::BFloat16 => format!("0x{:04X}", f32_to_bf16(value as f32)),
+        DType::Float16 => format!("0x{:04X}", crate::data::f32_to_f16(value as f32)),
         DType::Int32 => format!("{}", value as i32),
         DType::Int64 => format!("{}", value as i64),
         DType::Bool => (if value != 0.0 { "true" } else { "false" }).into(),
@@ -467,18 +469,7 @@ fn lower_node(w: &mut Writer, node: &Node, args: &[V]) -> Lowered {
 
 /// The type two compared operands meet in.
 fn common_type(a: DType, b: DType) -> DType {
-    if a == b {
-        return a;
-    }
-    let rank = |d: DType| match d {
-        DType::Bool => 0,
-        DType::Int32 => 1,
-        DType::Int64 => 2,
-        DType::BFloat16 => 3,
-        DType::Float32 => 4,
-        DType::Float64 => 5,
-    };
-    if rank(a) >= rank(b) { a } else { b }
+    DType::promote(a, b)
 }
 
 fn binary(w: &mut Writer, op: BinaryOp, a: &V, b: &V) -> Lowered {

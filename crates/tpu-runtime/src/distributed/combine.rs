@@ -6,7 +6,7 @@
 //! float32, bfloat16 is combined in float32 and rounded once, integers wrap.
 
 use super::{CollectiveCall, ReduceOp};
-use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
+use crate::data::{HostData, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 
 /// Combines `a` into `acc` element by element with `op` (not `Avg`, which is
 /// a sum divided at the end). Bitwise operations are refused for floats by
@@ -63,6 +63,16 @@ fn fold(acc: &mut HostData, a: &HostData, op: ReduceOp) {
             if let HostData::F32(w) = wide {
                 for (x, y) in acc.iter_mut().zip(w) {
                     *x = f32_to_bf16(y);
+                }
+            }
+        }
+        (HostData::F16(acc), HostData::F16(a)) => {
+            let mut wide = HostData::F32(acc.iter().map(|&x| f16_to_f32(x)).collect());
+            let other = HostData::F32(a.iter().map(|&x| f16_to_f32(x)).collect());
+            fold(&mut wide, &other, op);
+            if let HostData::F32(w) = wide {
+                for (x, y) in acc.iter_mut().zip(w) {
+                    *x = f32_to_f16(y);
                 }
             }
         }
@@ -131,6 +141,11 @@ fn reduce(inputs: &[HostData], op: ReduceOp) -> Result<HostData, String> {
                     .map(|x| f32_to_bf16(bf16_to_f32(x) / n as f32))
                     .collect(),
             ),
+            HostData::F16(v) => HostData::F16(
+                v.into_iter()
+                    .map(|x| f32_to_f16(f16_to_f32(x) / n as f32))
+                    .collect(),
+            ),
             other => {
                 return Err(format!(
                     "result type Float can't be cast to the desired output type {}",
@@ -149,6 +164,7 @@ fn window(data: &HostData, start: usize, len: usize) -> HostData {
         HostData::F32(v) => HostData::F32(v[r].to_vec()),
         HostData::F64(v) => HostData::F64(v[r].to_vec()),
         HostData::BF16(v) => HostData::BF16(v[r].to_vec()),
+        HostData::F16(v) => HostData::F16(v[r].to_vec()),
         HostData::I32(v) => HostData::I32(v[r].to_vec()),
         HostData::I64(v) => HostData::I64(v[r].to_vec()),
         HostData::Bool(v) => HostData::Bool(v[r].to_vec()),
@@ -166,6 +182,7 @@ pub(crate) fn concat(parts: &[HostData]) -> HostData {
             (HostData::F32(o), HostData::F32(v)) => o.extend_from_slice(v),
             (HostData::F64(o), HostData::F64(v)) => o.extend_from_slice(v),
             (HostData::BF16(o), HostData::BF16(v)) => o.extend_from_slice(v),
+            (HostData::F16(o), HostData::F16(v)) => o.extend_from_slice(v),
             (HostData::I32(o), HostData::I32(v)) => o.extend_from_slice(v),
             (HostData::I64(o), HostData::I64(v)) => o.extend_from_slice(v),
             (HostData::Bool(o), HostData::Bool(v)) => o.extend_from_slice(v),

@@ -4,7 +4,7 @@
 //! scatters that overwrite or accumulate in index order.
 
 use super::{for_each_row, offset};
-use crate::data::{HostData, bf16_to_f32, f32_to_bf16};
+use crate::data::{HostData, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use tpu_ir::Shape;
 
 /// The strided window of `data` at `start` with `strides`, in row-major
@@ -33,6 +33,7 @@ pub(super) fn strided_pick(
         HostData::F32(v) => HostData::F32(rows(v, shape, start, strides)),
         HostData::F64(v) => HostData::F64(rows(v, shape, start, strides)),
         HostData::BF16(v) => HostData::BF16(rows(v, shape, start, strides)),
+        HostData::F16(v) => HostData::F16(rows(v, shape, start, strides)),
         HostData::I32(v) => HostData::I32(rows(v, shape, start, strides)),
         HostData::I64(v) => HostData::I64(rows(v, shape, start, strides)),
         HostData::Bool(v) => HostData::Bool(rows(v, shape, start, strides)),
@@ -45,6 +46,7 @@ pub(super) fn pick(data: &HostData, positions: &[usize]) -> HostData {
         HostData::F32(v) => HostData::F32(positions.iter().map(|&p| v[p]).collect()),
         HostData::F64(v) => HostData::F64(positions.iter().map(|&p| v[p]).collect()),
         HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
+        HostData::F16(v) => HostData::F16(positions.iter().map(|&p| v[p]).collect()),
         HostData::I32(v) => HostData::I32(positions.iter().map(|&p| v[p]).collect()),
         HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
         HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
@@ -63,6 +65,7 @@ pub(super) fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
         (HostData::F32(a), HostData::F32(b)) => HostData::F32(sel(mask, &a, &b)),
         (HostData::F64(a), HostData::F64(b)) => HostData::F64(sel(mask, &a, &b)),
         (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
+        (HostData::F16(a), HostData::F16(b)) => HostData::F16(sel(mask, &a, &b)),
         (HostData::I32(a), HostData::I32(b)) => HostData::I32(sel(mask, &a, &b)),
         (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
         (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
@@ -85,6 +88,16 @@ pub(super) fn scatter(base: &mut HostData, index: &[i64], values: &HostData, acc
                 let slot = &mut b[i as usize];
                 *slot = if accumulate {
                     f32_to_bf16(bf16_to_f32(*slot) + bf16_to_f32(x))
+                } else {
+                    x
+                };
+            }
+        }
+        (HostData::F16(b), HostData::F16(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate {
+                    f32_to_f16(f16_to_f32(*slot) + f16_to_f32(x))
                 } else {
                     x
                 };

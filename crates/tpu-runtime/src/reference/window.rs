@@ -43,6 +43,7 @@ pub(super) fn pad(
         (HostData::F32(d), HostData::F32(x)) => place(d, x, input_shape, before, &strides),
         (HostData::F64(d), HostData::F64(x)) => place(d, x, input_shape, before, &strides),
         (HostData::BF16(d), HostData::BF16(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::F16(d), HostData::F16(x)) => place(d, x, input_shape, before, &strides),
         (HostData::I32(d), HostData::I32(x)) => place(d, x, input_shape, before, &strides),
         (HostData::I64(d), HostData::I64(x)) => place(d, x, input_shape, before, &strides),
         (HostData::Bool(d), HostData::Bool(x)) => place(d, x, input_shape, before, &strides),

@@ -406,7 +406,7 @@ def _broadcast_pair(a, b):
 def _type_meta_name(dtype):
     # The name ATen's error messages give a dtype (c10's TypeMeta name).
     names = [(float32, "float"), (float64, "double"), (int64, "long int"), (int32, "int"),
-             (bfloat16, "c10::BFloat16")]
+             (bfloat16, "c10::BFloat16"), (float16, "c10::Half")]
     for d, name in names:
         if d == dtype:
             return name

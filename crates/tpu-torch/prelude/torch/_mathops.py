@@ -273,8 +273,8 @@ def _bitwise_check(name, *operands):
 
 
 def _scalar_type_name(dtype):
-    for d, name in [(float32, "Float"), (float64, "Double"), (bfloat16, "BFloat16"), (int32, "Int"),
-                    (int64, "Long"), (bool, "Bool")]:
+    for d, name in [(float32, "Float"), (float64, "Double"), (bfloat16, "BFloat16"), (float16, "Half"),
+                    (int32, "Int"), (int64, "Long"), (bool, "Bool")]:
         if d == dtype:
             return name
 
@@ -373,6 +373,9 @@ class finfo:
             self.bits, self.eps, self.max, self.tiny = 16, 0.0078125, 3.3895313892515355e+38, \
                 1.1754943508222875e-38
             self.resolution = 0.01
+        elif type == float16:
+            self.bits, self.eps, self.max, self.tiny = 16, 0.0009765625, 65504.0, 6.103515625e-05
+            self.resolution = 0.001
         else:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle '"
                             + str(type).replace("torch.", "") + "'")

@@ -533,7 +533,7 @@ def can_cast(from_, to):
     def kind(d):
         if d == bool:
             return 0
-        return 2 if d == float32 or d == float64 or d == bfloat16 else 1
+        return 2 if d == float32 or d == float64 or d == bfloat16 or d == float16 else 1
     return kind(from_) <= kind(to)
 
 

@@ -409,7 +409,7 @@ class Tensor(_TensorBase):
     def element_size(self):
         if self.dtype == float32 or self.dtype == int32:
             return 4
-        if self.dtype == bfloat16:
+        if self.dtype == bfloat16 or self.dtype == float16:
             return 2
         if self.dtype == int64 or self.dtype == float64:
             return 8
@@ -427,7 +427,7 @@ class Tensor(_TensorBase):
         return _C.data_ptr(self)
 
     def is_floating_point(self):
-        return self.dtype == float32 or self.dtype == bfloat16 or self.dtype == float64
+        return self.dtype == float32 or self.dtype == bfloat16 or self.dtype == float64 or self.dtype == float16
 
     def nonzero(self, as_tuple=False):
         return nonzero(self, as_tuple=as_tuple)

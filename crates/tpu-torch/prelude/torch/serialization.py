@@ -32,13 +32,13 @@ _STORAGE_DTYPES = {
     "FloatStorage": torch.float32,
     "DoubleStorage": torch.float64,
     "BFloat16Storage": torch.bfloat16,
+    "HalfStorage": torch.float16,
     "LongStorage": torch.int64,
     "IntStorage": torch.int32,
     "BoolStorage": torch.bool,
 }
 # PyTorch's storage classes this project has no dtype for.
 _UNSUPPORTED_STORAGES = {
-    "HalfStorage": "float16",
     "ByteStorage": "uint8",
     "CharStorage": "int8",
     "ShortStorage": "int16",
@@ -73,6 +73,8 @@ def _to_bytes(flat):
     if flat.dtype == torch.bfloat16:
         words = array.array("I", array.array("f", values).tobytes())
         return array.array("H", [w >> 16 for w in words]).tobytes()
+    if flat.dtype == torch.float16:
+        return struct.pack("<" + str(len(values)) + "e", *values)
     data = array.array(_TYPECODES[flat.dtype], values)
     if sys.byteorder != "little":
         data.byteswap()
@@ -82,6 +84,8 @@ def _to_bytes(flat):
 def _from_bytes(raw, dtype):
     if dtype == torch.bool:
         return torch.tensor([b != 0 for b in raw], dtype=torch.bool)
+    if dtype == torch.float16:
+        return torch.tensor(list(struct.unpack("<" + str(len(raw) // 2) + "e", raw)), dtype=torch.float16)
     if dtype == torch.bfloat16:
         halves = array.array("H", raw)
         values = array.array("f", array.array("I", [h << 16 for h in halves]).tobytes())

@@ -85,7 +85,7 @@ def _limit():
 
 
 def _dtype_name(dtype):
-    return {"torch.float32": "Float", "torch.float64": "Double", "torch.bfloat16": "BFloat16",
+    return {"torch.float32": "Float", "torch.float64": "Double", "torch.bfloat16": "BFloat16", "torch.float16": "Half",
             "torch.int32": "Int", "torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))
 
 

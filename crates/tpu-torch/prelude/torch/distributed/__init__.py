@@ -127,7 +127,7 @@ class Work:
 _state = {"backend": None, "groups": [], "cause": None, "comm_modes": []}
 
 # The type names PyTorch's cast errors use.
-_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16",
+_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16", torch.float16: "Half",
                torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool"}
 
 

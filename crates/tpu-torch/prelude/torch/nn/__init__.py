@@ -319,6 +319,9 @@ class Module:
     def bfloat16(self):
         return self.to(torch.bfloat16)
 
+    def half(self):
+        return self.to(torch.float16)
+
     def add_module(self, name, module):
         if not isinstance(module, Module) and module is not None:
             raise TypeError(type(module).__name__ + " is not a Module subclass")

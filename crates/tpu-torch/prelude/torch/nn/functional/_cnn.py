@@ -161,7 +161,8 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n):
 
 
 def _type_word(dtype):
-    return {torch.float32: "float", torch.float64: "double", torch.bfloat16: "c10::BFloat16"}.get(dtype, str(dtype))
+    return {torch.float32: "float", torch.float64: "double", torch.bfloat16: "c10::BFloat16",
+            torch.float16: "c10::Half"}.get(dtype, str(dtype))
 
 
 def _windows(x, kernel, stride, dilation):
