@@ -129,7 +129,6 @@ const PYTORCH_SUBMODULES: &[&str] = &[
     "torch.hub",
     "torch.jit",
     "torch.linalg",
-    "torch.multiprocessing",
     "torch.nn.attention",
     "torch.nn.utils.rnn",
     "torch.onnx",

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The real programs that print what PyTorch printed. Each of the others
-/// stops at PyTorch's long tail (`torch.fx`, `torch.multiprocessing`,
-/// `torch.uint8`), as the run prints.
+/// stops at PyTorch's long tail (`torch.fx`, `torch.uint8`), as the run
+/// prints.
 const AGREE: &[&str] = &[
     "real_examples_dcgan",
+    "real_examples_ddp_multinode_2",
     "real_examples_ddp_single_gpu",
     "real_examples_forward_forward",
     "real_examples_mnist_rnn",

@@ -152,3 +152,14 @@ fn a_finished_run_frees_everything_it_made() {
         }
     });
 }
+
+#[test]
+fn starting_processes_is_refused_naming_the_ranks_that_replace_it() {
+    let report = run_program(
+        "import torch.multiprocessing as mp\ndef work(rank):\n    pass\nmp.spawn(work, nprocs=2)\n",
+    );
+    let d = report.diagnostics.first().expect("spawn is refused");
+    assert_eq!(d.kind, "NotImplementedError");
+    assert_eq!(d.span.map(|s| s.line), Some(4));
+    assert!(d.message.contains("--nproc-per-node"), "{}", d.message);
+}

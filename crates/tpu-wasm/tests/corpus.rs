@@ -58,6 +58,7 @@ const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 #[allow(dead_code)] // Natively nothing reads it.
 const AGREE: &[&str] = &[
     "real_examples_dcgan",
+    "real_examples_ddp_multinode_2",
     "real_examples_ddp_single_gpu",
     "real_examples_forward_forward",
     "real_examples_mnist_rnn",
