@@ -164,6 +164,24 @@ pub(crate) fn is_pytorch_name(namespace: &str, name: &str) -> bool {
     })
 }
 
+/// The names of `torch` written in Rust (`torch_c.rs`), which the `torch`
+/// module starts from before its Python body runs. A name has one home: the
+/// body defines none of them (`tests` below), since its definition would
+/// shadow the Rust one at import.
+pub(crate) const RUST_TORCH_NAMES: &[&str] = &[
+    "_TensorBase",
+    "dtype",
+    "device",
+    "full",
+    "tensor",
+    "manual_seed",
+    "initial_seed",
+    "rand",
+    "randn",
+    "empty",
+    "is_tensor",
+];
+
 /// The dtypes `torch` has, by every name it gives them.
 pub(crate) const TORCH_DTYPES: &[(&str, DType)] = &[
     ("float32", DType::Float32),
@@ -182,7 +200,7 @@ pub(crate) const TORCH_DTYPES: &[(&str, DType)] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::{LIBRARY, library_files, prelude_source};
+    use super::{LIBRARY, RUST_TORCH_NAMES, TORCH_DTYPES, library_files, prelude_source};
 
     #[test]
     fn the_table_is_sorted_so_that_lookups_can_bisect() {
@@ -210,5 +228,50 @@ mod tests {
         }
         assert!(library_files("torch.nonexistent").is_none());
         assert_eq!(prelude_source("torch/nonexistent.py"), None);
+    }
+
+    /// The names a file binds at its top level (`def f`, `class C`, `x =`).
+    fn top_level_names(source: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for line in source.lines() {
+            let name_of = |rest: &str| {
+                rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            if let Some(rest) = line
+                .strip_prefix("def ")
+                .or_else(|| line.strip_prefix("class "))
+            {
+                names.push(name_of(rest));
+            } else if let Some((target, _)) = line.split_once(" = ")
+                && !target.starts_with(' ')
+                && target.chars().all(|c| c.is_alphanumeric() || c == '_')
+            {
+                names.push(target.to_string());
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn the_torch_body_redefines_no_name_rust_gives_it() {
+        let rust: Vec<&str> = RUST_TORCH_NAMES
+            .iter()
+            .copied()
+            .chain(TORCH_DTYPES.iter().map(|(name, _)| *name))
+            .chain(["_C"])
+            .collect();
+        for (path, source) in library_files("torch").expect("the prelude has torch") {
+            let shadowed: Vec<String> = top_level_names(source)
+                .into_iter()
+                .filter(|name| rust.contains(&name.as_str()))
+                .collect();
+            assert!(
+                shadowed.is_empty(),
+                "{path} defines {shadowed:?}, which torch_c.rs also gives the torch module; keep one"
+            );
+        }
     }
 }

@@ -486,19 +486,7 @@ pub(crate) mod _tpu_torch {
             }
             let module = vm.import("_tpu_torch", 0)?;
             attrs.set_item("_C", module.clone(), vm)?;
-            for n in [
-                "_TensorBase",
-                "dtype",
-                "device",
-                "full",
-                "tensor",
-                "manual_seed",
-                "initial_seed",
-                "rand",
-                "randn",
-                "empty",
-                "is_tensor",
-            ] {
+            for &n in crate::prelude::RUST_TORCH_NAMES {
                 attrs.set_item(n, module.get_attr(n, vm)?, vm)?;
             }
         }
