@@ -360,7 +360,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             raise RuntimeError("torch.load: this checkpoint is in PyTorch's legacy (non-zip) format, which is "
                                "not supported; save it again with torch.save's default format")
         raise pickle.UnpicklingError("invalid load key, " + repr(raw[:1].decode("latin-1")) + ".")
-    archive = zipfile.ZipFile(io.BytesIO(raw))
+    # Member names are read as UTF-8 (they are ASCII): zipfile's default,
+    # cp437, goes through the pure-Python charmap codec, which in the browser
+    # fails once an earlier run's interpreter has been finalised.
+    archive = zipfile.ZipFile(io.BytesIO(raw), metadata_encoding="utf-8")
     names = archive.namelist()
     pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
     if not pickles:
