@@ -12,6 +12,7 @@ def _ntuple(value, n):
 
 class _ConvNd(Module):
     _dims = 2
+    _transposed = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
@@ -41,10 +42,15 @@ class _ConvNd(Module):
             self.padding = _ntuple(padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.transposed = False
+        self.transposed = self._transposed
         self.output_padding = (0,) * n
-        self.weight = Parameter(torch.empty((out_channels, in_channels // groups) + self.kernel_size,
-                                            device=device, dtype=dtype))
+        # A transposed convolution's weight has the shape of the convolution
+        # it is the gradient of.
+        if self._transposed:
+            channels = (in_channels, out_channels // groups)
+        else:
+            channels = (out_channels, in_channels // groups)
+        self.weight = Parameter(torch.empty(channels + self.kernel_size, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
         else:
@@ -111,37 +117,15 @@ class Conv2d(_ConvNd):
 
 
 class _ConvTransposeNd(_ConvNd):
-    # Its weight is [in_channels, out_channels / groups, *kernel], the shape
-    # of the convolution it is the gradient of.
+    _transposed = True
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
         if padding_mode != "zeros":
             raise ValueError('Only "zeros" padding mode is supported for ' + type(self).__name__)
-        Module.__init__(self)
-        n = self._dims
-        if groups <= 0:
-            raise ValueError("groups must be a positive integer")
-        if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
-        if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _ntuple(kernel_size, n)
-        self.stride = _ntuple(stride, n)
-        self.padding = _ntuple(padding, n)
-        self.dilation = _ntuple(dilation, n)
-        self.transposed = True
-        self.output_padding = _ntuple(output_padding, n)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty((in_channels, out_channels // groups) + self.kernel_size,
-                                            device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.bias = None
-        self.reset_parameters()
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+        self.output_padding = _ntuple(output_padding, self._dims)
 
     def _output_padding(self, input, output_size):
         if output_size is None:
