@@ -10,25 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The real programs that print what PyTorch printed. Each of the others
-/// stops at PyTorch's long tail (`torch.fx`, `torch.uint8`), as the run
-/// prints.
-const AGREE: &[&str] = &[
-    "real_examples_dcgan",
-    "real_examples_ddp_multinode_2",
-    "real_examples_ddp_single_gpu",
-    "real_examples_forward_forward",
-    "real_examples_mnist_rnn",
-    "real_makemore_gru",
-    "real_makemore_mlp",
-    "real_makemore_transformer",
-    "real_mingpt_adder",
-    "real_mingpt_chargpt",
-    "real_nanogpt_bench",
-    "real_nanogpt_sample",
-    "real_ngvl_bigram",
-    "real_ngvl_gpt",
-];
+include!("real/agree.rs");
 
 fn real_dir() -> PathBuf {
     match std::env::var_os("TPU_SHARED_DIR") {

@@ -53,25 +53,7 @@ struct Real {
 #[allow(dead_code)] // Natively nothing reads them.
 const REAL: &[Real] = include!(concat!(env!("OUT_DIR"), "/real.rs"));
 
-/// The real programs that print what PyTorch printed, as natively
-/// (`crates/tpu-torch/tests/real_progress.rs` keeps the same list).
-#[allow(dead_code)] // Natively nothing reads it.
-const AGREE: &[&str] = &[
-    "real_examples_dcgan",
-    "real_examples_ddp_multinode_2",
-    "real_examples_ddp_single_gpu",
-    "real_examples_forward_forward",
-    "real_examples_mnist_rnn",
-    "real_makemore_gru",
-    "real_makemore_mlp",
-    "real_makemore_transformer",
-    "real_mingpt_adder",
-    "real_mingpt_chargpt",
-    "real_nanogpt_bench",
-    "real_nanogpt_sample",
-    "real_ngvl_bigram",
-    "real_ngvl_gpt",
-];
+include!("../../tpu-torch/tests/real/agree.rs");
 
 #[cfg(target_arch = "wasm32")]
 mod common;
