@@ -26,6 +26,7 @@ const DTYPES: Record<DType, string> = {
   float64: "f64",
   bfloat16: "bf16",
   float16: "f16",
+  uint8: "u8",
   int32: "i32",
   int64: "i64",
   bool: "bool",

@@ -21,6 +21,7 @@ pub enum DType {
     Float64,
     BFloat16,
     Float16,
+    UInt8,
     Int32,
     Int64,
     Bool,
@@ -34,10 +35,16 @@ impl DType {
             DType::Float64 => "torch.float64",
             DType::BFloat16 => "torch.bfloat16",
             DType::Float16 => "torch.float16",
+            DType::UInt8 => "torch.uint8",
             DType::Int32 => "torch.int32",
             DType::Int64 => "torch.int64",
             DType::Bool => "torch.bool",
         }
+    }
+
+    /// The name without `torch.`, as `float16`.
+    pub fn short_name(self) -> &'static str {
+        &self.torch_name()["torch.".len()..]
     }
 
     pub fn is_floating(self) -> bool {
@@ -48,7 +55,7 @@ impl DType {
     }
 
     pub fn is_integer(self) -> bool {
-        matches!(self, DType::Int32 | DType::Int64)
+        matches!(self, DType::UInt8 | DType::Int32 | DType::Int64)
     }
 
     /// PyTorch's promotion of two tensors' dtypes (`torch.promote_types`): the
@@ -66,18 +73,19 @@ impl DType {
     fn rank(self) -> u8 {
         match self {
             DType::Bool => 0,
-            DType::Int32 => 1,
-            DType::Int64 => 2,
-            DType::BFloat16 | DType::Float16 => 3,
-            DType::Float32 => 4,
-            DType::Float64 => 5,
+            DType::UInt8 => 1,
+            DType::Int32 => 2,
+            DType::Int64 => 3,
+            DType::BFloat16 | DType::Float16 => 4,
+            DType::Float32 => 5,
+            DType::Float64 => 6,
         }
     }
 
     fn category(self) -> u8 {
         match self {
             DType::Bool => 0,
-            DType::Int32 | DType::Int64 => 1,
+            DType::UInt8 | DType::Int32 | DType::Int64 => 1,
             DType::BFloat16 | DType::Float16 | DType::Float32 | DType::Float64 => 2,
         }
     }
@@ -105,7 +113,7 @@ impl DType {
     pub fn with_scalar(self, scalar: ScalarKind) -> DType {
         match (self, scalar) {
             (DType::Bool, ScalarKind::Int) => DType::Int64,
-            (DType::Bool | DType::Int32 | DType::Int64, ScalarKind::Float) => DType::Float32,
+            (DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64, ScalarKind::Float) => DType::Float32,
             (d, _) => d,
         }
     }
@@ -116,7 +124,7 @@ impl DType {
             DType::Float64 => 8,
             DType::BFloat16 | DType::Float16 => 2,
             DType::Int64 => 8,
-            DType::Bool => 1,
+            DType::Bool | DType::UInt8 => 1,
         }
     }
 }
@@ -144,6 +152,11 @@ mod tests {
             ((Bool, false), (Int64, true), Int64),
             ((Int32, true), (Int64, true), Int64),
             ((Float32, true), (Int32, false), Float32),
+            ((UInt8, false), (Int32, false), Int32),
+            ((UInt8, false), (Bool, false), UInt8),
+            ((UInt8, false), (Int64, true), UInt8),
+            ((Bool, false), (UInt8, true), UInt8),
+            ((UInt8, false), (Float16, false), Float16),
         ];
         for (a, b, expected) in cases {
             assert_eq!(DType::result_type(a, b), expected, "{a:?} with {b:?}");

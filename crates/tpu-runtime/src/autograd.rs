@@ -59,6 +59,14 @@ pub struct Node {
     /// (PyTorch's nodes hold edges, not tensors): the values are then free
     /// for Fused mode to never materialise (a strided copy read in place).
     inputs: RefCell<Vec<Option<Tensor>>>,
+    /// The node that made each input when this node was recorded (`None`
+    /// for a leaf): PyTorch's edges. Taken then, not looked up at backward,
+    /// because an in-place op gives its tensor a new node afterwards.
+    edges: RefCell<Vec<Option<Rc<Node>>>>,
+    /// The version of each tensor the backward reads (`GradFn::reads`) as
+    /// saved, and whether it is the node's own output: an in-place write
+    /// since then is PyTorch's error at backward, not a wrong gradient.
+    saved_versions: Vec<(u64, bool)>,
     released: Cell<bool>,
     /// Its place in the order nodes were made (PyTorch's `sequence_nr`):
     /// of the nodes ready to run, the walk runs the latest made first.
@@ -100,6 +108,12 @@ impl Runtime {
         if !(out.dtype().is_floating()) {
             return;
         }
+        let wants: Vec<bool> = inputs.iter().map(|t| t.requires_grad()).collect();
+        let saved_versions = grad_fn
+            .reads(&wants)
+            .iter()
+            .map(|t| (t.version(), t.same_storage(out)))
+            .collect();
         let node = Node {
             name: RefCell::new(grad_fn.default_name()),
             saves: grad_fn.saves_tensors(),
@@ -110,6 +124,20 @@ impl Runtime {
                     .map(|t| t.requires_grad().then(|| (*t).clone()))
                     .collect(),
             ),
+            edges: RefCell::new(
+                inputs
+                    .iter()
+                    .map(|t| {
+                        let state = t.grad_state();
+                        if state.requires_grad {
+                            state.grad_fn.clone()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+            ),
+            saved_versions,
             released: Cell::new(false),
             seq: NEXT_SEQ.with(|n| {
                 let seq = n.get();
@@ -314,6 +342,10 @@ impl Runtime {
                 });
             }
             let inputs = node.inputs.borrow().clone();
+            if let Err(e) = check_versions(&node, &f, &inputs) {
+                *node.grad_fn.borrow_mut() = Some(f);
+                return Err(e);
+            }
             let grads = self.input_grads(&f, &grad, &inputs).await;
             // Released before the gradients move on, so that one passed
             // through unchanged (or as a view) is not mistaken for shared.
@@ -329,6 +361,7 @@ impl Runtime {
             if node.saves && !walk.retain_graph {
                 // A second backward stops here with PyTorch's error.
                 node.inputs.borrow_mut().clear();
+                node.edges.borrow_mut().clear();
             }
         }
         self.backward_capture_end().await?;
@@ -382,7 +415,8 @@ impl Runtime {
         grads: Vec<Option<Tensor>>,
     ) -> Result<(), RuntimeError> {
         let inputs = node.inputs.borrow().clone();
-        for (input, g) in inputs.iter().zip(grads) {
+        let edges = node.edges.borrow().clone();
+        for ((input, g), edge) in inputs.iter().zip(grads).zip(edges) {
             let (Some(input), Some(g)) = (input, g) else {
                 continue;
             };
@@ -401,8 +435,7 @@ impl Runtime {
                     walk.captured.insert(id, sum);
                 }
             }
-            let child = input.grad_state().grad_fn.clone();
-            match child {
+            match edge {
                 Some(child) => {
                     if walk.capture.is_none() && input.grad_state().retains_grad {
                         self.accumulate_leaf(input, g.clone()).await?;
@@ -455,6 +488,39 @@ impl Runtime {
     }
 }
 
+/// PyTorch's check before a node's backward runs: each tensor it reads is
+/// still at the version it was saved at.
+fn check_versions(node: &Node, f: &GradFn, inputs: &[Option<Tensor>]) -> Result<(), RuntimeError> {
+    let wants: Vec<bool> = inputs.iter().map(Option::is_some).collect();
+    for (t, (saved, is_output)) in f.reads(&wants).iter().zip(&node.saved_versions) {
+        let now = t.version();
+        if now != *saved {
+            let dims: Vec<String> = t.dims().iter().map(|d| d.to_string()).collect();
+            // As PyTorch names it: a saved output by the node that saved
+            // it, an input by the node that now makes its tensor.
+            let name = if *is_output {
+                Some(node.name())
+            } else {
+                t.grad_state().grad_fn.as_ref().map(|n| n.name())
+            };
+            let made_by = match name {
+                Some(name) => format!(
+                    ", which is output 0 of {},",
+                    name.trim_end_matches(char::is_numeric)
+                        .trim_end_matches("Backward")
+                ),
+                None => String::new(),
+            };
+            return Err(RuntimeError::Message(format!(
+                "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{}Tensor [{}]]{made_by} is at version {now}; expected version {saved} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                crate::scalar_type_name(t.dtype()),
+                dims.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Nodes reachable from `root`, each after every node that feeds it a
 /// gradient, in the order PyTorch's engine runs them: of the nodes whose
 /// gradient is complete, the latest made first (its ready queue is ordered
@@ -464,14 +530,8 @@ impl Runtime {
 /// long chains cannot overflow the stack.
 fn topological_order(root: &Rc<Node>) -> Vec<Rc<Node>> {
     let key = |n: &Rc<Node>| Rc::as_ptr(n) as usize;
-    let children = |n: &Rc<Node>| -> Vec<Rc<Node>> {
-        n.inputs
-            .borrow()
-            .iter()
-            .flatten()
-            .filter_map(|t| t.grad_state().grad_fn.clone())
-            .collect()
-    };
+    let children =
+        |n: &Rc<Node>| -> Vec<Rc<Node>> { n.edges.borrow().iter().flatten().cloned().collect() };
     // How many edges lead into each reachable node.
     let mut waiting: HashMap<usize, usize> = HashMap::new();
     let mut seen: HashMap<usize, ()> = HashMap::new();

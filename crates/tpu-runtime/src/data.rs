@@ -15,6 +15,7 @@ pub enum HostData {
     BF16(Vec<u16>),
     /// IEEE half-precision (float16) bit patterns.
     F16(Vec<u16>),
+    U8(Vec<u8>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
@@ -69,6 +70,7 @@ impl HostData {
             HostData::F64(_) => DType::Float64,
             HostData::BF16(_) => DType::BFloat16,
             HostData::F16(_) => DType::Float16,
+            HostData::U8(_) => DType::UInt8,
             HostData::I32(_) => DType::Int32,
             HostData::I64(_) => DType::Int64,
             HostData::Bool(_) => DType::Bool,
@@ -80,6 +82,7 @@ impl HostData {
             HostData::F32(v) => v.len(),
             HostData::F64(v) => v.len(),
             HostData::BF16(v) | HostData::F16(v) => v.len(),
+            HostData::U8(v) => v.len(),
             HostData::I32(v) => v.len(),
             HostData::I64(v) => v.len(),
             HostData::Bool(v) => v.len(),
@@ -97,6 +100,7 @@ impl HostData {
             DType::Float64 => HostData::F64(vec![value; n]),
             DType::BFloat16 => HostData::BF16(vec![f32_to_bf16(value as f32); n]),
             DType::Float16 => HostData::F16(vec![f32_to_f16(value as f32); n]),
+            DType::UInt8 => HostData::U8(vec![float_to_i64(value) as u8; n]),
             DType::Int32 => HostData::I32(vec![float_to_i32(value); n]),
             DType::Int64 => HostData::I64(vec![float_to_i64(value); n]),
             DType::Bool => HostData::Bool(vec![value != 0.0; n]),
@@ -110,6 +114,7 @@ impl HostData {
             HostData::F64(v) => Scalar::Float(v[i]),
             HostData::BF16(v) => Scalar::Float(bf16_to_f32(v[i]) as f64),
             HostData::F16(v) => Scalar::Float(f16_to_f32(v[i]) as f64),
+            HostData::U8(v) => Scalar::Int(v[i] as i64),
             HostData::I32(v) => Scalar::Int(v[i] as i64),
             HostData::I64(v) => Scalar::Int(v[i]),
             HostData::Bool(v) => Scalar::Bool(v[i]),
@@ -124,6 +129,7 @@ impl HostData {
             HostData::F64(v) => v.clone(),
             HostData::BF16(v) => v.iter().map(|&x| bf16_to_f32(x) as f64).collect(),
             HostData::F16(v) => v.iter().map(|&x| f16_to_f32(x) as f64).collect(),
+            HostData::U8(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::I32(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::I64(v) => v.iter().map(|&x| x as f64).collect(),
             HostData::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
@@ -164,16 +170,19 @@ impl HostData {
         match self {
             HostData::I64(v) => Some(v.clone()),
             HostData::I32(v) => Some(v.iter().map(|&x| x as i64).collect()),
+            HostData::U8(v) => Some(v.iter().map(|&x| x as i64).collect()),
             HostData::Bool(v) => Some(v.iter().map(|&x| x as i64).collect()),
             _ => None,
         }
     }
 
     /// Integer data of an integer dtype from int64 values: int32 keeps the low
-    /// 32 bits, so int32 arithmetic done in int64 wraps as int32 would.
+    /// 32 bits and uint8 the low 8, so arithmetic done in int64 wraps as theirs
+    /// would.
     pub fn from_i64(dtype: DType, values: Vec<i64>) -> HostData {
         match dtype {
             DType::Int32 => HostData::I32(values.into_iter().map(|x| x as i32).collect()),
+            DType::UInt8 => HostData::U8(values.into_iter().map(|x| x as u8).collect()),
             _ => HostData::I64(values),
         }
     }
@@ -190,7 +199,7 @@ impl HostData {
         let ints = self.as_i64();
         match to {
             DType::Bool => HostData::Bool(self.to_f64().into_iter().map(|x| x != 0.0).collect()),
-            DType::Int64 | DType::Int32 => {
+            DType::Int64 | DType::Int32 | DType::UInt8 => {
                 let values = ints.unwrap_or_else(|| {
                     let floats = self.to_f64().into_iter();
                     match to {

@@ -190,7 +190,7 @@ impl Runtime {
     /// `tensor.sum()`: integers and bools sum to int64, as in PyTorch.
     pub async fn sum(&mut self, a: &Tensor) -> Result<Tensor, RuntimeError> {
         let dtype = match a.dtype() {
-            DType::Bool | DType::Int32 | DType::Int64 => DType::Int64,
+            DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64 => DType::Int64,
             d => d,
         };
         let a = self.cast(a, dtype).await?;

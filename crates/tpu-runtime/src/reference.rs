@@ -172,7 +172,7 @@ impl ReferenceBackend {
                             .map(|&v| f32_to_f16(ordered(f16_to_f32(v), *scalar as f32)))
                             .collect(),
                     ),
-                    data @ (HostData::I64(_) | HostData::I32(_)) => {
+                    data @ (HostData::I64(_) | HostData::I32(_) | HostData::U8(_)) => {
                         let s = *scalar as i64;
                         let values = data.as_i64().unwrap_or_default();
                         HostData::from_i64(

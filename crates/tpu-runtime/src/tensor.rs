@@ -45,6 +45,10 @@ pub(crate) struct Storage {
     /// Elements in the buffer.
     len: usize,
     release: ReleaseQueue,
+    /// How many in-place writes it has had (PyTorch's version counter, shared
+    /// by every tensor on the storage): autograd checks that the tensors a
+    /// node saved are still at the version it saved them at.
+    version: Cell<u64>,
 }
 
 impl Storage {
@@ -62,10 +66,17 @@ impl Storage {
 
     /// Exchanges buffers with `other` (of the same length): this storage takes
     /// the new values, and `other` frees the old ones when it is dropped.
+    /// Takes `other`'s values (an in-place write into this storage), so its
+    /// version moves on.
     pub(crate) fn swap(&self, other: &Storage) {
         debug_assert_eq!(self.len, other.len);
         self.buffer.swap(&other.buffer);
         self.home.swap(&other.home);
+        self.version.set(self.version.get() + 1);
+    }
+
+    pub(crate) fn version(&self) -> u64 {
+        self.version.get()
     }
 }
 
@@ -142,6 +153,7 @@ impl Tensor {
             home: Cell::new(home),
             len: shape.numel(),
             release,
+            version: Cell::new(0),
         });
         Tensor::from_layout(Layout {
             strides: shape.strides(),
@@ -234,6 +246,16 @@ impl Tensor {
 
     pub fn requires_grad(&self) -> bool {
         self.0.grad.borrow().requires_grad
+    }
+
+    /// Whether the two are windows of one storage.
+    pub(crate) fn same_storage(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.0.layout.borrow().storage, &other.0.layout.borrow().storage)
+    }
+
+    /// `tensor._version`: the in-place writes its storage has had.
+    pub fn version(&self) -> u64 {
+        self.0.layout.borrow().storage.version()
     }
 
     pub fn is_leaf(&self) -> bool {

@@ -94,7 +94,7 @@ def _cast_to(dtype):
 
 
 for _name, _dtype in [("float", float32), ("double", float64), ("bfloat16", bfloat16), ("half", float16),
-                      ("long", int64), ("int", int32), ("bool", bool)]:
+                      ("long", int64), ("int", int32), ("byte", uint8), ("bool", bool)]:
     _py_setattr(Tensor, _name, _cast_to(_dtype))
 
 
@@ -221,6 +221,8 @@ def _deepcopy(self, memo):
 Tensor.__format__ = _format
 Tensor.__deepcopy__ = _deepcopy
 Tensor.is_parameter = lambda self: _C.is_parameter(self)
+# The in-place writes the tensor's storage has had (PyTorch's version counter).
+Tensor._version = property(lambda self: _C.version(self))
 
 
 def _len(self):

@@ -9,8 +9,8 @@ class _ParameterMeta(type(torch.Tensor)):
     # As PyTorch's: a tensor subclass made a parameter (a DTensor under
     # FSDP2, which sets `_is_param`) is an instance of Parameter too.
     def __instancecheck__(self, instance):
-        if self is Parameter and getattr(instance, "_is_param", False):
-            return _py_isinstance(instance, torch.Tensor)
+        if self is Parameter and _py_isinstance(instance, torch.Tensor) and getattr(instance, "_is_param", False):
+            return True
         return super().__instancecheck__(instance)
 
 

@@ -25,6 +25,7 @@ pub(crate) const PORTED: &[&str] = &[
     "set_data",
     "parameter",
     "is_parameter",
+    "version",
     "grad",
     "set_grad",
 ];
@@ -189,6 +190,7 @@ pub(crate) fn call(a: &Args<'_>) -> PyResult {
             crate::torch_c::_tpu_torch::wrap_parameter(p, vm)
         }
         "is_parameter" => Ok(vm.ctx.new_bool(a.tensor(0)?.is_parameter()).into()),
+        "version" => Ok(vm.ctx.new_int(a.tensor(0)?.version()).into()),
         "grad" => a.tensor(0)?.grad().map_or(none(), |g| wrap(g, vm)),
         "set_grad" => {
             let t = a.tensor(0)?;

@@ -573,6 +573,7 @@ fn nested_list(data: &tpu_runtime::HostData, dims: &[usize], vm: &VirtualMachine
                 .ctx
                 .new_float(f64::from(tpu_runtime::data::f16_to_f32(v[i])))
                 .into(),
+            HostData::U8(v) => vm.ctx.new_int(v[i]).into(),
             HostData::I32(v) => vm.ctx.new_int(v[i]).into(),
             HostData::I64(v) => vm.ctx.new_int(v[i]).into(),
             HostData::Bool(v) => vm.ctx.new_bool(v[i]).into(),

@@ -407,8 +407,8 @@ fn round_to(dtype: DType, value: &str) -> String {
         DType::BFloat16 => format!("bf16({value})"),
         DType::Int32 | DType::Int64 => format!("int_of({value})"),
         DType::Bool => format!("select(0.0, 1.0, ({value}) != 0.0)"),
-        // `PallasKernel::validate` refuses float16.
-        DType::Float32 | DType::Float64 | DType::Float16 => value.to_string(),
+        // `PallasKernel::validate` refuses float16 and uint8.
+        DType::Float32 | DType::Float64 | DType::Float16 | DType::UInt8 => value.to_string(),
     }
 }
 

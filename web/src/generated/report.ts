@@ -388,7 +388,7 @@ export type CostBound = "compute" | "memory" | "launch";
  */
 export type CostUnit = "mxu" | "vpu" | "sparse_core";
 
-export type DType = "float32" | "float64" | "bfloat16" | "float16" | "int32" | "int64" | "bool";
+export type DType = "float32" | "float64" | "bfloat16" | "float16" | "uint8" | "int32" | "int64" | "bool";
 
 /**
  * Why no rank could go on.
@@ -1152,7 +1152,7 @@ export type Topology = { "kind": "torus", dims: number, max_axis: [number, numbe
 /**
  * Elementwise functions of one tensor.
  */
-export type UnaryOp = "neg" | "abs" | "relu" | "exp" | "log" | "sqrt" | "tanh" | "sigmoid" | "sin" | "cos" | "erf" | "floor" | "ceil" | "round" | "sign";
+export type UnaryOp = "neg" | "abs" | "relu" | "exp" | "log" | "sqrt" | "tanh" | "sigmoid" | "sin" | "cos" | "tan" | "atan" | "erf" | "floor" | "ceil" | "round" | "sign";
 
 /**
  * A static window of a ref along one of its (unsqueezed) dimensions: `start`

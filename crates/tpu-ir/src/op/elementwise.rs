@@ -261,6 +261,8 @@ named_ops! {
         Sigmoid => "sigmoid",
         Sin => "sin",
         Cos => "cos",
+        Tan => "tan",
+        Atan => "atan",
         Erf => "erf",
         Floor => "floor",
         Ceil => "ceil",
@@ -317,6 +319,8 @@ impl UnaryOp {
             }
             UnaryOp::Sin => x.sin(),
             UnaryOp::Cos => x.cos(),
+            UnaryOp::Tan => x.tan(),
+            UnaryOp::Atan => x.atan(),
             UnaryOp::Erf => erf(x),
             UnaryOp::Floor => x.floor(),
             UnaryOp::Ceil => x.ceil(),

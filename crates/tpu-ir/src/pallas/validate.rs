@@ -27,9 +27,10 @@ impl PallasKernel {
                     "ref {i}: a block dimension of 0, or a squeezed one not 1"
                 ));
             }
-            if r.dtype == DType::Float16 {
+            if matches!(r.dtype, DType::Float16 | DType::UInt8) {
                 return bad(format!(
-                    "ref {i}: float16 arrays are not supported in Pallas kernels yet"
+                    "ref {i}: {} arrays are not supported in Pallas kernels yet",
+                    r.dtype.short_name()
                 ));
             }
             let mut axes = Vec::new();
@@ -61,8 +62,11 @@ impl PallasKernel {
         inst: &Inst,
         types: &mut Vec<Option<(Vec<usize>, DType)>>,
     ) -> Result<(), String> {
-        if inst.dtype == DType::Float16 {
-            return Err("float16 values are not supported in Pallas kernels yet".into());
+        if matches!(inst.dtype, DType::Float16 | DType::UInt8) {
+            return Err(format!(
+                "{} values are not supported in Pallas kernels yet",
+                inst.dtype.short_name()
+            ));
         }
         let get = |types: &Vec<Option<(Vec<usize>, DType)>>, v: usize| {
             types

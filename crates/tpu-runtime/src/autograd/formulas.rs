@@ -194,6 +194,92 @@ impl GradFn {
         }
     }
 
+    /// The saved tensors this node's backward reads, given which inputs
+    /// want a gradient (`wants`): those whose values an in-place write must
+    /// not change before backward, as PyTorch's saved variables. Shapes and
+    /// dtypes are not values; `Mul` reads `b` only for `a`'s gradient.
+    pub(crate) fn reads(&self, wants: &[bool]) -> Vec<&Tensor> {
+        let want = |i: usize| wants.get(i).copied().unwrap_or(false);
+        let mut out = Vec::new();
+        match self {
+            GradFn::Mul { a, b } | GradFn::MatMul { a, b } => {
+                if want(1) {
+                    out.push(a);
+                }
+                if want(0) {
+                    out.push(b);
+                }
+            }
+            GradFn::Div { a, b } => {
+                if want(1) {
+                    out.push(a);
+                }
+                if want(0) || want(1) {
+                    out.push(b);
+                }
+            }
+            GradFn::Pow { a, b, out: o } => {
+                out.push(a);
+                out.push(b);
+                if want(1) {
+                    out.push(o);
+                }
+            }
+            GradFn::Extremum { a, b, .. } => {
+                out.push(a);
+                out.push(b);
+            }
+            GradFn::Scalar {
+                op,
+                scalar_on_left,
+                x,
+                out: o,
+                ..
+            } => match (op, scalar_on_left) {
+                (BinaryOp::Div, true) => {
+                    out.push(x);
+                    out.push(o);
+                }
+                (BinaryOp::Pow, false) | (BinaryOp::Maximum | BinaryOp::Minimum, _) => out.push(x),
+                (BinaryOp::Pow, true) => out.push(o),
+                _ => {}
+            },
+            GradFn::Unary { op, x, out: o } => match op {
+                UnaryOp::Abs
+                | UnaryOp::Log
+                | UnaryOp::Sin
+                | UnaryOp::Cos
+                | UnaryOp::Erf
+                | UnaryOp::Atan => out.push(x),
+                UnaryOp::Relu
+                | UnaryOp::Exp
+                | UnaryOp::Sqrt
+                | UnaryOp::Tanh
+                | UnaryOp::Sigmoid
+                | UnaryOp::Tan => out.push(o),
+                UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round | UnaryOp::Sign => {}
+            },
+            GradFn::Reduce {
+                op, x, out: o, indices, ..
+            } => match op {
+                ReduceOp::Prod => {
+                    out.push(x);
+                    out.push(o);
+                }
+                ReduceOp::Max | ReduceOp::Min => out.extend(indices.iter()),
+                _ => {}
+            },
+            GradFn::ExtremumAll { x, out: o } => {
+                out.push(x);
+                out.push(o);
+            }
+            GradFn::Where { cond, .. } => out.push(cond),
+            GradFn::Gather { index, .. } => out.push(index),
+            _ => {}
+        }
+        out
+    }
+
     /// Whether the node keeps tensors that a second backward would need.
     pub(super) fn saves_tensors(&self) -> bool {
         matches!(

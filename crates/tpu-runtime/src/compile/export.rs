@@ -50,6 +50,7 @@ fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
             DType::Float64 => "f64",
             DType::BFloat16 => "bf16",
             DType::Float16 => "f16",
+            DType::UInt8 => "ui8",
             DType::Int32 => "i32",
             DType::Int64 => "i64",
             DType::Bool => "i1",
@@ -57,6 +58,7 @@ fn values_json(values: &[HostData], shapes: &[Vec<usize>]) -> String {
         let items: Vec<String> = match data {
             HostData::I64(v) => v.iter().map(|x| x.to_string()).collect(),
             HostData::I32(v) => v.iter().map(|x| x.to_string()).collect(),
+            HostData::U8(v) => v.iter().map(|x| x.to_string()).collect(),
             HostData::Bool(v) => v
                 .iter()
                 .map(|&x| if x { "1" } else { "0" }.into())

@@ -35,6 +35,7 @@ fn element(dtype: DType) -> &'static str {
         DType::Float64 => "f64",
         DType::BFloat16 => "bf16",
         DType::Float16 => "f16",
+        DType::UInt8 => "ui8",
         DType::Int32 => "i32",
         DType::Int64 => "i64",
         DType::Bool => "i1",
@@ -66,6 +67,7 @@ fn literal(value: f64, dtype: DType) -> String {
         DType::Float64 => format!("0x{:016X}", value.to_bits()),
         DType::BFloat16 => format!("0x{:04X}", f32_to_bf16(value as f32)),
         DType::Float16 => format!("0x{:04X}", crate::data::f32_to_f16(value as f32)),
+        DType::UInt8 => format!("{}", value as i64 as u8),
         DType::Int32 => format!("{}", value as i32),
         DType::Int64 => format!("{}", value as i64),
         DType::Bool => (if value != 0.0 { "true" } else { "false" }).into(),
@@ -541,6 +543,11 @@ fn unary(w: &mut Writer, op: UnaryOp, x: &V) -> Lowered {
         UnaryOp::Sigmoid => w.unary("logistic", x),
         UnaryOp::Sin => w.unary("sine", x),
         UnaryOp::Cos => w.unary("cosine", x),
+        UnaryOp::Tan => w.unary("tan", x),
+        UnaryOp::Atan => {
+            let one = w.splat(1.0, x);
+            w.binary("atan2", x, &one)
+        }
         UnaryOp::Erf => erf(w, x),
     })
 }
@@ -555,6 +562,7 @@ fn reduce_with(w: &mut Writer, op: ReduceOp, x: &V, axes: &[usize]) -> Lowered {
         ReduceOp::Max if boolean => ("or", 0.0),
         ReduceOp::Max => ("maximum", lowest(x.dtype)),
         ReduceOp::Min if boolean => ("and", 1.0),
+        ReduceOp::Min if x.dtype == DType::UInt8 => ("minimum", 255.0),
         ReduceOp::Min => ("minimum", -lowest(x.dtype)),
         ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("lowered by arg_extremum"),
     };
@@ -566,6 +574,7 @@ fn lowest(dtype: DType) -> f64 {
     match dtype {
         DType::Int64 => i64::MIN as f64,
         DType::Int32 => f64::from(i32::MIN),
+        DType::UInt8 => 0.0,
         _ => f64::NEG_INFINITY,
     }
 }

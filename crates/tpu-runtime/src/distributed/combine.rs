@@ -104,6 +104,13 @@ fn fold(acc: &mut HostData, a: &HostData, op: ReduceOp) {
                 )
             }
         }
+        (HostData::U8(acc), HostData::U8(a)) => {
+            if op.is_bitwise() {
+                bits!(acc, a)
+            } else {
+                arith!(acc, a, u8::wrapping_add, u8::wrapping_mul, u8::min, u8::max)
+            }
+        }
         (HostData::Bool(acc), HostData::Bool(a)) => {
             for (x, &y) in acc.iter_mut().zip(a.iter()) {
                 *x = match op {
@@ -166,6 +173,7 @@ fn window(data: &HostData, start: usize, len: usize) -> HostData {
         HostData::BF16(v) => HostData::BF16(v[r].to_vec()),
         HostData::F16(v) => HostData::F16(v[r].to_vec()),
         HostData::I32(v) => HostData::I32(v[r].to_vec()),
+        HostData::U8(v) => HostData::U8(v[r].to_vec()),
         HostData::I64(v) => HostData::I64(v[r].to_vec()),
         HostData::Bool(v) => HostData::Bool(v[r].to_vec()),
     }
@@ -184,6 +192,7 @@ pub(crate) fn concat(parts: &[HostData]) -> HostData {
             (HostData::BF16(o), HostData::BF16(v)) => o.extend_from_slice(v),
             (HostData::F16(o), HostData::F16(v)) => o.extend_from_slice(v),
             (HostData::I32(o), HostData::I32(v)) => o.extend_from_slice(v),
+            (HostData::U8(o), HostData::U8(v)) => o.extend_from_slice(v),
             (HostData::I64(o), HostData::I64(v)) => o.extend_from_slice(v),
             (HostData::Bool(o), HostData::Bool(v)) => o.extend_from_slice(v),
             _ => {}

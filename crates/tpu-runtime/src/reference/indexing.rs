@@ -35,6 +35,7 @@ pub(super) fn strided_pick(
         HostData::BF16(v) => HostData::BF16(rows(v, shape, start, strides)),
         HostData::F16(v) => HostData::F16(rows(v, shape, start, strides)),
         HostData::I32(v) => HostData::I32(rows(v, shape, start, strides)),
+        HostData::U8(v) => HostData::U8(rows(v, shape, start, strides)),
         HostData::I64(v) => HostData::I64(rows(v, shape, start, strides)),
         HostData::Bool(v) => HostData::Bool(rows(v, shape, start, strides)),
     }
@@ -48,6 +49,7 @@ pub(super) fn pick(data: &HostData, positions: &[usize]) -> HostData {
         HostData::BF16(v) => HostData::BF16(positions.iter().map(|&p| v[p]).collect()),
         HostData::F16(v) => HostData::F16(positions.iter().map(|&p| v[p]).collect()),
         HostData::I32(v) => HostData::I32(positions.iter().map(|&p| v[p]).collect()),
+        HostData::U8(v) => HostData::U8(positions.iter().map(|&p| v[p]).collect()),
         HostData::I64(v) => HostData::I64(positions.iter().map(|&p| v[p]).collect()),
         HostData::Bool(v) => HostData::Bool(positions.iter().map(|&p| v[p]).collect()),
     }
@@ -67,6 +69,7 @@ pub(super) fn select(mask: &[bool], a: HostData, b: HostData) -> HostData {
         (HostData::BF16(a), HostData::BF16(b)) => HostData::BF16(sel(mask, &a, &b)),
         (HostData::F16(a), HostData::F16(b)) => HostData::F16(sel(mask, &a, &b)),
         (HostData::I32(a), HostData::I32(b)) => HostData::I32(sel(mask, &a, &b)),
+        (HostData::U8(a), HostData::U8(b)) => HostData::U8(sel(mask, &a, &b)),
         (HostData::I64(a), HostData::I64(b)) => HostData::I64(sel(mask, &a, &b)),
         (HostData::Bool(a), HostData::Bool(b)) => HostData::Bool(sel(mask, &a, &b)),
         _ => unreachable!("the dispatcher casts both branches to one dtype"),

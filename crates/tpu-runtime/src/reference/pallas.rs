@@ -27,6 +27,13 @@ pub(crate) fn round(x: f64, dtype: DType) -> f64 {
         DType::Float32 => x as f32 as f64,
         DType::BFloat16 => bf16_to_f32(f32_to_bf16(x as f32)) as f64,
         DType::Float16 => crate::data::f16_to_f32(crate::data::f32_to_f16(x as f32)) as f64,
+        DType::UInt8 => {
+            if x.is_nan() {
+                0.0
+            } else {
+                (x as i64) as u8 as f64
+            }
+        }
         DType::Int32 => {
             if x.is_nan() {
                 0.0

@@ -44,7 +44,7 @@ pub(super) fn reduce(
     Some(match (op, data) {
         (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
         (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
-        (_, d @ (HostData::I64(_) | HostData::I32(_))) => HostData::I64({
+        (_, d @ (HostData::I64(_) | HostData::I32(_) | HostData::U8(_))) => HostData::I64({
             let v = d.as_i64().unwrap_or_default();
             lanes
                 .map(|(o, i)| {
@@ -120,7 +120,7 @@ pub(super) fn cumsum(
             }
             HostData::F64(out)
         }
-        HostData::I64(_) | HostData::I32(_) => {
+        HostData::I64(_) | HostData::I32(_) | HostData::U8(_) => {
             let v = data.as_i64().unwrap_or_default();
             let mut out = v.clone();
             for o in 0..outer {

@@ -141,7 +141,7 @@ impl Runtime {
                 ));
             }
             d if d.is_integer() && op.keeps_integers() => d,
-            DType::Int32 | DType::Int64 | DType::Bool => DType::Float32,
+            DType::UInt8 | DType::Int32 | DType::Int64 | DType::Bool => DType::Float32,
             d => d,
         };
         let t = self.cast(t, dtype).await?;

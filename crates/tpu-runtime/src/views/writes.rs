@@ -183,6 +183,9 @@ impl Runtime {
     /// ...): its buffer is swapped in when `target` covers its whole storage,
     /// else the values are scattered into the storage.
     pub async fn assign(&mut self, target: &Tensor, result: Tensor) -> Result<(), RuntimeError> {
+        if self.grad_enabled() && (target.requires_grad() || result.requires_grad()) {
+            return self.assign_recorded(target, &result).await;
+        }
         if target.is_dense()
             && !result.shares_storage_with_any()
             && result.is_dense()
@@ -195,6 +198,38 @@ impl Runtime {
             return Ok(());
         }
         self.write(target, &result).await
+    }
+
+    /// An in-place op in an autograd graph (`out += identity`, `x.relu_()`):
+    /// the result's values are copied into `target`'s storage, whose version
+    /// moves on (so a node that saved the old values fails at backward with
+    /// PyTorch's error instead of using the new ones), and `target` takes the
+    /// result's node, whose edge to `target`'s old node was taken when it was
+    /// recorded. A view's update would also rewrite its base's history
+    /// (PyTorch's `CopySlices`), which is not modelled: that is refused.
+    async fn assign_recorded(&mut self, target: &Tensor, result: &Tensor) -> Result<(), RuntimeError> {
+        if target.requires_grad() && target.is_leaf() {
+            return Err(RuntimeError::Message(
+                "a leaf Variable that requires grad is being used in an in-place operation.".into(),
+            ));
+        }
+        if !target.is_dense() {
+            return Err(RuntimeError::NotImplemented(
+                "in-place updates of a view of a tensor that is part of an autograd graph are not supported yet; write `x = x + y` instead of `x[...] += y`".into(),
+            ));
+        }
+        let saved_grad = self.set_grad_enabled(false);
+        let values = self.clone_tensor(result).await;
+        self.set_grad_enabled(saved_grad);
+        target.layout().storage.swap(&values?.layout().storage);
+        let (requires_grad, grad_fn) = {
+            let state = result.grad_state();
+            (state.requires_grad, state.grad_fn.clone())
+        };
+        let mut state = target.grad_state();
+        state.requires_grad = requires_grad;
+        state.grad_fn = grad_fn;
+        Ok(())
     }
 
     /// PyTorch's rule for in-place ops under autograd: a leaf that requires grad
@@ -215,7 +250,7 @@ impl Runtime {
         }
         if target.requires_grad() || value.requires_grad() {
             return Err(RuntimeError::NotImplemented(
-                "in-place updates of tensors that are part of an autograd graph are not supported yet; write `x = x + y` instead of `x += y`".into(),
+                "writing into a tensor that is part of an autograd graph (`x[i] = y`, `x.copy_(y)`) is not supported yet; build the result out of place (`torch.cat`, `torch.where`)".into(),
             ));
         }
         Ok(())

@@ -6,7 +6,7 @@
 # `astype`, `tolist`, `item`, `copy`, `reshape`, `sum`/`mean`/`max`/`min`/
 # `argmax`/`argmin`; `where` with one or three arguments, `arange`, `zeros`,
 # `ones`, `concatenate`, `stack`; the dtypes the tensors here have (bool,
-# int32, int64, float32, float64) and their scalar types whose repr is NumPy 2's
+# uint8, int32, int64, float32, float64) and their scalar types whose repr is NumPy 2's
 # (`np.int64(3)`); `random.seed`; `torch.from_numpy` and `Tensor.numpy()`.
 # Everything else raises NotImplementedError naming itself, as does printing
 # an array of floats (NumPy's float formatting is not reproduced).
@@ -37,7 +37,7 @@ class dtype:
 
     @property
     def kind(self):
-        return {"bool": "b", "float32": "f", "float64": "f"}.get(self.name, "i")
+        return {"bool": "b", "uint8": "u", "float32": "f", "float64": "f"}.get(self.name, "i")
 
     @property
     def itemsize(self):
@@ -92,6 +92,10 @@ class int64(signedinteger, _b.int):
 
 
 class int32(signedinteger, _b.int):
+    pass
+
+
+class uint8(unsignedinteger, _b.int):
     pass
 
 
@@ -157,6 +161,7 @@ single = float32
 _DTYPES = {}
 for _name, _torch_dtype, _scalar in [
     ("bool", _torch.bool, bool_),
+    ("uint8", _torch.uint8, uint8),
     ("int32", _torch.int32, int32),
     ("int64", _torch.int64, int64),
     ("float32", _torch.float32, float32),

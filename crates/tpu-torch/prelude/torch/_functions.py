@@ -8,6 +8,16 @@
 # __init__.py), after _tensor.py (the Tensor class).
 
 
+def _alias(fn, name):
+    # PyTorch's aliases are functions of their own name (`torch.arctan` is
+    # named "arctan", not "atan"), which torch.fx's generated code shows; the
+    # same code under that name, so no extra call.
+    out = type(fn)(fn.__code__, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+    out.__kwdefaults__ = fn.__kwdefaults__
+    out.__qualname__ = name
+    out.__doc__ = fn.__doc__
+    return out
+
 
 # Creation.
 
@@ -376,7 +386,7 @@ def clamp(input, min=None, max=None, out=None):
     return out
 
 
-clip = clamp
+clip = _alias(clamp, "clip")
 
 
 def where(condition, input=None, other=None):
@@ -405,7 +415,7 @@ def _broadcast_pair(a, b):
 
 def _type_meta_name(dtype):
     # The name ATen's error messages give a dtype (c10's TypeMeta name).
-    names = [(float32, "float"), (float64, "double"), (int64, "long int"), (int32, "int"),
+    names = [(float32, "float"), (float64, "double"), (int64, "long int"), (int32, "int"), (uint8, "unsigned char"),
              (bfloat16, "c10::BFloat16"), (float16, "c10::Half")]
     for d, name in names:
         if d == dtype:

@@ -5,8 +5,9 @@
 # (see __init__.py; one namespace).
 #
 # The compositions are accurate to float32 rounding for the arguments programs
-# use (atan by argument halving and a short series, erfinv by Giles' single
-# precision approximation); they are not correctly rounded.
+# use (asin and acos through the atan primitive, erfinv by Giles' single
+# precision approximation); they are not correctly rounded. tan and atan are
+# runtime primitives.
 
 _PI = 3.141592653589793
 _LN2 = 0.6931471805599453
@@ -29,7 +30,7 @@ def trunc(input):
     return _named(where(input < 0, input.ceil(), input.floor()), "TruncBackward0")
 
 
-fix = trunc
+fix = _alias(trunc, "fix")
 
 
 def frac(input):
@@ -51,17 +52,7 @@ def hypot(input, other):
 
 
 def atan(input):
-    x = input if input.is_floating_point() else input.float()
-    # atan(x) = 2 atan(x / (1 + sqrt(1 + x^2))); three halvings bring any
-    # argument within tan(pi/16), where five terms of the series suffice.
-    t = x
-    for _ in range(3):
-        t = t / (1 + (1 + t * t).sqrt())
-    t2 = t * t
-    series = t * (1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 / 9))))
-    out = series * 8
-    inf = _py_float("inf")
-    return where(x == inf, _PI / 2, where(x == -inf, -_PI / 2, out))
+    return _C.unary("atan", input)
 
 
 def atan2(input, other):
@@ -71,8 +62,8 @@ def atan2(input, other):
     return _named(where(x > 0, base, where(x < 0, base + where(y >= 0, _PI, -_PI), half)), "Atan2Backward0")
 
 
-arctan = atan
-arctan2 = atan2
+arctan = _alias(atan, "arctan")
+arctan2 = _alias(atan2, "arctan2")
 
 
 def asin(input):
@@ -84,7 +75,7 @@ def acos(input):
 
 
 def tan(input):
-    return _named(input.sin() / input.cos(), "TanBackward0")
+    return _C.unary("tan", input)
 
 
 def sinh(input):
@@ -108,11 +99,11 @@ def atanh(input):
     return ((1 + input) / (1 - input)).log() / 2
 
 
-arcsin = asin
-arccos = acos
-arcsinh = asinh
-arccosh = acosh
-arctanh = atanh
+arcsin = _alias(asin, "arcsin")
+arccos = _alias(acos, "arccos")
+arcsinh = _alias(asinh, "arcsinh")
+arccosh = _alias(acosh, "arccosh")
+arctanh = _alias(atanh, "arctanh")
 
 
 def exp2(input):
@@ -274,7 +265,7 @@ def _bitwise_check(name, *operands):
 
 def _scalar_type_name(dtype):
     for d, name in [(float32, "Float"), (float64, "Double"), (bfloat16, "BFloat16"), (float16, "Half"),
-                    (int32, "Int"), (int64, "Long"), (bool, "Bool")]:
+                    (uint8, "Byte"), (int32, "Int"), (int64, "Long"), (bool, "Bool")]:
         if d == dtype:
             return name
 
@@ -341,7 +332,9 @@ def bitwise_right_shift(input, other):
 
 class iinfo:
     def __init__(self, type):
-        if type == int32:
+        if type == uint8:
+            self.bits, self.min, self.max = 8, 0, 255
+        elif type == int32:
             self.bits, self.min, self.max = 32, -2 ** 31, 2 ** 31 - 1
         elif type == int64:
             # -2 ** 63 is computed as -(2 ** 63), which does not fit in 64 bits.

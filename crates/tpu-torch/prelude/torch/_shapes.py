@@ -42,8 +42,8 @@ def cat(tensors, dim=0):
     return _C.cat(tensors, dim)
 
 
-concat = cat
-concatenate = cat
+concat = _alias(cat, "concat")
+concatenate = _alias(cat, "concatenate")
 
 
 def stack(tensors, dim=0):
@@ -159,7 +159,7 @@ def movedim(input, source, destination):
     return input.permute(order)
 
 
-moveaxis = movedim
+moveaxis = _alias(movedim, "moveaxis")
 
 
 def swapaxes(input, axis0, axis1):
@@ -309,7 +309,7 @@ def vstack(tensors):
     return cat([atleast_2d(t) for t in tensors], 0)
 
 
-row_stack = vstack
+row_stack = _alias(vstack, "row_stack")
 
 
 def dstack(tensors):

@@ -35,11 +35,11 @@ _STORAGE_DTYPES = {
     "HalfStorage": torch.float16,
     "LongStorage": torch.int64,
     "IntStorage": torch.int32,
+    "ByteStorage": torch.uint8,
     "BoolStorage": torch.bool,
 }
 # PyTorch's storage classes this project has no dtype for.
 _UNSUPPORTED_STORAGES = {
-    "ByteStorage": "uint8",
     "CharStorage": "int8",
     "ShortStorage": "int16",
     "ComplexFloatStorage": "complex64",
@@ -62,7 +62,7 @@ for _name in list(_STORAGE_DTYPES) + list(_UNSUPPORTED_STORAGES):
 _STORAGE_OF_DTYPE = {dtype: name for name, dtype in _STORAGE_DTYPES.items()}
 
 # array typecodes of the dtypes' bytes (bfloat16 is the high half of a float32).
-_TYPECODES = {torch.float32: "f", torch.float64: "d", torch.int64: "q", torch.int32: "i"}
+_TYPECODES = {torch.float32: "f", torch.float64: "d", torch.int64: "q", torch.int32: "i", torch.uint8: "B"}
 
 
 def _to_bytes(flat):

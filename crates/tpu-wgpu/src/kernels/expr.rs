@@ -217,6 +217,8 @@ pub(crate) fn unary(op: UnaryOp) -> &'static str {
         UnaryOp::Sigmoid => "sigmoid_f32(x)",
         UnaryOp::Sin => "sin_f32(x)",
         UnaryOp::Cos => "cos_f32(x)",
+        UnaryOp::Tan => "tan(x)",
+        UnaryOp::Atan => "atan(x)",
         UnaryOp::Erf => "erf_f32(x)",
         UnaryOp::Floor => "floor(x)",
         UnaryOp::Ceil => "ceil_f32(x)",
@@ -228,7 +230,7 @@ pub(crate) fn unary(op: UnaryOp) -> &'static str {
 /// The helper functions `unary(op)` calls, in order, if any.
 pub(crate) fn unary_helpers(op: UnaryOp) -> &'static [&'static str] {
     match op {
-        UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Round => &[],
+        UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Round | UnaryOp::Tan | UnaryOp::Atan => &[],
         UnaryOp::Ceil => &[FLOAT_HELPERS, CEIL_HELPER],
         UnaryOp::Abs | UnaryOp::Relu => &[FLOAT_HELPERS],
         UnaryOp::Sign => &[FLOAT_HELPERS, SIGN_HELPER],

@@ -295,6 +295,20 @@ impl Runtime {
                 let s = self.unary(UnaryOp::Sin, x).await?;
                 self.unary(UnaryOp::Neg, &s).await?
             }
+            UnaryOp::Tan => {
+                // 1 + tan(x)^2, from the result as PyTorch's TanBackward0.
+                let sq = self.binary(BinaryOp::Mul, out, out).await?;
+                self.binary_scalar(BinaryOp::Add, &sq, 1.0, fl, false)
+                    .await?
+            }
+            UnaryOp::Atan => {
+                // 1 / (1 + x^2)
+                let sq = self.binary(BinaryOp::Mul, x, x).await?;
+                let den = self
+                    .binary_scalar(BinaryOp::Add, &sq, 1.0, fl, false)
+                    .await?;
+                return self.binary(BinaryOp::Div, g, &den).await;
+            }
             UnaryOp::Erf => {
                 // 2/sqrt(pi) * exp(-x^2)
                 let sq = self.binary(BinaryOp::Mul, x, x).await?;

@@ -151,6 +151,8 @@ pub(super) fn identity(op: ReduceOp, dtype: DType) -> f64 {
     };
     match (dtype, low) {
         (DType::Bool, low) => f64::from(u8::from(!low)),
+        (DType::UInt8, true) => 0.0,
+        (DType::UInt8, false) => 255.0,
         (DType::Int32, true) => i32::MIN as f64,
         (DType::Int32, false) => i32::MAX as f64,
         (DType::Int64, true) => i64::MIN as f64,

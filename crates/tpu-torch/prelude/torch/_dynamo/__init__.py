@@ -86,7 +86,7 @@ def _limit():
 
 def _dtype_name(dtype):
     return {"torch.float32": "Float", "torch.float64": "Double", "torch.bfloat16": "BFloat16", "torch.float16": "Half",
-            "torch.int32": "Int", "torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))
+            "torch.int32": "Int", "torch.uint8": "Byte", "torch.int64": "Long", "torch.bool": "Bool"}.get(str(dtype), str(dtype))
 
 
 class _Guard:

@@ -128,7 +128,8 @@ _state = {"backend": None, "groups": [], "cause": None, "comm_modes": []}
 
 # The type names PyTorch's cast errors use.
 _TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.bfloat16: "BFloat16", torch.float16: "Half",
-               torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool"}
+               torch.int64: "Long", torch.int32: "Int", torch.uint8: "Byte",
+               torch.bool: "Bool"}
 
 
 def _seat():

@@ -480,6 +480,37 @@ class LayerNorm(Module):
                 + ", elementwise_affine=" + str(self.elementwise_affine) + ", bias=" + str(self.bias is not None))
 
 
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels (" + str(num_channels) + ") must be divisible by num_groups ("
+                             + str(num_groups) + ")")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(torch.ones(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(torch.zeros(num_channels, device=device, dtype=dtype)) if bias else None
+        else:
+            self.weight = None
+            self.bias = None
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (str(self.num_groups) + ", " + str(self.num_channels) + ", eps=" + str(self.eps) + ", affine="
+                + str(self.affine) + ", bias=" + str(self.bias is not None))
+
+
 class ReLU(Module):
     def __init__(self, inplace=False):
         super().__init__()

@@ -5,7 +5,7 @@
 # module's body (see __init__.py).
 
 
-_DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int32, torch.int64, torch.bool]
+_DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.uint8, torch.int32, torch.int64, torch.bool]
 
 
 def _check_tensor_meta(local, shape_and_stride):

@@ -32,7 +32,7 @@ def _spec_text(v):
     # PyTorch's short form of an operand in a propagation error:
     # Spec(f32[4, 2](S(0)R)).
     short = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16", torch.int64: "i64",
-             torch.int32: "i32", torch.bool: "b8"}
+             torch.int32: "i32", torch.uint8: "u8", torch.bool: "b8"}
     return ("Spec(" + short.get(v.dtype, str(v.dtype)) + str(list(v._spec.shape)) + "("
             + "".join(str(p) for p in v._spec.placements) + "))")
 

@@ -136,6 +136,29 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return torch.where((input != padding_idx).unsqueeze(-1), rows, rows.detach())
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    # Each sample's channels in num_groups groups, each group normalised over
+    # its channels and positions, then the per-channel affine.
+    if input.dim() < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received " + str(input.dim()))
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups != 0:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           "shape " + str(list(input.shape)) + " and num_groups=" + str(num_groups))
+    grouped = input.reshape(n, num_groups, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    centered = grouped - mean
+    var = (centered * centered).mean(-1, keepdim=True)
+    out = (centered * (var + eps).rsqrt()).reshape(input.shape)
+    channel = [1, c] + [1] * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(channel)
+    if bias is not None:
+        out = out + bias.reshape(channel)
+    torch._C.rename_grad_fn(out, "NativeGroupNormBackward0")
+    return out
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
@@ -355,6 +378,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     log_p = input.log().clamp(min=-100.0)
     log_q = (1 - input).log().clamp(min=-100.0)
     loss = -(target * log_p + (1 - target) * log_q)
+    if input.requires_grad and torch.is_grad_enabled() and not target.requires_grad:
+        # ATen's gradient, (x - y) / max(x (1 - x), 1e-12), which is finite
+        # where a probability is exactly 0 or 1 (a saturated sigmoid); the
+        # composite's is NaN there (an infinite log times a clamp's zero).
+        # Same values: the loss plus x * slope minus itself.
+        with torch.no_grad():
+            slope = (input - target) / ((1 - input) * input).clamp(min=1e-12)
+        surrogate = input * slope
+        loss = loss.detach() + (surrogate - surrogate.detach())
     if weight is not None:
         loss = loss * weight
     out = _reduce(loss, reduction)

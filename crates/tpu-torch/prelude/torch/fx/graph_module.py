@@ -1,0 +1,2 @@
+# torch.fx.graph_module: its names live in torch.fx (one body, fx/__init__.py).
+from torch.fx import GraphModule
