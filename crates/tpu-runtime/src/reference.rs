@@ -97,7 +97,7 @@ impl ReferenceBackend {
                 }
                 HostData::F64(x) => HostData::F64(x.iter().map(|&v| op.apply(v)).collect()),
                 data => match data.as_f32() {
-                    Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply(v as f64) as f32)),
+                    Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply_f32(v))),
                     None => return Err(unsupported(op.name())),
                 },
             },

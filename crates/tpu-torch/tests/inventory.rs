@@ -393,7 +393,7 @@ fn grad_fn_names_are_pytorchs() {
 
 /// The dtypes this project has, by the name `torch` gives them.
 const OUR_DTYPES: &[&str] = &[
-    "bool", "int32", "int64", "bfloat16", "float16", "float32", "float64",
+    "bool", "uint8", "int32", "int64", "bfloat16", "float16", "float32", "float64",
 ];
 
 #[test]

@@ -186,7 +186,7 @@ async fn both(
 
 /// The reference's result of `op` on one float32 each (for a flushed operand).
 fn reference_unary(op: UnaryOp, x: f32) -> f32 {
-    op.apply(x as f64) as f32
+    op.apply_f32(x)
 }
 
 /// Every disagreement between `gpu` and the reference on the edge values;

@@ -288,6 +288,22 @@ impl UnaryOp {
         )
     }
 
+    /// The function on float32 values (and bfloat16 and float16, computed in
+    /// float32): `apply` rounded once, except `sigmoid`, which is PyTorch's
+    /// float32 formula `1 / (1 + exp(-x))` with each step rounded, so that it
+    /// is exactly 1.0 from x = 16.64 on, where PyTorch's is (and a BCE loss
+    /// after it clamps its log where PyTorch's does); the correctly rounded
+    /// value there is 0.99999994.
+    pub fn apply_f32(self, x: f32) -> f32 {
+        match self {
+            UnaryOp::Sigmoid => {
+                let e = (-(x as f64)).exp() as f32;
+                1.0 / (1.0 + e)
+            }
+            _ => self.apply(x as f64) as f32,
+        }
+    }
+
     /// The definition on floats, computed in double and rounded by the caller,
     /// so the reference is correctly rounded for float32.
     pub fn apply(self, x: f64) -> f64 {

@@ -89,7 +89,7 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
                 }
                 FusedNode::Unary { op, x } => {
                     for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
-                        *slot = op.apply(v as f64) as f32;
+                        *slot = op.apply_f32(v);
                     }
                 }
                 FusedNode::Where { cond, a, b } => {
@@ -279,7 +279,7 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
                 } => scalar_block(*op, row_of(*x), *scalar as f32, *scalar_on_left, out),
                 FusedNode::Unary { op, x } => {
                     for (slot, &v) in out.iter_mut().zip(row_of(*x)) {
-                        *slot = op.apply(v as f64) as f32;
+                        *slot = op.apply_f32(v);
                     }
                 }
                 FusedNode::Where { cond, a, b } => {

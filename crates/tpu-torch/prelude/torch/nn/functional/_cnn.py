@@ -190,7 +190,16 @@ def _conv2d_windows(x, weight, bias, kernel, stride, dilation, pads, groups):
     taps = (c // groups) * kernel[0] * kernel[1]
     torch._C.set_conv([groups, kernel[0] * kernel[1], n * oh * ow, c // groups, o // groups])
     try:
-        if groups == 1:
+        if groups == 1 and o > oh * ow and n > 1:
+            # Deep layers of small maps (ResNet's last stages): more output
+            # channels than positions, so the batch is folded into the
+            # columns, [taps, N * OH * OW], and one product computes every
+            # sample, instead of the weight repeated for each of them (and
+            # its gradient summed over them).
+            cols = win.permute(1, 4, 5, 0, 2, 3).reshape(taps, n * oh * ow)
+            out = torch.matmul(weight.reshape(o, taps), cols)
+            out = out.reshape(o, n, oh * ow).transpose(0, 1)
+        elif groups == 1:
             cols = win.permute(0, 1, 4, 5, 2, 3).reshape(n, taps, oh * ow)
             out = torch.matmul(weight.reshape(o, taps), cols)
         else:
