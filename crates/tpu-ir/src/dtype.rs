@@ -113,7 +113,9 @@ impl DType {
     pub fn with_scalar(self, scalar: ScalarKind) -> DType {
         match (self, scalar) {
             (DType::Bool, ScalarKind::Int) => DType::Int64,
-            (DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64, ScalarKind::Float) => DType::Float32,
+            (DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64, ScalarKind::Float) => {
+                DType::Float32
+            }
             (d, _) => d,
         }
     }

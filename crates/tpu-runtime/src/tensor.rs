@@ -250,7 +250,10 @@ impl Tensor {
 
     /// Whether the two are windows of one storage.
     pub(crate) fn same_storage(&self, other: &Tensor) -> bool {
-        Rc::ptr_eq(&self.0.layout.borrow().storage, &other.0.layout.borrow().storage)
+        Rc::ptr_eq(
+            &self.0.layout.borrow().storage,
+            &other.0.layout.borrow().storage,
+        )
     }
 
     /// `tensor._version`: the in-place writes its storage has had.

@@ -260,7 +260,11 @@ impl GradFn {
                 UnaryOp::Neg | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round | UnaryOp::Sign => {}
             },
             GradFn::Reduce {
-                op, x, out: o, indices, ..
+                op,
+                x,
+                out: o,
+                indices,
+                ..
             } => match op {
                 ReduceOp::Prod => {
                     out.push(x);

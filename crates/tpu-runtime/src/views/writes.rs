@@ -207,7 +207,11 @@ impl Runtime {
     /// result's node, whose edge to `target`'s old node was taken when it was
     /// recorded. A view's update would also rewrite its base's history
     /// (PyTorch's `CopySlices`), which is not modelled: that is refused.
-    async fn assign_recorded(&mut self, target: &Tensor, result: &Tensor) -> Result<(), RuntimeError> {
+    async fn assign_recorded(
+        &mut self,
+        target: &Tensor,
+        result: &Tensor,
+    ) -> Result<(), RuntimeError> {
         if target.requires_grad() && target.is_leaf() {
             return Err(RuntimeError::Message(
                 "a leaf Variable that requires grad is being used in an in-place operation.".into(),

@@ -10,6 +10,11 @@ pub fn ramp(n: usize) -> Vec<f32> {
         .collect()
 }
 
+/// `ramp` scaled into [-1, 1.2], where `tan` is far from its poles.
+pub fn within_one(n: usize) -> Vec<f32> {
+    ramp(n).into_iter().map(|x| x / 3.0).collect()
+}
+
 /// `ramp` with the values ops disagree on sprinkled in: NaN, signed zeros,
 /// negative integers and halves (for rounding, floor and remainder).
 pub fn mixed(n: usize) -> Vec<f32> {

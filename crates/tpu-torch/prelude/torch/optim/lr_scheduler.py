@@ -3,6 +3,7 @@
 # every attribute but the optimizer), and the same initial step at construction.
 # PyTorch's warnings about calling scheduler.step() before optimizer.step() go to
 # stderr and are left out.
+import bisect
 import math
 import torch
 from torch.optim import Optimizer
@@ -56,6 +57,9 @@ class LRScheduler:
 
     def step(self, epoch=None):
         self._step_count += 1
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None):
         self._get_lr_called_within_step = True
         if epoch is None:
             self.last_epoch += 1
@@ -341,9 +345,89 @@ class OneCycleLR(LRScheduler):
         return lrs
 
 
-class ReduceLROnPlateau:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("torch.optim.lr_scheduler.ReduceLROnPlateau")
+
+class ReduceLROnPlateau(LRScheduler):
+    # Lowers the learning rate by `factor` once the metric passed to step()
+    # has not improved for `patience` epochs (then waits `cooldown` epochs).
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(type(optimizer).__name__ + " is not an Optimizer")
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError("expected " + str(len(optimizer.param_groups)) + " min_lrs, got "
+                                 + str(len(min_lr)))
+            self.default_min_lr = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = _param_groups_val_list(optimizer, "lr")
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    def step(self, metrics, epoch=None):
+        current = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
+
+    def _reduce_lr(self):
+        if len(self.optimizer.param_groups) != len(self.min_lrs):
+            self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
+        for i, group in enumerate(self.optimizer.param_groups):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, self.min_lrs[i])
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.mode == "min":
+            return a < best * (1.0 - self.threshold) if self.threshold_mode == "rel" else a < best - self.threshold
+        return a > best * (self.threshold + 1.0) if self.threshold_mode == "rel" else a > best + self.threshold
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    def load_state_dict(self, state_dict):
+        for key, value in state_dict.items():
+            setattr(self, key, value)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
 
 class CyclicLR:
@@ -351,21 +435,171 @@ class CyclicLR:
         raise NotImplementedError("torch.optim.lr_scheduler.CyclicLR")
 
 
-class CosineAnnealingWarmRestarts:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("torch.optim.lr_scheduler.CosineAnnealingWarmRestarts")
+class CosineAnnealingWarmRestarts(LRScheduler):
+    # Cosine annealing from each base lr to eta_min over T_i epochs, restarting
+    # with T_i multiplied by T_mult.
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError("Expected positive integer T_0, but got " + str(T_0))
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError("Expected integer T_mult >= 1, but got " + str(T_mult))
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError("Expected float or int eta_min, but got " + str(eta_min) + " of type "
+                             + str(type(eta_min)))
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        else:
+            if epoch < 0:
+                raise ValueError("Expected non-negative epoch, but got " + str(epoch))
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult ** n
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._get_lr_called_within_step = False
+        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
 
 
-class SequentialLR:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("torch.optim.lr_scheduler.SequentialLR")
+def _check_schedulers(owner, optimizer, schedulers, what):
+    if len(schedulers) < 1:
+        raise ValueError(owner + " expects at least one scheduler" + what + ", but got no scheduler.")
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(owner + " at index " + str(i) + " should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(owner + " does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                             "kwargs to be specified when calling `step`, but got one at index " + str(i)
+                             + " in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(owner + " expects all schedulers to belong to the same optimizer, but got scheduler "
+                             + type(scheduler).__name__ + " at index " + str(i) + " has "
+                             + str(scheduler.optimizer) + ", which is different from "
+                             + type(optimizer).__name__ + ".")
 
 
-class ChainedScheduler:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("torch.optim.lr_scheduler.ChainedScheduler")
+def _nested_state_dict(scheduler):
+    state = {key: value for key, value in vars(scheduler).items() if key not in ("optimizer", "_schedulers")}
+    state["_schedulers"] = [s.state_dict() for s in scheduler._schedulers]
+    return state
 
 
-class PolynomialLR:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("torch.optim.lr_scheduler.PolynomialLR")
+def _load_nested_state_dict(scheduler, state_dict):
+    nested = state_dict.pop("_schedulers")
+    for key, value in state_dict.items():
+        setattr(scheduler, key, value)
+    state_dict["_schedulers"] = nested
+    for s, state in zip(scheduler._schedulers, nested):
+        s.load_state_dict(state)
+
+
+class SequentialLR(LRScheduler):
+    # One scheduler after another, switching at each milestone (the next one
+    # starts from its epoch 0).
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        _check_schedulers(type(self).__name__, optimizer, schedulers, "")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                             "number of milestone points, but got number of schedulers " + str(len(schedulers))
+                             + " and the number of milestones to be equal to " + str(len(milestones)))
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # Each scheduler's construction stepped the lr once: undo them, and
+        # start the first one again.
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        self._undo(self)
+        idx = bisect.bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def _undo(self, scheduler):
+        if hasattr(scheduler, "_schedulers"):
+            for s in scheduler._schedulers:
+                self._undo(s)
+        elif hasattr(scheduler, "last_epoch"):
+            scheduler.last_epoch -= 1
+
+    def step(self):
+        self.last_epoch += 1
+        idx = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+    def state_dict(self):
+        return _nested_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _load_nested_state_dict(self, state_dict)
+
+
+class ChainedScheduler(LRScheduler):
+    # Every scheduler steps on each step, in order; their factors compose.
+    def __init__(self, schedulers, optimizer=None):
+        optimizer = optimizer or (schedulers[0].optimizer if len(schedulers) > 0 else None)
+        _check_schedulers(type(self).__name__, optimizer, schedulers, " to be chained")
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _param_groups_val_list(schedulers[-1].optimizer, "lr")
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
+
+    def state_dict(self):
+        return _nested_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _load_nested_state_dict(self, state_dict)
+
+
+class PolynomialLR(LRScheduler):
+    # Decays each lr to 0 over total_iters steps by (1 - t/T) ** power.
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, "lr")
+        decay = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group["lr"] * decay for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
