@@ -181,9 +181,14 @@ fn values(positive: bool) -> Vec<f32> {
 #[test]
 fn gradients_match_finite_differences() {
     use UnaryOp::*;
-    for op in [Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf] {
+    for op in [
+        Neg, Abs, Relu, Exp, Log, Sqrt, Tanh, Sigmoid, Sin, Cos, Erf, Atan,
+    ] {
         block_on(check(Case::Unary(op), values(matches!(op, Log | Sqrt))));
     }
+    // tan within (-1, 1), away from its poles.
+    let halves = values(false).into_iter().map(|v| v / 2.0).collect();
+    block_on(check(Case::Unary(Tan), halves));
     for op in [
         BinaryOp::Add,
         BinaryOp::Sub,
