@@ -296,6 +296,7 @@ def _torch_unary(name):
     def function(input, *, out=None):
         return _out(out, _py_getattr(input, name)())
     function.__name__ = name
+    function.__qualname__ = name
     return function
 
 

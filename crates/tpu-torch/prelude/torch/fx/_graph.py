@@ -316,7 +316,8 @@ class Graph:
 
 def _tabulate(rows, headers):
     # The table `tabulate(rows, headers)` prints in its default format (every
-    # cell as str, left-aligned; a column of numbers only, right-aligned).
+    # cell as str, left-aligned; a column of numbers only, right-aligned; no
+    # spaces at the ends of lines).
     cells = [[str(c) for c in row] for row in rows]
     numeric = [bool(rows) and all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows)
                for i in range(len(headers))]
@@ -326,7 +327,7 @@ def _tabulate(rows, headers):
         out = []
         for i, v in enumerate(values):
             out.append(v.rjust(widths[i]) if numeric[i] else v.ljust(widths[i]))
-        return "  ".join(out)
+        return "  ".join(out).rstrip()
 
     lines = [line(headers), "  ".join("-" * w for w in widths)]
     lines.extend(line(r) for r in cells)
