@@ -274,4 +274,55 @@ mod tests {
             );
         }
     }
+
+    /// The module carries the prelude without comments (`build/strip.rs`):
+    /// every file keeps its lines, and parses to the same tree as the file
+    /// in the source folder, by Python's own `ast`.
+    #[test]
+    fn the_prelude_without_comments_is_the_same_code_on_the_same_lines() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prelude");
+        let mut paths = Vec::new();
+        for m in LIBRARY {
+            for (file, stripped) in m.files {
+                let original = std::fs::read_to_string(root.join(file)).expect("a prelude file");
+                assert_eq!(original.lines().count(), stripped.lines().count(), "{file}");
+                assert!(stripped.len() <= original.len(), "{file}");
+                paths.push((
+                    root.join(file),
+                    std::path::Path::new(env!("OUT_DIR"))
+                        .join("prelude")
+                        .join(file),
+                ));
+            }
+        }
+        let pairs: Vec<String> = paths
+            .iter()
+            .map(|(a, b)| {
+                format!(
+                    "({:?}, {:?})",
+                    a.display().to_string(),
+                    b.display().to_string()
+                )
+            })
+            .collect();
+        let source = format!(
+            "import ast\nfor a, b in [{}]:\n    \
+             if ast.dump(ast.parse(open(a).read())) != ast.dump(ast.parse(open(b).read())):\n        \
+             print('differs:', a)\nprint('compared', {})\n",
+            pairs.join(", "),
+            pairs.len()
+        );
+        let outcome = std::thread::Builder::new()
+            .stack_size(tpu_python::STACK_BYTES)
+            .spawn(move || tpu_python::run(&source, tpu_python::Options::default()))
+            .expect("a thread starts")
+            .join()
+            .expect("the run does not panic");
+        assert_eq!(
+            outcome.stdout,
+            format!("compared {}\n", paths.len()),
+            "{}",
+            outcome.stderr
+        );
+    }
 }
