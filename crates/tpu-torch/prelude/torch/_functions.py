@@ -406,11 +406,11 @@ def _broadcast_pair(a, b):
     rank = _py_max(len(a), len(b))
     a = [1] * (rank - len(a)) + list(a)
     b = [1] * (rank - len(b)) + list(b)
-    for i in range(rank - 1, -1, -1):
+    for i in _py_range(rank - 1, -1, -1):
         if a[i] != b[i] and a[i] != 1 and b[i] != 1:
             raise RuntimeError("The size of tensor a (" + str(a[i]) + ") must match the size of tensor b ("
                                + str(b[i]) + ") at non-singleton dimension " + str(i))
-    return [b[i] if a[i] == 1 else a[i] for i in range(rank)]
+    return [b[i] if a[i] == 1 else a[i] for i in _py_range(rank)]
 
 
 def _type_meta_name(dtype):

@@ -85,14 +85,14 @@ def einsum(equation, *operands):
             j = i + 1 + t[i + 1:].index(c)
             x = x.diagonal(0, i, j)
             t = t[:i] + t[i + 1:j] + t[j + 1:] + c
-        others = out + "".join(terms[m] for m in range(_py_len(terms)) if m != k)
+        others = out + "".join(terms[m] for m in _py_range(_py_len(terms)) if m != k)
         lone = [i for i, c in enumerate(t) if c not in others]
         if lone:
             x = x.sum(lone)
             t = "".join(c for i, c in enumerate(t) if i not in lone)
         work.append((t, x))
     t, x = work[0]
-    for k in range(1, _py_len(work)):
+    for k in _py_range(1, _py_len(work)):
         u, y = work[k]
         later = out + "".join(w[0] for w in work[k + 1:])
         batch = [c for c in t if c in u and c in later]
@@ -101,7 +101,7 @@ def einsum(equation, *operands):
         right = [c for c in u if c not in t]
         xa = x.permute([t.index(c) for c in batch + left + summed])
         yb = y.permute([u.index(c) for c in batch + summed + right])
-        bs = [_py_max(xa.shape[i], yb.shape[i]) for i in range(_py_len(batch))]
+        bs = [_py_max(xa.shape[i], yb.shape[i]) for i in _py_range(_py_len(batch))]
         xa = xa.expand(bs + list(xa.shape[_py_len(batch):]))
         yb = yb.expand(bs + list(yb.shape[_py_len(batch):]))
         nb, nl, ns, nr = _prod_of(bs), _prod_of([sizes[c] for c in left]), \
@@ -188,7 +188,7 @@ def kron(input, other):
     a = input.reshape([1] * (n - input.dim()) + list(input.shape))
     b = other.reshape([1] * (n - other.dim()) + list(other.shape))
     spread_a, spread_b, final = [], [], []
-    for i in range(n):
+    for i in _py_range(n):
         spread_a += [a.shape[i], 1]
         spread_b += [1, b.shape[i]]
         final.append(a.shape[i] * b.shape[i])
@@ -197,14 +197,14 @@ def kron(input, other):
 
 def tensordot(a, b, dims=2):
     if _py_isinstance(dims, _py_int):
-        dims_a = list(range(a.dim() - dims, a.dim()))
-        dims_b = list(range(dims))
+        dims_a = list(_py_range(a.dim() - dims, a.dim()))
+        dims_b = list(_py_range(dims))
     else:
         dims_a, dims_b = _dims(dims[0]), _dims(dims[1])
     dims_a = [d % a.dim() for d in dims_a]
     dims_b = [d % b.dim() for d in dims_b]
-    free_a = [d for d in range(a.dim()) if d not in dims_a]
-    free_b = [d for d in range(b.dim()) if d not in dims_b]
+    free_a = [d for d in _py_range(a.dim()) if d not in dims_a]
+    free_b = [d for d in _py_range(b.dim()) if d not in dims_b]
     k = _prod_of([a.shape[d] for d in dims_a])
     left = a.permute(free_a + dims_a).reshape(-1, k)
     right = b.permute(dims_b + free_b).reshape(k, -1)

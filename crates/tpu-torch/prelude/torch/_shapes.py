@@ -97,7 +97,7 @@ def chunk(input, chunks, dim=0):
 
 
 def unbind(input, dim=0):
-    return tuple(_named(_C.select(input, dim, i), "UnbindBackward0") for i in range(input.shape[dim]))
+    return tuple(_named(_C.select(input, dim, i), "UnbindBackward0") for i in _py_range(input.shape[dim]))
 
 
 def index_select(input, dim, index):
@@ -122,7 +122,7 @@ def gather(input, dim, index, sparse_grad=False):
     d = dim % input.dim()
     _check_index(input, d, index, "gather")
     coords = []
-    for k in range(input.dim()):
+    for k in _py_range(input.dim()):
         if k == d:
             coords.append(index)
         else:
@@ -152,8 +152,8 @@ def movedim(input, source, destination):
     order = [None] * n
     for s, d in zip(src, dst):
         order[d] = s
-    rest = [i for i in range(n) if i not in src]
-    for i in range(n):
+    rest = [i for i in _py_range(n) if i not in src]
+    for i in _py_range(n):
         if order[i] is None:
             order[i] = rest.pop(0)
     return input.permute(order)
@@ -331,7 +331,7 @@ def tensor_split(input, indices_or_sections, dim=0):
         q, r = n // sections, n % sections
         bounds = []
         at = 0
-        for i in range(sections - 1):
+        for i in _py_range(sections - 1):
             at += q + (1 if i < r else 0)
             bounds.append(at)
     else:
@@ -371,7 +371,7 @@ def _flat_positions(shape, dim, index, along):
     n = _py_len(shape)
     flat = None
     stride = 1
-    for k in range(n - 1, -1, -1):
+    for k in _py_range(n - 1, -1, -1):
         if k == dim:
             coord = index
         else:
@@ -461,7 +461,7 @@ def clamp_max(input, max):
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     parts = [p for p in [prepend, input, append] if p is not None]
     x = cat(parts, dim) if _py_len(parts) > 1 else input
-    for _ in range(n):
+    for _ in _py_range(n):
         m = x.shape[dim]
         later, earlier = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
         x = (later != earlier) if x.dtype == bool else later - earlier

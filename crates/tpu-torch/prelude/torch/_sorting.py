@@ -175,7 +175,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         rows = input.movedim(d, 0).flatten(1)
         n = rows.shape[0]
         key = zeros(n, dtype=int64, device=input.device)
-        for c in range(rows.shape[1]):
+        for c in _py_range(rows.shape[1]):
             key = key * n + _rank_dense(rows[:, c])
         return _unique_flat(key, input.movedim(d, 0), return_inverse, return_counts, d)
     return _unique_flat(input.flatten(), None, return_inverse, return_counts, None, input.shape)

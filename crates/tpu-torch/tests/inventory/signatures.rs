@@ -47,6 +47,11 @@ const MERGED_POSITIONAL_OVERLOADS: &[&str] = &[
     "Tensor.hsplit",
     "torch.vsplit",
     "Tensor.vsplit",
+    "torch.dsplit",
+    "Tensor.dsplit",
+    "torch.isin",
+    "torch.ldexp",
+    "torch.randint_like",
 ];
 
 /// Keywords PyTorch's hand-written Python bindings take that neither a schema
@@ -209,9 +214,23 @@ pub fn compare_signature(function: &str, ours: &[Param], entry: &Json) -> Vec<St
                 .any(|p| str_of(&p["kind"]) == "**kwargs")
         })
     });
+    // A private parameter PyTorch also has (`softmin(_stacklevel=3)`) is
+    // left out of `theirs` above, and so out of this comparison.
+    let theirs_private = |name: &str| {
+        name.starts_with('_')
+            && entry["signatures"].as_array().is_some_and(|sigs| {
+                sigs.iter().any(|sig| {
+                    sig.as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|q| str_of(&q["name"]) == name)
+                })
+            })
+    };
     for p in ours {
         if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKeywords)
             || EXEMPT.contains(&p.name.as_str())
+            || theirs_private(&p.name)
             || theirs_open
             || UNDOCUMENTED_KEYWORDS.contains(&(function, p.name.as_str()))
         {

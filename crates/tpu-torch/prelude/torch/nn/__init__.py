@@ -2,7 +2,7 @@
 # submodules are found by walking an instance's attributes in assignment order,
 # which is the order PyTorch registers them in. The module's body is this file
 # then its parts, in this order, in one namespace:
-# parts: _loss.py _layers.py _cnn.py _rnn.py _transformer.py
+# parts: _loss.py _layers.py _cnn.py _rnn.py _transformer.py _activation.py
 import collections
 import math
 import warnings

@@ -1,6 +1,6 @@
 # torch.nn.functional, built from torch ops so that autograd covers it. The
 # module's body is this file then _cnn.py (one namespace):
-# parts: _cnn.py
+# parts: _cnn.py _activation.py
 import math
 import warnings
 
