@@ -11,9 +11,10 @@
 # with real collectives on the mesh's groups, and runs the primitive on the
 # local tensors. So the whole torch API built on the primitives works on
 # DTensors, and autograd runs on the local tensors: a DTensor's gradient is
-# the local gradient placed as the tensor is. Gradients do not flow through
-# a redistribution's collectives yet; redistributing a tensor that needs one
-# is refused (see `_redistribute_local`).
+# the local gradient placed as the tensor is: a redistribution's backward
+# runs the collectives PyTorch's does (`_redistribute_local`), and a
+# replicated operand of an op with a sharded output has its gradient summed
+# over the mesh (`_local` in _math_ops.py), where PyTorch keeps it Partial.
 #
 # The module's body is this file and its parts, run in this order in one
 # namespace: the placements, DTensor and its factories, redistribution, then

@@ -328,7 +328,9 @@ class DTensor(torch.Tensor):
         return torch.div(self, other)
 
     def __rtruediv__(self, other):
-        return torch.mul(torch.reciprocal(self), other)
+        # The primitive itself: torch.reciprocal is `1 / x`, which would
+        # come back here.
+        return _C.binary("div", other, self)
 
     def __matmul__(self, other):
         return torch.matmul(self, other)
@@ -448,6 +450,29 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
     if requires_grad:
         local.requires_grad_(True)
     return DTensor(local, _Spec(mesh, placements, tensor.shape))
+
+
+def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None, output_fn=None):
+    # As PyTorch's: `partition_fn(name, submodule, mesh)` places each
+    # submodule's parameters; what it leaves plain is replicated; `input_fn`
+    # and `output_fn` run around the module's forward as hooks.
+    mesh = device_mesh if device_mesh is not None else _default_mesh()
+    if getattr(module, "_distribute_module_applied", False):
+        raise RuntimeError("distribute_module should only be called once on a module, but it has already been "
+                           "called on this module!")
+    for name, submodule in module.named_modules():
+        if partition_fn is not None:
+            partition_fn(name, submodule, mesh)
+        for key, param in list(submodule.named_parameters(recurse=False)):
+            if not isinstance(param, DTensor):
+                placed = distribute_tensor(param.detach(), mesh, [Replicate()] * mesh.ndim)
+                submodule.register_parameter(key, torch.nn.Parameter(placed, requires_grad=param.requires_grad))
+    if input_fn is not None:
+        module.register_forward_pre_hook(lambda _, inputs: input_fn(module, inputs, mesh))
+    if output_fn is not None:
+        module.register_forward_hook(lambda mod, inputs, outputs: output_fn(mod, outputs, mesh))
+    module._distribute_module_applied = True
+    return module
 
 
 def _note_sharding(names):

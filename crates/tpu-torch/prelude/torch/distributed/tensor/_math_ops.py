@@ -80,12 +80,41 @@ def _broadcast_shapes(shapes):
     return out
 
 
-def _local(v, placements):
-    if _is_dt(v):
-        return _redistribute_local(v._local_tensor, v._spec, placements)
-    if isinstance(v, torch.Tensor):
+def _local(v, placements, out=None):
+    """`v`'s local block placed as `placements`, for an op whose output is
+    placed as `out` (when given): where `v` is replicated on a mesh
+    dimension the output is not, this rank's backward sees only its share of
+    the output's gradient, so the operand's gradient is summed over that
+    dimension's group (`_SumGradient`)."""
+    if not _is_dt(v):
         return v
-    return v
+    local = _redistribute_local(v._local_tensor, v._spec, placements)
+    if out is not None and torch.is_grad_enabled() and local.requires_grad:
+        dims = tuple(i for i in range(len(out)) if isinstance(placements[i], Replicate)
+                     and not isinstance(out[i], Replicate))
+        if dims:
+            local = _SumGradient.apply(local, v._spec.mesh, dims)
+    return local
+
+
+class _SumGradient(torch.autograd.Function):
+    # Identity forward; backward all-reduces the gradient over the mesh
+    # dimensions given, so a replicated operand's gradient is whole on every
+    # rank. (PyTorch leaves it Partial and reduces it when it is used: the
+    # same values, one collective at another moment.)
+    @staticmethod
+    def forward(ctx, local, mesh, dims):
+        ctx.mesh = mesh
+        ctx.dims = dims
+        return local
+
+    @staticmethod
+    def backward(ctx, grad):
+        total = grad.clone()
+        for i in ctx.dims:
+            cause = "DTensor backward: a replicated operand's gradient summed over mesh dim " + str(i)
+            _with_cause(cause, lambda: dist.all_reduce(total, group=ctx.mesh.get_group(i)))
+        return total, None, None
 
 
 def _operand_placements(v, out_placements, out_shape):
@@ -202,7 +231,7 @@ def _pointwise(op, primitive, head, operands, tail, kind=None, aten=None):
                 elif wants[k] is not None:
                     want[i] = _operand_placements(v, [wants[k]], out_shape)[0] if isinstance(wants[k], Shard) \
                         else wants[k]
-            local = _local(v, want)
+            local = _local(v, want, out)
             if scales[k] != 1.0:
                 local = local * scales[k]
             locals_.append(local)
@@ -316,7 +345,7 @@ def _matmul(args, name):
         want_b.append(best[2])
         out.append(best[3])
     primitive = {"matmul": _C.matmul, "mm": _C.mm, "bmm": _C.bmm}[name]
-    result = primitive(_local(a, want_a), _local(b, want_b))
+    result = primitive(_local(a, want_a, out), _local(b, want_b, out))
     return DTensor(result, _Spec(mesh, out, out_shape))
 
 
