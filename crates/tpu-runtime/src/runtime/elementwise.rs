@@ -6,7 +6,7 @@
 
 use super::{Runtime, RuntimeError, scalar_type_name};
 use crate::autograd::GradFn;
-use crate::tensor::Tensor;
+use crate::tensor::{Device, Tensor};
 use tpu_ir::{BinaryOp, CompareOp, DType, Op, ScalarKind, Shape, UnaryOp};
 
 /// PyTorch's message for `-` with a bool operand.
@@ -39,12 +39,33 @@ impl Runtime {
         }
     }
 
+    /// PyTorch lets a 0-dim `cpu` tensor join an elementwise op on another
+    /// device as a Python number would: it is copied to the other operand's
+    /// device (a recorded copy, so gradients flow back to it).
+    async fn cpu_scalar_to_peer(
+        &mut self,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> Result<(Tensor, Tensor), RuntimeError> {
+        let lone = |t: &Tensor, other: &Tensor| {
+            t.device() == Device::Cpu && other.device() != Device::Cpu && t.shape().rank() == 0
+        };
+        if lone(a, b) {
+            return Ok((self.to_device(a, b.device()).await?, b.clone()));
+        }
+        if lone(b, a) {
+            return Ok((a.clone(), self.to_device(b, a.device()).await?));
+        }
+        Ok((a.clone(), b.clone()))
+    }
+
     pub async fn binary(
         &mut self,
         op: BinaryOp,
         a: &Tensor,
         b: &Tensor,
     ) -> Result<Tensor, RuntimeError> {
+        let (a, b) = &self.cpu_scalar_to_peer(a, b).await?;
         let out = Shape::broadcast(&a.shape(), &b.shape())?;
         if op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool) {
             return Err(RuntimeError::NotImplemented(BOOL_SUBTRACTION.into()));
@@ -166,6 +187,7 @@ impl Runtime {
         a: &Tensor,
         b: &Tensor,
     ) -> Result<Tensor, RuntimeError> {
+        let (a, b) = &self.cpu_scalar_to_peer(a, b).await?;
         let out = Shape::broadcast(&a.shape(), &b.shape())?;
         let dtype = result_type(a, b);
         let (a, b) = (self.cast(a, dtype).await?, self.cast(b, dtype).await?);
@@ -198,6 +220,8 @@ impl Runtime {
                 scalar_type_name(cond.dtype())
             )));
         }
+        let (a, b) = &self.cpu_scalar_to_peer(a, b).await?;
+        let (cond, a) = &self.cpu_scalar_to_peer(cond, a).await?;
         let ab = Shape::broadcast(&a.shape(), &b.shape())?;
         let out = Shape::broadcast(&cond.shape(), &ab)?;
         let dtype = result_type(a, b);

@@ -130,10 +130,12 @@ class RNNBase(Module):
             s += ", bidirectional=" + str(self.bidirectional)
         return s
 
-    def _run(self, input, hx, cx):
+    def _run(self, input, hx, cx, batch_sizes=None):
         # input (seq, batch, features); hx (and cx for the LSTM) (layers *
         # directions, batch, hidden). Returns the last layer's outputs and the
-        # final states, as ATen's CPU path computes them.
+        # final states, as ATen's CPU path computes them. With `batch_sizes`
+        # (a packed batch, longest first) only the first batch_sizes[t] rows
+        # advance at step t; the others keep their state.
         directions = 2 if self.bidirectional else 1
         seq_len = input.shape[0]
         layer_input = input
@@ -148,13 +150,20 @@ class RNNBase(Module):
                 projected = F.linear(layer_input, w_ih, b_ih)
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 out = [None] * seq_len
+                rows = torch.arange(h.shape[0], device=h.device).unsqueeze(1) if batch_sizes is not None else None
                 for t in steps:
+                    h_prev, c_prev = h, c
                     if self.mode == "LSTM":
                         h, c = _lstm_step(projected[t], h, c, w_hh, b_hh)
                     elif self.mode == "GRU":
                         h = _gru_step(projected[t], h, w_hh, b_hh)
                     else:
                         h = _rnn_step(projected[t], h, w_hh, b_hh, "tanh" if self.mode == "RNN_TANH" else "relu")
+                    if batch_sizes is not None and batch_sizes[t] < h.shape[0]:
+                        running = rows < batch_sizes[t]
+                        h = torch.where(running, h, h_prev)
+                        if c is not None:
+                            c = torch.where(running, c, c_prev)
                     out[t] = h
                 outputs.append(torch.stack(out, 0) if seq_len else torch.empty(0, *h.shape))
                 h_out.append(h)
@@ -167,7 +176,31 @@ class RNNBase(Module):
         c_n = torch.stack(c_out, 0) if cx is not None else None
         return layer_input, h_n, c_n
 
-    def _forward(self, input, hx):
+    def _forward_packed(self, packed, hx):
+        # The packed steps padded back (in the packed order), run with each
+        # row advancing while its sequence runs, and packed again; states given
+        # and returned are in the caller's order.
+        rnn_utils = torch.nn.utils.rnn
+        sizes = packed.batch_sizes.tolist()
+        padded = rnn_utils._padded_steps(packed, 0.0, len(sizes))
+        order, back = packed.sorted_indices, packed.unsorted_indices
+        if hx is not None and order is not None:
+            hx = tuple(h.index_select(1, order) for h in hx) if self.mode == "LSTM" else hx.index_select(1, order)
+        batch_first, self.batch_first = self.batch_first, False
+        try:
+            output, h_n, c_n = self._forward(padded, hx, sizes)
+        finally:
+            self.batch_first = batch_first
+        data = torch.cat([output[t, :b] for t, b in enumerate(sizes)], 0)
+        if back is not None:
+            h_n = h_n.index_select(1, back)
+            c_n = c_n.index_select(1, back) if c_n is not None else None
+        out = rnn_utils.PackedSequence(data, packed.batch_sizes, order, back)
+        return out, ((h_n, c_n) if self.mode == "LSTM" else h_n)
+
+    def _forward(self, input, hx, batch_sizes=None):
+        if isinstance(input, torch.nn.utils.rnn.PackedSequence):
+            return self._forward_packed(input, hx)
         name = type(self).__name__
         _rnn_check_input(input, self.batch_first, self.input_size, name)
         batched = input.dim() == 3
@@ -201,7 +234,9 @@ class RNNBase(Module):
                     raise RuntimeError("Expected hidden size " + str(state_shape) + ", got "
                                        + str(list(h0.shape)))
             c0 = None
-        output, h_n, c_n = self._run(input, h0, c0)
+        output, h_n, c_n = self._run(input, h0, c0, batch_sizes)
+        if batch_sizes is not None:
+            return output, h_n, c_n
         if not batched:
             output = output.squeeze(1)
             h_n = h_n.squeeze(1)
