@@ -99,6 +99,7 @@ const IMPORTED_WITH: &[(&str, &[&str])] = &[
             "torch.backends.cudnn",
             "torch.backends.mps",
             "torch.accelerator",
+            "torch.amp",
         ],
     ),
     ("jax", &["jax.numpy", "jax.lax"]),
@@ -116,7 +117,6 @@ pub(crate) fn imported_with(name: &str) -> &'static [&'static str] {
 /// is a `NotImplementedError` naming it, not a `ModuleNotFoundError` that reads
 /// like a typo.
 const PYTORCH_SUBMODULES: &[&str] = &[
-    "torch.amp",
     "torch.ao",
     "torch.distributed.checkpoint",
     "torch.distributed.elastic",

@@ -581,12 +581,6 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad, terms)
 
 
-def _copy_of(view):
-    def fn(input, *args, **kwargs):
-        return getattr(input, view)(*args, **kwargs).clone()
-    return fn
-
-
 def alias_copy(input):
     return input.clone()
 

@@ -167,6 +167,9 @@ def softmax(input, dim, dtype=None):
     out = _sharded_along(input, [dim], lambda x: softmax(x, dim, dtype))
     if out is not None:
         return out
+    if dtype is None and input.dtype in (bfloat16, float16):
+        # ATen computes a half-precision softmax in float32 and rounds once.
+        return softmax(input.to(float32), dim).to(input.dtype)
     x = input if dtype is None else input.to(dtype)
     m = x.detach().amax(dim, keepdim=True)
     e = (x - m).exp()
@@ -179,6 +182,9 @@ def log_softmax(input, dim, dtype=None):
     out = _sharded_along(input, [dim], lambda x: log_softmax(x, dim, dtype))
     if out is not None:
         return out
+    if dtype is None and input.dtype in (bfloat16, float16):
+        # ATen computes a half-precision log_softmax in float32 and rounds once.
+        return log_softmax(input.to(float32), dim).to(input.dtype)
     x = input if dtype is None else input.to(dtype)
     m = x.detach().amax(dim, keepdim=True)
     shifted = x - m

@@ -60,6 +60,9 @@ const UNDOCUMENTED_KEYWORDS: &[(&str, &str)] = &[
     ("Tensor.nonzero", "as_tuple"),
     ("Tensor.hsplit", "indices_or_sections"),
     ("Tensor.vsplit", "indices_or_sections"),
+    // `torch.is_autocast_enabled("cpu")` works in PyTorch 2.15; the recorded
+    // binding lists only the overload without it.
+    ("torch.is_autocast_enabled", "device_type"),
 ];
 
 /// Parameters of overloads that only TorchScript registers (PyTorch's Python

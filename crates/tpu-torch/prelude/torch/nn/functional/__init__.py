@@ -12,7 +12,20 @@ def relu(input, inplace=False):
     return input.relu()
 
 
+def _half_in_float32(fn, input, *args):
+    # ATen computes these ops of a half-precision input in float32 and rounds
+    # the result once; composed of several ops here, each would round.
+    out = fn(input.to(torch.float32), *[a.to(torch.float32) if isinstance(a, torch.Tensor) and a.is_floating_point()
+                                         else a for a in args])
+    return out.to(input.dtype)
+
+
+_HALF = (torch.bfloat16, torch.float16)
+
+
 def gelu(input, approximate="none"):
+    if input.dtype in _HALF:
+        return _half_in_float32(lambda x: gelu(x, approximate), input)
     if approximate == "tanh":
         inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
         out = 0.5 * input * (1.0 + inner.tanh())
@@ -23,6 +36,8 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
+    if input.dtype in _HALF:
+        return _half_in_float32(silu, input)
     out = input * input.sigmoid()
     torch._C.rename_grad_fn(out, "SiluBackward0")
     return out
@@ -102,6 +117,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def linear(input, weight, bias=None):
+    dtype = torch._autocast_dtype_for(input, weight)
+    if dtype is not None:
+        return torch._autocast_lowp(linear, (input, weight, bias), dtype)
     if input.dtype != weight.dtype:
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got " + torch._scalar_type_name(input.dtype)
                            + " and " + torch._scalar_type_name(weight.dtype))
@@ -137,6 +155,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    if input.dtype in _HALF:
+        return _half_in_float32(lambda x, w, b: group_norm(x, num_groups, w, b, eps), input, weight, bias)
     # Each sample's channels in num_groups groups, each group normalised over
     # its channels and positions, then the per-channel affine.
     if input.dim() < 2:
@@ -160,6 +180,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    if input.dtype in _HALF:
+        return _half_in_float32(lambda x, w, b: layer_norm(x, normalized_shape, w, b, eps), input, weight, bias)
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     n = len(normalized_shape)
@@ -224,6 +246,7 @@ def _legacy_reduction(size_average, reduce):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -234,6 +257,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -241,6 +265,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -254,6 +279,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    input, target = torch._autocast_fp32(input, target)
     _check_reduction(reduction)
     z = (input - target).abs()
     loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
@@ -265,6 +291,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     if reduction not in ("mean", "sum", "none", "batchmean"):
@@ -284,6 +311,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    (input,) = torch._autocast_fp32(input)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -327,6 +355,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
+    (input,) = torch._autocast_fp32(input)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -367,6 +396,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -396,6 +426,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
+    input, target = torch._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
@@ -426,6 +457,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
                                  scale=None, enable_gqa=False):
+    dtype = torch._autocast_dtype_for(query, key, value)
+    if dtype is not None:
+        return torch._autocast_lowp(
+            lambda q, k, v, m: scaled_dot_product_attention(q, k, v, m, dropout_p, is_causal, scale, enable_gqa),
+            (query, key, value, attn_mask), dtype)
     L, S = query.shape[-2], key.shape[-2]
     scale_factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale_factor

@@ -105,6 +105,10 @@ def _raise_runtime(message):
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, n):
+    dtype = torch._autocast_dtype_for(input, weight)
+    if dtype is not None:
+        return torch._autocast_lowp(lambda x, w, b: _conv(x, w, b, stride, padding, dilation, groups, n),
+                                    (input, weight, bias), dtype)
     name = "conv" + str(n) + "d"
     if input.dim() not in (n + 1, n + 2):
         raise RuntimeError("Expected " + str(n + 1) + "D (unbatched) or " + str(n + 2) + "D (batched) input to "
@@ -245,6 +249,11 @@ def _dilate(x, dim, step):
 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n):
+    dtype = torch._autocast_dtype_for(input, weight)
+    if dtype is not None:
+        return torch._autocast_lowp(
+            lambda x, w, b: _conv_transpose(x, w, b, stride, padding, output_padding, groups, dilation, n),
+            (input, weight, bias), dtype)
     # The gradient of a convolution, computed as the convolution a TPU runs
     # for it (XLA's lhs dilation): the input spread by the stride, padded by
     # dilation * (kernel - 1) - padding (and output_padding after), against
