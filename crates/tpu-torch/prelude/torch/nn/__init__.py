@@ -249,7 +249,17 @@ class Module:
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         own = self.state_dict(keep_vars=True)
-        missing_keys = [k for k in own if k not in state_dict]
+        # A BatchNorm loading a state_dict of version 1 or without versions
+        # (a plain dict) keeps its own num_batches_tracked, as PyTorch's
+        # _BatchNorm._load_from_state_dict fills it in.
+        metadata = getattr(state_dict, "_metadata", None) or {}
+        kept = set()
+        for prefix, m in self.named_modules():
+            if isinstance(m, _BatchNorm) and m.track_running_stats:
+                version = metadata.get(prefix, {}).get("version")
+                if version is None or version < 2:
+                    kept.add(prefix + ("." if prefix else "") + "num_batches_tracked")
+        missing_keys = [k for k in own if k not in state_dict and k not in kept]
         unexpected_keys = [k for k in state_dict if k not in own]
         error_msgs = []
         with torch.no_grad():
@@ -305,6 +315,20 @@ class Module:
                 b = getattr(m, name)
                 if b is not None:
                     setattr(m, name, b.to(*args, **kwargs))
+        return self
+
+    def to_empty(self, *, device, recurse=True):
+        # Parameters and buffers replaced by uninitialised ones of the same
+        # shapes on `device`, for a reset_parameters() or init to fill.
+        modules = self.modules() if recurse else [self]
+        for m in modules:
+            for name, p in list(m.named_parameters(recurse=False)):
+                fresh = Parameter(torch.empty_like(p.data, device=device), requires_grad=p.requires_grad)
+                object.__setattr__(m, name, fresh)
+            for name in vars(m).get("_buffer_names", []):
+                b = getattr(m, name)
+                if b is not None:
+                    setattr(m, name, torch.empty_like(b, device=device))
         return self
 
     def cpu(self):
@@ -430,10 +454,13 @@ class Embedding(Module):
             padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.weight = Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
         init.normal_(self.weight)
-        if padding_idx is not None:
+        if self.padding_idx is not None:
             with torch.no_grad():
-                self.weight[padding_idx] = 0.0
+                self.weight[self.padding_idx] = 0.0
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
@@ -471,6 +498,12 @@ class LayerNorm(Module):
         else:
             self.weight = None
             self.bias = None
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
