@@ -29,6 +29,17 @@ def _autocast_eligible(t):
     return _py_isinstance(t, Tensor) and t.is_floating_point() and t.dtype != float64
 
 
+class _autocast_suspended:
+    # The ops inside run as if no autocast region were open (an op autocast
+    # already handled runs its parts as they are).
+    def __enter__(self):
+        _autocast_flags["suspended"] += 1
+
+    def __exit__(self, *exc):
+        _autocast_flags["suspended"] -= 1
+        return False
+
+
 def _autocast_lowp(fn, args, dtype):
     # `fn` on the eligible tensors of `args` rounded to `dtype` and carried
     # in float32, with autocast suspended inside; the result rounded once.

@@ -459,9 +459,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  scale=None, enable_gqa=False):
     dtype = torch._autocast_dtype_for(query, key, value)
     if dtype is not None:
-        return torch._autocast_lowp(
-            lambda q, k, v, m: scaled_dot_product_attention(q, k, v, m, dropout_p, is_causal, scale, enable_gqa),
-            (query, key, value, attn_mask), dtype)
+        cast = [t.to(dtype) if torch._autocast_eligible(t) else t for t in (query, key, value, attn_mask)]
+        with torch._autocast_suspended():
+            return scaled_dot_product_attention(*cast, dropout_p, is_causal, scale, enable_gqa)
+    if query.dtype in _HALF and dropout_p == 0.0:
+        return _flash_attention_half(query, key, value, attn_mask, is_causal, scale)
     L, S = query.shape[-2], key.shape[-2]
     scale_factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale_factor
@@ -488,6 +490,72 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         elif query.dim() == 3:
             torch._C.rename_grad_fn(out, "SqueezeBackward1")
     return out
+
+
+def _flash_attention_half(query, key, value, attn_mask, is_causal, scale):
+    if not _flash_function:
+        # Made on first use: torch.autograd is imported after this module.
+        _flash_function.append(type("_FlashAttentionHalf", (torch.autograd.Function,),
+                                    {"forward": staticmethod(_flash_forward),
+                                     "backward": staticmethod(_flash_backward)}))
+    return _flash_function[0].apply(query, key, value, attn_mask, is_causal, scale)
+
+
+_flash_function = []
+
+
+def _flash_scores(q, k, attn_mask, is_causal, scale):
+    # q @ k^T in float32 times the scale, masked: what both passes start from.
+    L, S = q.shape[-2], k.shape[-2]
+    scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]) if scale is None else scale)
+    if is_causal:
+        rows = torch.arange(L, device=q.device)
+        cols = rows if S == L else torch.arange(S, device=q.device)
+        scores = scores.masked_fill(cols.unsqueeze(0) > rows.unsqueeze(1), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask.to(torch.float32)
+    return scores
+
+
+# PyTorch's CPU flash attention on half-precision inputs, whose matrix
+# products take half-precision operands and accumulate in float32.
+# Forward: scores and softmax in float32; the unnormalised exponentials
+# rounded to the input dtype for the product with the values, divided by
+# their float32 sum; the output rounded once. Backward: the probabilities
+# recomputed in float32 and rounded for dV = P^T dO; dS = P (dO V^T -
+# rowsum(dO O)) rounded for dQ = dS K and dK = dS^T Q, scaled; each
+# gradient rounded once.
+
+def _flash_forward(ctx, query, key, value, attn_mask, is_causal, scale):
+    dtype = query.dtype
+    f32 = torch.float32
+    q, k, v = query.to(f32), key.to(f32), value.to(f32)
+    scores = _flash_scores(q, k, attn_mask, is_causal, scale)
+    e = (scores - scores.amax(-1, keepdim=True)).exp()
+    total = e.sum(-1, keepdim=True)
+    out = ((e.to(dtype).to(f32) @ v) / total).to(dtype)
+    ctx.save_for_backward(query, key, value, out)
+    ctx.meta = (attn_mask, is_causal, scale, scores.amax(-1, keepdim=True) + total.log())
+    return out
+
+
+def _flash_backward(ctx, grad_out):
+    query, key, value, out = ctx.saved_tensors
+    attn_mask, is_causal, scale, lse = ctx.meta
+    dtype, f32 = query.dtype, torch.float32
+    q, k, v = query.to(f32), key.to(f32), value.to(f32)
+    g = grad_out.to(dtype).to(f32)
+    factor = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    p = (_flash_scores(q, k, attn_mask, is_causal, scale) - lse).exp()
+    grad_v = p.to(dtype).to(f32).transpose(-2, -1) @ g
+    dsum = (g * out.to(f32)).sum(-1, keepdim=True)
+    ds = (p * (g @ v.transpose(-2, -1) - dsum)).to(dtype).to(f32)
+    grad_q = (ds @ k) * factor
+    grad_k = (ds.transpose(-2, -1) @ q) * factor
+    return grad_q.to(dtype), grad_k.to(dtype), grad_v.to(dtype), None, None, None
 
 
 def one_hot(input, num_classes=-1):
