@@ -418,6 +418,9 @@ unsafe_split_with_sizes = _alias(split_with_sizes, "unsafe_split_with_sizes")
 
 def cross(input, other, dim=None):
     if dim is None:
+        _warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                       "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
         dims = [d for d in _py_range(input.dim()) if input.shape[d] == 3]
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")

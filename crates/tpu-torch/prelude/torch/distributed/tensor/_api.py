@@ -475,6 +475,33 @@ def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None
     return module
 
 
+def _embedding(input, weight, padding_idx):
+    # F.embedding of a DTensor table on a 1-D mesh, as PyTorch's embedding
+    # strategy: a table split by columns (Shard(1)) looks up whole indices and
+    # gives its columns (Shard on the last dimension); one split by rows
+    # (Shard(0)) looks up the indices in its range, zeros for the others, and
+    # gives a Partial sum that an all-reduce completes (PyTorch's MaskPartial).
+    spec = weight._spec
+    if spec.mesh.ndim != 1:
+        raise NotImplementedError("embedding of a DTensor on a mesh of more than one dimension is not supported yet")
+    ids = input.to_local() if isinstance(input, DTensor) else input
+    local = weight._local_tensor
+    p = spec.placements[0]
+    if isinstance(p, Shard) and p.dim == 0:
+        start = spec.mesh.get_coordinate()[0] * _chunk_sizes(spec.shape[0], spec.mesh.shape[0])[1]
+        inside = (ids >= start) & (ids < start + local.shape[0])
+        rows = local[torch.where(inside, ids - start, torch.zeros_like(ids))]
+        rows = rows * inside.unsqueeze(-1).to(rows.dtype)
+        out = DTensor(rows, _Spec(spec.mesh, [Partial()], list(ids.shape) + [spec.shape[1]]))
+    else:
+        rows = local[ids]
+        placement = Shard(len(ids.shape)) if isinstance(p, Shard) else p
+        out = DTensor(rows, _Spec(spec.mesh, [placement], list(ids.shape) + [spec.shape[1]]))
+    if padding_idx is not None:
+        raise NotImplementedError("embedding(padding_idx=...) of a DTensor table is not supported yet")
+    return out
+
+
 def _note_sharding(names):
     # At the end of the run (called by the interpreter with the program's
     # variables, sorted by name): the meshes, and each DTensor a variable

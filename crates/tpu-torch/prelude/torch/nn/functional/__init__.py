@@ -135,6 +135,8 @@ def linear(input, weight, bias=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
+    if hasattr(weight, "placements"):
+        return torch.distributed.tensor._embedding(input, weight, padding_idx)
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported yet")
     if scale_grad_by_freq or sparse:
