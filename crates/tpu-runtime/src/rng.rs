@@ -13,6 +13,9 @@
 pub struct Mt19937 {
     state: [u32; 624],
     index: usize,
+    /// Seeded and not drawn from yet: PyTorch's state says `next = 0` then,
+    /// where after 624 draws it says 624 (both twist at the next draw).
+    fresh: bool,
 }
 
 impl Mt19937 {
@@ -24,7 +27,11 @@ impl Mt19937 {
                 .wrapping_mul(state[i - 1] ^ (state[i - 1] >> 30))
                 .wrapping_add(i as u32);
         }
-        Mt19937 { state, index: 624 }
+        Mt19937 {
+            state,
+            index: 624,
+            fresh: true,
+        }
     }
 
     /// `init_by_array`, the seeding CPython's `random.seed` uses: the key words
@@ -78,6 +85,7 @@ impl Mt19937 {
     }
 
     pub fn next_u32(&mut self) -> u32 {
+        self.fresh = false;
         if self.index >= 624 {
             self.twist();
         }
@@ -101,6 +109,11 @@ pub struct Generator {
 /// PyTorch's default seed, used until `torch.manual_seed` is called.
 pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 
+/// Sizes of PyTorch's serialised CPU generator state (`torch.get_rng_state()`)
+/// and of its legacy form without the float sample.
+pub const PYTORCH_STATE_BYTES: usize = 5056;
+pub const LEGACY_STATE_BYTES: usize = 5048;
+
 impl Default for Generator {
     fn default() -> Self {
         Generator::new(DEFAULT_SEED)
@@ -117,6 +130,77 @@ impl Generator {
     }
 
     /// `random()`: one 32-bit word.
+    /// The state as `torch.get_rng_state()` gives it: PyTorch's
+    /// `CPUGeneratorImplState`, 5056 bytes (little-endian): the initial seed,
+    /// mt19937's `left` and `next` counters, `seeded`, the 624 words widened
+    /// to 64 bits, the cached second normal sample (`normal_y`, valid flag),
+    /// then the float sample slot this generator never fills.
+    pub fn pytorch_state(&self, initial_seed: u64) -> Vec<u8> {
+        let mt = &self.engine;
+        let next = if mt.fresh { 0 } else { mt.index as u64 };
+        let left = 625 - mt.index as i32;
+        let mut out = Vec::with_capacity(PYTORCH_STATE_BYTES);
+        out.extend_from_slice(&initial_seed.to_le_bytes());
+        out.extend_from_slice(&left.to_le_bytes());
+        out.extend_from_slice(&1i32.to_le_bytes());
+        out.extend_from_slice(&next.to_le_bytes());
+        for word in mt.state {
+            out.extend_from_slice(&u64::from(word).to_le_bytes());
+        }
+        let cached = self.next_double_normal;
+        out.extend_from_slice(&0f64.to_le_bytes());
+        out.extend_from_slice(&cached.unwrap_or(0.0).to_le_bytes());
+        out.extend_from_slice(&0f64.to_le_bytes());
+        out.extend_from_slice(&i32::from(cached.is_some()).to_le_bytes());
+        out.resize(PYTORCH_STATE_BYTES, 0);
+        out
+    }
+
+    /// A generator from `torch.set_rng_state`'s bytes (PyTorch's 5056-byte
+    /// state, or the 5048-byte legacy one), and its initial seed.
+    pub fn from_pytorch_state(bytes: &[u8]) -> Result<(Generator, u64), String> {
+        if bytes.len() != PYTORCH_STATE_BYTES && bytes.len() != LEGACY_STATE_BYTES {
+            return Err(format!(
+                "Expected a CPUGeneratorImplState of size {PYTORCH_STATE_BYTES} but found the input RNG state size \
+                 to be {}",
+                bytes.len()
+            ));
+        }
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let i32_at = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let (seed, left, next) = (u64_at(0), i32_at(8), u64_at(16));
+        if !(1..=624).contains(&left) {
+            return Err(format!(
+                "The provided RNG state has an invalid `left` counter: {left}"
+            ));
+        }
+        let mut state = [0u32; 624];
+        for (i, word) in state.iter_mut().enumerate() {
+            *word = u64_at(24 + 8 * i) as u32;
+        }
+        let normal_at = 24 + 8 * 624;
+        let valid = i32_at(normal_at + 24) != 0;
+        let engine = Mt19937 {
+            state,
+            index: (625 - left) as usize,
+            fresh: left == 1 && next == 0,
+        };
+        let next_double_normal = valid.then(|| {
+            f64::from_le_bytes(
+                bytes[normal_at + 8..normal_at + 16]
+                    .try_into()
+                    .expect("8 bytes"),
+            )
+        });
+        Ok((
+            Generator {
+                engine,
+                next_double_normal,
+            },
+            seed,
+        ))
+    }
+
     pub fn random(&mut self) -> u32 {
         self.engine.next_u32()
     }

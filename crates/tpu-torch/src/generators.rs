@@ -1,7 +1,8 @@
 //! `torch.Generator` objects and the draws the prelude makes in Python: a
 //! generator is a handle into this thread's list; swapping one with the runtime's default
 //! makes a draw come from it. `rng_save`/`rng_restore` are
-//! `torch.random.fork_rng`'s.
+//! `torch.random.fork_rng`'s; `rng_get_state`/`rng_set_state` are
+//! `torch.get_rng_state`'s and `Generator.get_state`'s, in PyTorch's bytes.
 
 use crate::args::Args;
 use crate::runtime::with_runtime;
@@ -41,6 +42,23 @@ pub(crate) fn resume((generators, saved): Parked) {
     SAVED.with(|s| *s.borrow_mut() = saved);
 }
 
+/// Swaps the generator `handle` names with the runtime's default one: a draw
+/// between two swaps comes from it.
+pub(crate) fn swap_with_default(handle: i64, vm: &rustpython_vm::VirtualMachine) -> PyResult<()> {
+    let mut engine = GENERATORS.with(|g| {
+        g.borrow()
+            .get(handle as usize)
+            .cloned()
+            .ok_or_else(|| vm.new_value_error(format!("no torch.Generator with handle {handle}")))
+    })?;
+    with_runtime(vm, async |rt| {
+        std::mem::swap(&mut engine, &mut rt.generator);
+        Ok(())
+    })?;
+    GENERATORS.with(|g| g.borrow_mut()[handle as usize] = engine);
+    Ok(())
+}
+
 pub(crate) fn call(a: &Args<'_>) -> PyResult {
     let vm = a.vm;
     let slot_error =
@@ -66,18 +84,7 @@ pub(crate) fn call(a: &Args<'_>) -> PyResult {
             })
         }
         "generator_swap" => {
-            let handle = a.int(0)?;
-            let mut engine = GENERATORS.with(|g| {
-                g.borrow()
-                    .get(handle as usize)
-                    .cloned()
-                    .ok_or_else(|| slot_error(handle))
-            })?;
-            with_runtime(vm, async |rt| {
-                std::mem::swap(&mut engine, &mut rt.generator);
-                Ok(())
-            })?;
-            GENERATORS.with(|g| g.borrow_mut()[handle as usize] = engine);
+            swap_with_default(a.int(0)?, vm)?;
             Ok(vm.ctx.none())
         }
         "random_ints" => {
@@ -115,6 +122,52 @@ pub(crate) fn call(a: &Args<'_>) -> PyResult {
                 .map(|v| vm.ctx.new_int(v).into())
                 .collect();
             Ok(vm.ctx.new_list(items).into())
+        }
+        "rng_get_state" => {
+            // PyTorch's serialised state of the default generator (no
+            // handle) or of a torch.Generator (handle and its seed), as a
+            // list of byte values for a uint8 tensor.
+            let bytes = if a.is_none(0) {
+                let seed = crate::torch_c::_tpu_torch::current_seed();
+                with_runtime(vm, async |rt| Ok(rt.generator.pytorch_state(seed)))?
+            } else {
+                let (handle, seed) = (a.int(0)?, a.int(1)?);
+                GENERATORS.with(|g| {
+                    g.borrow()
+                        .get(handle as usize)
+                        .map(|generator| generator.pytorch_state(seed as u64))
+                        .ok_or_else(|| slot_error(handle))
+                })?
+            };
+            let items = bytes
+                .into_iter()
+                .map(|b| vm.ctx.new_int(b).into())
+                .collect();
+            Ok(vm.ctx.new_list(items).into())
+        }
+        "rng_set_state" => {
+            // The inverse, from the byte values; returns the state's seed.
+            let bytes: Vec<u8> = a.ints(0)?.into_iter().map(|b| b as u8).collect();
+            let (generator, seed) =
+                Generator::from_pytorch_state(&bytes).map_err(|e| vm.new_runtime_error(e))?;
+            if a.is_none(1) {
+                crate::torch_c::_tpu_torch::set_seed(seed);
+                with_runtime(vm, async |rt| {
+                    rt.generator = generator;
+                    Ok(())
+                })?;
+            } else {
+                let handle = a.int(1)?;
+                GENERATORS.with(|g| {
+                    let mut g = g.borrow_mut();
+                    let slot = g
+                        .get_mut(handle as usize)
+                        .ok_or_else(|| slot_error(handle))?;
+                    *slot = generator;
+                    Ok::<_, rustpython_vm::builtins::PyBaseExceptionRef>(())
+                })?;
+            }
+            Ok(vm.ctx.new_int(seed).into())
         }
         "rng_save" => {
             let seed = crate::torch_c::_tpu_torch::current_seed();

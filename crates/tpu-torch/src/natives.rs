@@ -76,6 +76,8 @@ pub(crate) const PORTED: &[&str] = &[
     "random_ints",
     "rng_save",
     "rng_restore",
+    "rng_get_state",
+    "rng_set_state",
 ];
 
 fn tensor(t: Tensor, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
@@ -149,7 +151,7 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
         "extremum_dim" | "arg_extremum" => extrema(&a),
         "set_printoptions" => crate::printing::set_printoptions(&a),
         "generator_new" | "generator_seed" | "generator_swap" | "random_ints" | "rng_save"
-        | "rng_restore" => crate::generators::call(&a),
+        | "rng_restore" | "rng_get_state" | "rng_set_state" => crate::generators::call(&a),
         "stride" => {
             let strides = a.tensor(0)?.strides();
             let items = strides

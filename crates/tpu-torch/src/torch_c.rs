@@ -763,15 +763,40 @@ pub(crate) mod _tpu_torch {
             kwargs: kwargs.kwargs,
         }
         .bind(vm)?;
-        if options.generator.as_ref().is_some_and(|g| !vm.is_none(g)) {
-            return Err(vm.new_not_implemented_error(
-                "generator= is not supported; the default generator is used",
-            ));
-        }
+        // A torch.Generator given: its engine swapped in for the draw.
+        let handle = match options.generator.as_ref().filter(|g| !vm.is_none(g)) {
+            Some(g) => {
+                let handle = g.get_attr("_handle", vm).map_err(|_| {
+                    vm.new_type_error(format!(
+                        "{name}(): argument 'generator' must be torch.Generator, not {}",
+                        g.class().name()
+                    ))
+                })?;
+                Some(crate::args::as_int(&handle, vm).unwrap_or(-1))
+            }
+            None => None,
+        };
         let (dtype, device) = options.parse(vm)?;
         let shape = shape_of(&positional, name, vm)?;
         let dtype = dtype.unwrap_or(DType::Float32);
-        let t = match name {
+        if let Some(h) = handle {
+            crate::generators::swap_with_default(h, vm)?;
+        }
+        let drawn = random_draw(name, shape, dtype, device, vm);
+        if let Some(h) = handle {
+            crate::generators::swap_with_default(h, vm)?;
+        }
+        options.finish(drawn?, vm)
+    }
+
+    fn random_draw(
+        name: &str,
+        shape: Shape,
+        dtype: DType,
+        device: Device,
+        vm: &VirtualMachine,
+    ) -> PyResult<Tensor> {
+        Ok(match name {
             // `empty` is uninitialised memory in PyTorch; zeros here.
             "empty" => with_runtime(vm, async |rt| rt.full(shape, 0.0, dtype, device).await)?,
             _ if dtype.is_floating() => {
@@ -784,8 +809,7 @@ pub(crate) mod _tpu_torch {
                     dtype.torch_name().trim_start_matches("torch.")
                 )));
             }
-        };
-        options.finish(t, vm)
+        })
     }
 
     #[pyfunction]

@@ -250,10 +250,11 @@ class Generator:
                                   "use manual_seed")
 
     def get_state(self):
-        raise NotImplementedError("torch.Generator.get_state")
+        return tensor(_C.rng_get_state(self._handle, self._initial_seed), dtype=uint8)
 
     def set_state(self, new_state):
-        raise NotImplementedError("torch.Generator.set_state")
+        self._initial_seed = _C.rng_set_state(_rng_state_bytes(new_state), self._handle)
+        return self
 
 
 class _drawing_from:

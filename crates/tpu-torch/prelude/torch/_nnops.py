@@ -298,7 +298,23 @@ def get_default_device():
 
 
 def seed():
+    # A non-deterministic seed, as PyTorch's: the one call that makes a run
+    # differ from the last.
     import os
     s = _py_int.from_bytes(os.urandom(8), "little") & ((1 << 63) - 1)
     manual_seed(s)
     return s
+
+
+def _rng_state_bytes(new_state):
+    if not _py_isinstance(new_state, Tensor) or new_state.dtype != uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+    return new_state.reshape(-1).tolist()
+
+
+def get_rng_state():
+    return tensor(_C.rng_get_state(None, 0), dtype=uint8)
+
+
+def set_rng_state(new_state):
+    _C.rng_set_state(_rng_state_bytes(new_state), None)

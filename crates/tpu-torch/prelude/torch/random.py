@@ -1,9 +1,4 @@
-# torch.random: the default generator's seeding, and fork_rng (in
-# crates/tpu-torch/python/glue_random.py).
-# `torch.random.seed()` (a non-deterministic seed) is PyTorch's but not this
-# playground's, where every run is reproducible: it raises NotImplementedError.
-from torch import manual_seed, initial_seed
-
-
-def seed():
-    raise NotImplementedError("torch.random.seed() (a non-deterministic seed) is not supported; use torch.manual_seed")
+# torch.random: the default generator's seeding and state (in PyTorch's
+# 5056-byte format, so a state saved by real PyTorch restores here and the
+# other way round), and fork_rng (in crates/tpu-torch/python/glue_random.py).
+from torch import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
