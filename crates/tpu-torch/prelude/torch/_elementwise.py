@@ -16,6 +16,14 @@ less_equal = _alias(le, "less_equal")
 not_equal = _alias(ne, "not_equal")
 
 
+# torch's numeric constants, as Python floats (and `newaxis`, None).
+e = _math.e
+pi = _math.pi
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+
+
 def absolute(input):
     return input.abs()
 

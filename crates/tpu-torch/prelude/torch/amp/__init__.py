@@ -192,3 +192,5 @@ class GradScaler:
 
 
 GradScaler.__module__ = "torch.amp.grad_scaler"
+# PyTorch has it at torch.GradScaler too.
+torch.GradScaler = GradScaler

@@ -1,5 +1,6 @@
 # torch.utils.data: datasets, samplers, default_collate and DataLoader (with
-# num_workers=0), following PyTorch's dataset.py, sampler.py and dataloader.py.
+# num_workers=0, and with workers run in turn in this process: _WorkersDataLoaderIter),
+# following PyTorch's dataset.py, sampler.py and dataloader.py.
 # Shuffling draws from torch's generators exactly as PyTorch does, so seeded
 # runs see the same batches: each pass over a DataLoader first draws a base
 # seed (`torch.empty((), dtype=torch.int64).random_(generator=loader.generator)`),
@@ -231,9 +232,12 @@ class DataLoader:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
-        if num_workers > 0:
-            raise NotImplementedError("DataLoader(num_workers > 0): worker processes are not supported; "
-                                      "use num_workers=0")
+        if num_workers == 0 and (prefetch_factor is not None or persistent_workers):
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
+                             "to enable multiprocessing, otherwise set prefetch_factor to None."
+                             if prefetch_factor is not None else "persistent_workers option needs num_workers > 0")
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
         self.dataset = dataset
@@ -288,6 +292,8 @@ class DataLoader:
         return self.sampler
 
     def __iter__(self):
+        if self.num_workers > 0:
+            return _WorkersDataLoaderIter(self)
         return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
@@ -347,5 +353,113 @@ class _SingleProcessDataLoaderIter:
         return data
 
 
+class WorkerInfo:
+    def __init__(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def __repr__(self):
+        return ("WorkerInfo(id=" + str(self.id) + ", num_workers=" + str(self.num_workers) + ", seed="
+                + str(self.seed) + ", dataset=" + repr(self.dataset) + ")")
+
+
+_worker_info = [None]
+
+
 def get_worker_info():
-    return None
+    return _worker_info[0]
+
+
+class _Worker:
+    # One of a DataLoader's workers, run in this process: its own torch
+    # generator and Python `random` state, seeded as PyTorch seeds a worker
+    # process (base_seed + id), swapped in while it works.
+    def __init__(self, loader, worker_id, base_seed):
+        import random
+        self.info = WorkerInfo(id=worker_id, num_workers=loader.num_workers, seed=base_seed + worker_id,
+                               dataset=loader.dataset)
+        self.generator = torch.Generator().manual_seed(base_seed + worker_id)
+        saved = random.getstate()
+        random.seed(base_seed + worker_id)
+        self.py_random = random.getstate()
+        random.setstate(saved)
+
+    def run(self, work):
+        import random
+        saved = random.getstate()
+        random.setstate(self.py_random)
+        _worker_info[0] = self.info
+        torch._C.generator_swap(self.generator._handle)
+        try:
+            return work()
+        finally:
+            torch._C.generator_swap(self.generator._handle)
+            _worker_info[0] = None
+            self.py_random = random.getstate()
+            random.setstate(saved)
+
+
+class _WorkersDataLoaderIter(_SingleProcessDataLoaderIter):
+    # DataLoader(num_workers=N) as PyTorch's multi-process iterator behaves,
+    # with the workers run in turn in this process (a browser page has no
+    # processes to fork): batch i is fetched by worker i % N, in order, with
+    # that worker's random state, get_worker_info() and worker_init_fn;
+    # an IterableDataset is iterated once per worker (each sees its own
+    # worker info, to shard itself) and the workers' batches alternate.
+    # The workers share the dataset object, where PyTorch's hold copies.
+    def __init__(self, loader):
+        super().__init__(loader)
+        base = int(self._base_seed.item())
+        self._workers = [_Worker(loader, w, base) for w in range(loader.num_workers)]
+        if loader.worker_init_fn is not None:
+            for w, worker in enumerate(self._workers):
+                worker.run(lambda: loader.worker_init_fn(w))
+        self._next_worker = 0
+        if self._sampler_iter is None:
+            self._worker_iters = [worker.run(lambda: iter(loader.dataset)) for worker in self._workers]
+            self._exhausted = [False] * len(self._workers)
+        else:
+            # PyTorch hands out prefetch_factor batches of indices per worker
+            # as the iterator starts, so the sampler draws then.
+            self._indices = []
+            for _ in range(loader.prefetch_factor * loader.num_workers):
+                try:
+                    self._indices.append(next(self._sampler_iter))
+                except StopIteration:
+                    break
+
+    def __next__(self):
+        loader = self._loader
+        if self._sampler_iter is None:
+            return self._next_from_workers()
+        if self._indices:
+            index = self._indices.pop(0)
+        else:
+            index = next(self._sampler_iter)
+        try:
+            self._indices.append(next(self._sampler_iter))
+        except StopIteration:
+            pass
+        worker = self._workers[self._num_yielded % len(self._workers)]
+        if loader.batch_sampler is not None:
+            data = worker.run(lambda: [loader.dataset[idx] for idx in index])
+        else:
+            data = worker.run(lambda: loader.dataset[index])
+        self._num_yielded += 1
+        return worker.run(lambda: loader.collate_fn(data))
+
+    def _next_from_workers(self):
+        while not all(self._exhausted):
+            w = self._next_worker
+            self._next_worker = (w + 1) % len(self._workers)
+            if self._exhausted[w]:
+                continue
+            self._dataset_iter = self._worker_iters[w]
+            try:
+                data = self._workers[w].run(self._next_from_iterable)
+            except StopIteration:
+                self._exhausted[w] = True
+                continue
+            self._num_yielded += 1
+            return self._loader.collate_fn(data)
+        raise StopIteration
