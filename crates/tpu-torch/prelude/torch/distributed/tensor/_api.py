@@ -231,6 +231,12 @@ class DTensor(torch.Tensor):
 
     # The methods torch.Tensor has in Rust, over the local tensor or the
     # global view.
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with " + ("no values" if self.numel() == 0 else
+                                                                 "more than one value") + " is ambiguous")
+        return bool(self.item())
+
     def item(self):
         if any(not isinstance(p, Replicate) for p in self._spec.placements):
             return self.full_tensor().item()

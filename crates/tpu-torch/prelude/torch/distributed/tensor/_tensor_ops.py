@@ -254,6 +254,17 @@ def _write(args, name):
     return v
 
 
+@_rule("fill_random")
+def _fill_random(args):
+    # normal_, uniform_ (and so nn.init) on a DTensor: on a CPU mesh, which
+    # PyTorch's recordings here run on, it has no offset-based RNG tracker and
+    # each rank fills its own block from its own generator, so ranks seeded
+    # alike draw alike blocks. Done the same way here.
+    v = args[0]
+    _C.fill_random(v._local_tensor, *args[1:])
+    return v
+
+
 @_rule("set_data")
 def _set_data(args):
     v, value = args[0], args[1]
