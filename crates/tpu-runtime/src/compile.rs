@@ -19,7 +19,7 @@
 
 use crate::backend::BufferId;
 use crate::data::HostData;
-use crate::tensor::{Device, Home, Tensor};
+use crate::tensor::{Home, Tensor};
 use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op, Shape};
 
@@ -423,7 +423,7 @@ impl crate::Runtime {
         let Some(capture) = self.compiled.capture.as_mut() else {
             return Ok(None);
         };
-        if t.device() == Device::Cpu {
+        if t.device().is_host() {
             return Ok(None);
         }
         let segment_has_ops = capture.segment_has_ops();

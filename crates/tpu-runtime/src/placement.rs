@@ -38,7 +38,7 @@ impl Runtime {
                 return Err(RuntimeError::DeviceMismatch(device, t.device()));
             }
         }
-        if device == Device::Cpu {
+        if device.is_host() {
             return self
                 .run_on(Home::Host, &op, inputs, out_shape, out_dtype, device, None)
                 .await;
@@ -89,7 +89,7 @@ impl Runtime {
         let device = inputs.first().map_or(Device::Cpu, |t| t.device());
         self.check_hbm(&out_shape, out_dtype, device)?;
         self.check_allocation(&out_shape, out_dtype)?;
-        let fallback = (device != Device::Cpu).then(|| reason.to_string());
+        let fallback = (!device.is_host()).then(|| reason.to_string());
         self.run_on(
             Home::Host,
             &op,
@@ -182,7 +182,7 @@ impl Runtime {
             done.buffer,
             out_shape.numel() * out_dtype.size_in_bytes(),
         );
-        if home == Home::Host && device != Device::Cpu {
+        if home == Home::Host && !device.is_host() {
             // A `tpu` op the accelerator could not run is a kernel launch too
             // (on the host), so that kernel counts compare across backends.
             self.tpu.kernels.push(crate::report::KernelRecord {
@@ -234,8 +234,7 @@ impl Runtime {
             done.buffer,
             self.release.clone(),
         );
-        if self.mode == EagerMode::Debug && device != Device::Cpu && !self.is_capturing() && !quiet
-        {
+        if self.mode == EagerMode::Debug && !device.is_host() && !self.is_capturing() && !quiet {
             self.debug_check(&out).await?;
         }
         Ok(out)
@@ -305,7 +304,7 @@ impl Runtime {
         self.check_allocation(&shape, data.dtype())?;
         debug_assert_eq!(data.len(), shape.numel());
         let home = match device {
-            Device::Cpu => Home::Host,
+            Device::Cpu | Device::Meta => Home::Host,
             Device::Tpu(_) => Home::Accelerator,
         };
         let (home, buffer) = match self.backend(home).upload(&data) {

@@ -14,6 +14,18 @@ use tpu_ir::{DType, Shape};
 pub enum Device {
     Cpu,
     Tpu(u32),
+    /// PyTorch's meta device: shapes and dtypes without data. Its tensors
+    /// are computed on the host like `cpu` ones (the values are never shown),
+    /// draw no random numbers, and refuse every read.
+    Meta,
+}
+
+impl Device {
+    /// Whether the device's tensors live on the host (`cpu`, and `meta`,
+    /// whose placeholder values are never read).
+    pub fn is_host(self) -> bool {
+        matches!(self, Device::Cpu | Device::Meta)
+    }
 }
 
 impl fmt::Display for Device {
@@ -21,6 +33,7 @@ impl fmt::Display for Device {
         match self {
             Device::Cpu => f.write_str("cpu"),
             Device::Tpu(i) => write!(f, "tpu:{i}"),
+            Device::Meta => f.write_str("meta"),
         }
     }
 }

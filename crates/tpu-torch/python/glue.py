@@ -136,9 +136,10 @@ Tensor.T = property(lambda self: _C.permute(self, _py_list(_py_range(self.dim() 
 Tensor.mT = property(lambda self: _C.transpose(self, -2, -1))
 Tensor.is_cuda = property(lambda self: False)
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
-# Devices and layouts this project never has: a tensor is on the CPU or the
-# TPU, dense and strided.
-for _flag in ("is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized",
+Tensor.is_meta = property(lambda self: self.device.type == "meta")
+# Devices and layouts this project never has: a tensor is on the CPU, the
+# TPU or the meta device, dense and strided.
+for _flag in ("is_ipu", "is_maia", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized",
               "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu"):
     setattr(Tensor, _flag, property(lambda self: False))
 del _flag

@@ -158,7 +158,7 @@ impl Args<'_> {
 
     pub fn device(&self, i: usize) -> PyResult<Device> {
         if self.is_none(i) {
-            return Ok(Device::Cpu);
+            return Ok(crate::torch_c::_tpu_torch::default_device());
         }
         let v = self.get(i)?;
         if let Some(d) = v.downcast_ref::<PyDevice>() {

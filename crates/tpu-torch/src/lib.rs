@@ -54,6 +54,7 @@ pub fn run(
     options.extensions.hidden_frames = vec![serve::GLUE_PREFIX.to_owned()];
     runtime.reset_session_state();
     torch_c::_tpu_torch::reset_seed();
+    torch_c::_tpu_torch::reset_default_device();
     torch_c::_tpu_torch::reset_classes();
     generators::reset();
     capture::reset(&options.main_file());

@@ -280,6 +280,9 @@ pub(crate) mod _tpu_torch {
         #[pymethod]
         fn _item_as(zelf: &Py<Self>, reason: String, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
             let t = zelf.tensor();
+            if t.device() == Device::Meta && t.numel() == 1 {
+                return Err(vm.new_runtime_error("Tensor.item() cannot be called on meta tensors"));
+            }
             let reason = crate::capture::sync_reason(&reason);
             let asked = crate::capture::asked_by_program(vm);
             let scalar = with_runtime(vm, async |rt| {
@@ -367,9 +370,26 @@ pub(crate) mod _tpu_torch {
         #[pygetset]
         fn index(zelf: &Py<Self>) -> Option<usize> {
             match zelf.0 {
-                Device::Cpu => None,
+                Device::Cpu | Device::Meta => None,
                 Device::Tpu(i) => Some(i as usize),
             }
+        }
+
+        /// `with torch.device("meta"):` makes it the default device of the
+        /// factories inside, as `torch.set_default_device` does.
+        #[pymethod]
+        fn __enter__(zelf: rustpython_vm::PyRef<Self>) -> rustpython_vm::PyRef<Self> {
+            DEVICE_STACK.with(|s| s.borrow_mut().push(default_device()));
+            DEFAULT_DEVICE.with(|d| d.set(zelf.0));
+            zelf
+        }
+
+        #[pymethod]
+        fn __exit__(_zelf: &Py<Self>, _args: FuncArgs) {
+            let previous = DEVICE_STACK
+                .with(|s| s.borrow_mut().pop())
+                .unwrap_or(Device::Cpu);
+            DEFAULT_DEVICE.with(|d| d.set(previous));
         }
 
         #[pygetset(name = "type")]
@@ -377,6 +397,7 @@ pub(crate) mod _tpu_torch {
             match zelf.0 {
                 Device::Cpu => "cpu",
                 Device::Tpu(_) => "tpu",
+                Device::Meta => "meta",
             }
         }
     }
@@ -403,6 +424,7 @@ pub(crate) mod _tpu_torch {
             Ok(match zelf.0 {
                 Device::Cpu => "device(type='cpu')".to_owned(),
                 Device::Tpu(i) => format!("device(type='tpu', index={i})"),
+                Device::Meta => "device(type='meta')".to_owned(),
             })
         }
     }
@@ -425,6 +447,7 @@ pub(crate) mod _tpu_torch {
                     match (device, n) {
                         (Device::Tpu(_), 0) => Ok(PyDevice(Device::Tpu(0))),
                         (Device::Cpu, _) => Ok(PyDevice(Device::Cpu)),
+                        (Device::Meta, _) => Ok(PyDevice(Device::Meta)),
                         (_, n) => Err(vm.new_runtime_error(format!(
                             "tpu:{n} does not exist: this run has one TPU device, tpu:0"
                         ))),
@@ -435,10 +458,43 @@ pub(crate) mod _tpu_torch {
         }
     }
 
-    /// `device="tpu"`, `"tpu:0"`, `"cpu"`, a `torch.device` or None (cpu).
+    thread_local! {
+        /// `torch.set_default_device`'s device (and `with torch.device(...)`'s),
+        /// which factories given no device use.
+        static DEFAULT_DEVICE: std::cell::Cell<Device> = const { std::cell::Cell::new(Device::Cpu) };
+        static DEVICE_STACK: std::cell::RefCell<Vec<Device>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    pub(crate) fn default_device() -> Device {
+        DEFAULT_DEVICE.with(std::cell::Cell::get)
+    }
+
+    pub(crate) fn reset_default_device() {
+        DEFAULT_DEVICE.with(|d| d.set(Device::Cpu));
+        DEVICE_STACK.with(|s| s.borrow_mut().clear());
+    }
+
+    #[pyfunction]
+    fn set_default_device(device: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let device = if vm.is_none(&device) {
+            Device::Cpu
+        } else {
+            parse_device(&device, vm)?
+        };
+        DEFAULT_DEVICE.with(|d| d.set(device));
+        Ok(())
+    }
+
+    #[pyfunction]
+    fn get_default_device() -> PyDevice {
+        PyDevice(default_device())
+    }
+
+    /// `device="tpu"`, `"tpu:0"`, `"cpu"`, `"meta"`, a `torch.device` or None
+    /// (the default device, `cpu` unless set).
     pub(crate) fn parse_device(value: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Device> {
         if vm.is_none(value) {
-            return Ok(Device::Cpu);
+            return Ok(default_device());
         }
         if let Some(d) = value.downcast_ref::<PyDevice>() {
             return Ok(d.0);
@@ -452,6 +508,7 @@ pub(crate) mod _tpu_torch {
         match text.to_string().as_str() {
             "cpu" => Ok(Device::Cpu),
             "tpu" | "tpu:0" => Ok(Device::Tpu(0)),
+            "meta" => Ok(Device::Meta),
             other if other.starts_with("tpu:") => Err(vm.new_runtime_error(format!(
                 "{other} does not exist: this run has one TPU device, tpu:0"
             ))),
@@ -459,7 +516,7 @@ pub(crate) mod _tpu_torch {
                 "this runtime has no '{s}' device; use device=\"tpu\" (or \"cpu\")"
             ))),
             other => Err(vm.new_runtime_error(format!(
-                "Expected one of cpu, tpu device type at start of device string: {other}"
+                "Expected one of cpu, tpu, meta device type at start of device string: {other}"
             ))),
         }
     }
@@ -621,7 +678,7 @@ pub(crate) mod _tpu_torch {
         });
         let device = match args.device.as_ref() {
             Some(d) => parse_device(d, vm)?,
-            None => Device::Cpu,
+            None => default_device(),
         };
         let requires_grad = args.requires_grad.unwrap_or(false);
         let t = with_runtime(vm, async |rt| {
@@ -707,7 +764,7 @@ pub(crate) mod _tpu_torch {
             };
             let device = match &self.device {
                 Some(d) => parse_device(d, vm)?,
-                None => Device::Cpu,
+                None => default_device(),
             };
             Ok((dtype, device))
         }

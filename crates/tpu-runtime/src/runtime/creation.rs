@@ -137,6 +137,10 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor, RuntimeError> {
         self.check_allocation(&shape, dtype)?;
+        if device == Device::Meta {
+            // Meta tensors draw nothing: the stream is as if they were not made.
+            return self.full(shape, 0.0, dtype, device).await;
+        }
         let data = self.draw(shape.numel(), normal, 0.0, 1.0, dtype);
         self.upload_drawn(draw_kind(normal, 0.0, 1.0), data, shape, device)
             .await
@@ -191,6 +195,9 @@ impl Runtime {
                 "random fills of {} tensors are not supported",
                 t.dtype().torch_name()
             )));
+        }
+        if t.device() == Device::Meta {
+            return Ok(());
         }
         let data = self.draw(t.numel(), normal, a, b, t.dtype());
         let src = self

@@ -85,7 +85,7 @@ impl Runtime {
         dtype: DType,
         device: Device,
     ) -> Result<(), RuntimeError> {
-        if self.mode != EagerMode::Debug || device == Device::Cpu {
+        if self.mode != EagerMode::Debug || device.is_host() {
             return Ok(());
         }
         self.release_dropped();
@@ -142,7 +142,7 @@ impl Runtime {
             .flat_map(|(g, ts)| ts.iter().map(move |t| (Some(g), t)))
             .chain(also.iter().map(|t| (None, t)));
         for (group, t) in all {
-            if t.device() == Device::Cpu || !seen.insert(t.storage_key().0) {
+            if t.device().is_host() || !seen.insert(t.storage_key().0) {
                 continue;
             }
             let size = t.storage_key().1 * t.dtype().size_in_bytes();

@@ -28,6 +28,11 @@ impl Runtime {
 
     /// Reads a tensor's values back to the host: a materialisation point.
     pub async fn read(&mut self, t: &Tensor) -> Result<HostData, RuntimeError> {
+        if t.device() == Device::Meta {
+            return Err(RuntimeError::NotImplemented(
+                "Cannot copy out of meta tensor; no data!".into(),
+            ));
+        }
         let t = self.dense(t).await?;
         self.read_dense(&t).await
     }
@@ -84,6 +89,9 @@ impl Runtime {
     /// `repr(tensor)`, exactly as PyTorch prints it, with the autograd suffix
     /// (`grad_fn=<MulBackward0>` or `requires_grad=True`).
     pub async fn repr(&mut self, t: &Tensor) -> Result<String, RuntimeError> {
+        if t.device() == Device::Meta {
+            return Ok(Self::meta_repr(t));
+        }
         let values = self.read(t).await?.to_f64();
         let dims = t.dims();
         let host = HostTensor {
@@ -93,7 +101,7 @@ impl Runtime {
         };
         let device = match t.device() {
             Device::Cpu => None,
-            d @ Device::Tpu(_) => Some(d.to_string()),
+            d => Some(d.to_string()),
         };
         if let Some((too_big, message)) = format::precision_error(&host, &self.print_options) {
             return Err(if too_big {
@@ -114,5 +122,36 @@ impl Runtime {
         } else {
             text
         })
+    }
+
+    /// A meta tensor as PyTorch prints one: no values, its size instead
+    /// (`tensor(..., device='meta', size=(2, 3), dtype=torch.int64)`).
+    fn meta_repr(t: &Tensor) -> String {
+        let dims = t.dims();
+        let size = match dims.as_slice() {
+            [one] => format!("({one},)"),
+            _ => format!(
+                "({})",
+                dims.iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let mut text = format!("tensor(..., device='meta', size={size}");
+        if t.dtype() != tpu_ir::DType::Float32 {
+            text += &format!(", dtype={}", t.dtype().torch_name());
+        }
+        if let Some(name) = t.grad_fn_name() {
+            text += &format!(", grad_fn=<{name}>");
+        } else if t.requires_grad() {
+            text += ", requires_grad=True";
+        }
+        text.push(')');
+        if t.is_parameter() {
+            format!("Parameter containing:\n{text}")
+        } else {
+            text
+        }
     }
 }

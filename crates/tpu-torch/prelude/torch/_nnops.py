@@ -294,7 +294,13 @@ def set_flush_denormal(mode):
 
 
 def get_default_device():
-    return device("cpu")
+    return _C.get_default_device()
+
+
+def set_default_device(device):
+    # Factories given no device make their tensors on it; `with
+    # torch.device("meta"):` does the same for a block.
+    _C.set_default_device(device)
 
 
 def seed():

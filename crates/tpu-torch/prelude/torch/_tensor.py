@@ -69,6 +69,9 @@ class Tensor(_TensorBase):
     def numpy(self, *, force=False):
         import numpy
 
+        if self.device.type == "meta":
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                            "host memory first.")
         if force:
             return numpy.array(self.detach().cpu(), copy=False)
         return numpy.array(self, copy=False)

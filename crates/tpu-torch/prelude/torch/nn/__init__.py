@@ -306,6 +306,12 @@ class Module:
                 p.grad.zero_()
 
     def to(self, *args, **kwargs):
+        target = kwargs.get("device", args[0] if args and not isinstance(args[0], torch.dtype) else None)
+        if target is not None and not isinstance(target, torch.Tensor) and torch.device(target).type != "meta":
+            if any(p.is_meta for p in self.parameters()):
+                raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use "
+                                          "torch.nn.Module.to_empty() instead of torch.nn.Module.to() when moving "
+                                          "module from meta to a different device.")
         for p in self.parameters():
             torch._C.set_data(p, p.data.to(*args, **kwargs))
             if p.grad is not None:
@@ -320,11 +326,12 @@ class Module:
     def to_empty(self, *, device, recurse=True):
         # Parameters and buffers replaced by uninitialised ones of the same
         # shapes on `device`, for a reset_parameters() or init to fill.
+        # The same Parameter objects, given new data, as PyTorch's _apply
+        # does (FSDP and optimisers hold on to them).
         modules = self.modules() if recurse else [self]
         for m in modules:
             for name, p in list(m.named_parameters(recurse=False)):
-                fresh = Parameter(torch.empty_like(p.data, device=device), requires_grad=p.requires_grad)
-                object.__setattr__(m, name, fresh)
+                torch._C.set_data(p, torch.empty_like(p.data, device=device))
             for name in vars(m).get("_buffer_names", []):
                 b = getattr(m, name)
                 if b is not None:
