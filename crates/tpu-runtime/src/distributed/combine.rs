@@ -235,6 +235,22 @@ pub(crate) fn combine(
                     _ => vec![data.len() / row.max(&1) / n; n],
                 })
                 .collect();
+            // What member r sends member j must be what j expects from r.
+            for (r, call) in calls.iter().enumerate() {
+                if let CollectiveCall::AllToAll { output_splits, .. } = call
+                    && !output_splits.is_empty()
+                {
+                    for (j, sent) in splits.iter().enumerate() {
+                        if sent[r] != output_splits[j] {
+                            return Err(format!(
+                                "all_to_all split sizes disagree: rank {j} sends {} rows to rank {r}, which \
+                                 expects {} from it",
+                                sent[r], output_splits[j]
+                            ));
+                        }
+                    }
+                }
+            }
             (0..n)
                 .map(|r| {
                     let parts: Vec<HostData> = (0..n)
@@ -291,6 +307,30 @@ mod tests {
         let out = combine(&[call.clone(), call], &inputs).unwrap();
         assert_eq!(out[0], vec![f32s(&[0.0, 10.0])]);
         assert_eq!(out[1], vec![f32s(&[1.0, 11.0])]);
+    }
+
+    #[test]
+    fn uneven_all_to_all_sends_each_member_its_split_and_checks_the_splits_agree() {
+        let zero = CollectiveCall::AllToAll {
+            input_splits: vec![1, 2],
+            output_splits: vec![1, 1],
+            row: 1,
+        };
+        let one = CollectiveCall::AllToAll {
+            input_splits: vec![1, 1],
+            output_splits: vec![2, 1],
+            row: 1,
+        };
+        let inputs = [f32s(&[0.0, 1.0, 2.0]), f32s(&[10.0, 11.0])];
+        let out = combine(&[zero.clone(), one], &inputs).unwrap();
+        assert_eq!(out[0], vec![f32s(&[0.0, 10.0])]);
+        assert_eq!(out[1], vec![f32s(&[1.0, 2.0, 11.0])]);
+        let wrong = CollectiveCall::AllToAll {
+            input_splits: vec![1, 1],
+            output_splits: vec![1, 1],
+            row: 1,
+        };
+        assert!(combine(&[zero, wrong], &inputs).is_err());
     }
 
     #[test]
