@@ -564,15 +564,19 @@ mod escape_warnings {
 
     /// Calculate 1-indexed line number at byte offset in source.
     fn line_number_at(source: &str, offset: usize) -> usize {
-        source[..offset.min(source.len())]
-            .bytes()
+        source.as_bytes()[..offset.min(source.len())]
+            .iter()
+            .copied()
             .filter(|&b| b == b'\n')
             .count()
             + 1
     }
 
     fn line_offset_at(source: &str, offset: usize) -> (usize, usize) {
-        let offset = offset.min(source.len());
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let prefix = &source[..offset];
         let lineno = prefix.bytes().filter(|&b| b == b'\n').count() + 1;
         let line_start = prefix.rfind('\n').map_or(0, |index| index + 1);
@@ -683,6 +687,20 @@ mod escape_warnings {
         end: usize,
         is_bytes: bool,
     ) -> Option<InvalidEscape> {
+        // tpu-playground: a range that cuts a character (a mutated literal
+        // around a multi-byte one) is narrowed to whole characters rather
+        // than panicking on the slice.
+        let mut start = start.min(source.len());
+        let mut end = end.min(source.len());
+        while !source.is_char_boundary(start) {
+            start += 1;
+        }
+        while !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        if start >= end {
+            return None;
+        }
         let raw = &source[start..end];
         let mut chars = raw.char_indices().peekable();
         while let Some((i, ch)) = chars.next() {
