@@ -48,14 +48,11 @@ def _distributed(module, mesh, name, placement, src_data_rank):
     module.register_parameter(name, nn.Parameter(placed, requires_grad=param.requires_grad))
 
 
-class ColwiseParallel(ParallelStyle):
-    def __init__(self, *, input_layouts=None, output_layouts=None, use_local_output=True):
-        super().__init__()
-        self.input_layouts = (input_layouts or Replicate(),)
-        self.output_layouts = (output_layouts or Shard(-1),)
-        self.desired_input_layouts = (Replicate(),)
-        self.use_local_output = use_local_output
-
+class _LinearStyle(ParallelStyle):
+    # Colwise and Rowwise: the first input converted to the layout the
+    # module needs, the output redistributed to `output_layouts` (for
+    # Rowwise, the partial sums of the rows' products made whole: an
+    # all-reduce or a reduce-scatter).
     def _prepare_input(self, module, inputs, mesh):
         first = _converted(inputs[0], mesh, self.input_layouts[0], self.desired_input_layouts[0], False)
         return (first,) + tuple(inputs[1:])
@@ -64,6 +61,15 @@ class ColwiseParallel(ParallelStyle):
         if tuple(outputs.placements) != self.output_layouts:
             outputs = outputs.redistribute(placements=self.output_layouts)
         return outputs.to_local() if self.use_local_output else outputs
+
+
+class ColwiseParallel(_LinearStyle):
+    def __init__(self, *, input_layouts=None, output_layouts=None, use_local_output=True):
+        super().__init__()
+        self.input_layouts = (input_layouts or Replicate(),)
+        self.output_layouts = (output_layouts or Shard(-1),)
+        self.desired_input_layouts = (Replicate(),)
+        self.use_local_output = use_local_output
 
     def _partition(self, name, module, mesh):
         if isinstance(module, nn.Linear):
@@ -84,23 +90,12 @@ class ColwiseParallel(ParallelStyle):
                 + repr(self.output_layouts) + ", use_local_output=" + str(self.use_local_output) + ")")
 
 
-class RowwiseParallel(ParallelStyle):
+class RowwiseParallel(_LinearStyle):
     def __init__(self, *, input_layouts=None, output_layouts=None, use_local_output=True):
         super().__init__()
         self.input_layouts = (input_layouts or Shard(-1),)
         self.output_layouts = (output_layouts or Replicate(),)
         self.use_local_output = use_local_output
-
-    def _prepare_input(self, module, inputs, mesh):
-        first = _converted(inputs[0], mesh, self.input_layouts[0], self.desired_input_layouts[0], False)
-        return (first,) + tuple(inputs[1:])
-
-    def _prepare_output(self, module, outputs, mesh):
-        # The partial sums of the rows' products become the whole output:
-        # an all-reduce (Replicate) or a reduce-scatter (Shard).
-        if tuple(outputs.placements) != self.output_layouts:
-            outputs = outputs.redistribute(placements=self.output_layouts)
-        return outputs.to_local() if self.use_local_output else outputs
 
     def _partition(self, name, module, mesh):
         if isinstance(module, nn.Linear):
