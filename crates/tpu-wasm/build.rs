@@ -29,6 +29,13 @@ fn main() {
     println!("cargo::rerun-if-env-changed={}", layout::SHARED_DIR_VAR);
     println!("cargo::rustc-check-cfg=cfg(tpu_shared)");
     println!("cargo::rustc-check-cfg=cfg(tpu_real)");
+    // The browser's speed figures (tests/browser/speed.rs) are measurements
+    // for docs/performance.md, not checks: taken with TPU_MEASURE=1.
+    println!("cargo::rerun-if-env-changed=TPU_MEASURE");
+    println!("cargo::rustc-check-cfg=cfg(tpu_measure)");
+    if std::env::var_os("TPU_MEASURE").is_some_and(|v| !v.is_empty()) {
+        println!("cargo::rustc-cfg=tpu_measure");
+    }
     let shared = layout::shared_root(&repo);
     let has_shared = shared.is_dir();
     if has_shared {

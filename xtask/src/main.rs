@@ -3,9 +3,10 @@
 //! - `cargo xtask serve [--port N]`: set up what the page needs, build the wasm
 //!   package and the page, and serve it on 127.0.0.1.
 //! - `cargo xtask test`: set up everything (browsers and Vulkan included), then run
-//!   every check CI runs: formatting, clippy (native and wasm), native tests with
-//!   wgpu on a real adapter, `wasm-pack test --headless --chrome`, the page's type
-//!   check, and the browser end-to-end tests.
+//!   every check CI runs: formatting, clippy (native and wasm, as the builds
+//!   compile), native tests with wgpu on a real adapter, `wasm-pack test
+//!   --headless --chrome`, the page's type check, and the browser end-to-end
+//!   tests (docs/testing.md has the order and what runs side by side).
 //!
 //! Every setup step first checks whether its work is already done, so both commands
 //! are idempotent and quick on a machine that is already set up.
@@ -31,7 +32,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("setup") => setup::all(&root()),
         // What `serve` builds, without serving it.
-        Some("build") => setup::for_serve(&root()).and_then(|()| build_page(&root())),
+        Some("build") => setup::for_serve(&root()).and_then(|()| build_page(&root(), &[])),
         _ => Err("usage: cargo xtask serve [--port N] | test | setup".into()),
     };
     match result {
@@ -51,20 +52,61 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+thread_local! {
+    /// Where `run` writes what it runs and what that prints, on a thread that
+    /// sets it (the setup that runs beside the native build); `None` means
+    /// the terminal.
+    static CAPTURED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Runs a command in `dir`, echoing it, and fails if it fails.
 pub fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, String)]) -> Result {
-    eprintln!("$ {program} {}", args.join(" "));
-    let status = Command::new(program)
+    let line = format!("$ {program} {}", args.join(" "));
+    let mut command = Command::new(program);
+    command
         .args(args)
         .current_dir(dir)
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .status()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+    let capturing = CAPTURED.with_borrow(Option::is_some);
+    let status = if capturing {
+        let out = command
+            .output()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        CAPTURED.with_borrow_mut(|log| {
+            let log = log.as_mut().expect("capturing");
+            log.push_str(&line);
+            log.push('\n');
+            log.push_str(&String::from_utf8_lossy(&out.stdout));
+            log.push_str(&String::from_utf8_lossy(&out.stderr));
+        });
+        out.status
+    } else {
+        eprintln!("{line}");
+        command
+            .status()
+            .map_err(|e| format!("cannot start {program}: {e}"))?
+    };
     if status.success() {
         Ok(())
     } else {
         Err(format!("`{program} {}` failed ({status})", args.join(" ")))
     }
+}
+
+/// Runs `f` on another thread, with what its commands print held back and
+/// returned beside its result, so that it does not interleave with the
+/// terminal's.
+fn in_background(
+    f: impl FnOnce() -> Result + Send + 'static,
+) -> std::thread::JoinHandle<(Result, String)> {
+    std::thread::spawn(move || {
+        CAPTURED.with_borrow_mut(|log| *log = Some(String::new()));
+        let result = f();
+        (
+            result,
+            CAPTURED.with_borrow_mut(Option::take).unwrap_or_default(),
+        )
+    })
 }
 
 /// Runs a command and returns its stdout, or `None` if it cannot run or fails.
@@ -95,9 +137,22 @@ fn path_with_node_bin(root: &Path) -> String {
 /// stays at 3.
 const WASM_OPT_LEVEL: (&str, &str) = ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "z");
 
-fn build_page(root: &Path) -> Result {
+/// What every wasm build of the package runs with: the npm workspace's
+/// binaries on PATH (its `wasm-opt`), and the page's opt-level.
+fn wasm_build_env(root: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("PATH", path_with_node_bin(root)),
+        (WASM_OPT_LEVEL.0, WASM_OPT_LEVEL.1.into()),
+    ]
+}
+
+/// Builds the wasm package and the page; `env` adds to the wasm build's
+/// environment (the test command lints it with clippy, as it linted the
+/// browser tests' build, which this one then shares).
+fn build_page(root: &Path, env: &[(&str, String)]) -> Result {
     python_lib::lay_out(root)?;
-    let path = path_with_node_bin(root);
+    let mut wasm_env = wasm_build_env(root);
+    wasm_env.extend(env.iter().cloned());
     run(
         root,
         "wasm-pack",
@@ -111,7 +166,7 @@ fn build_page(root: &Path) -> Result {
             "../../web/pkg",
             "--no-pack",
         ],
-        &[("PATH", path), (WASM_OPT_LEVEL.0, WASM_OPT_LEVEL.1.into())],
+        &wasm_env,
     )?;
     // The npm package (its client, worker and element, compiled by tsc), then
     // the page, which imports the package by its name from its built `dist/`.
@@ -128,7 +183,7 @@ fn serve(args: &[String]) -> Result {
         port = value.parse().map_err(|_| format!("bad port {value}"))?;
     }
     setup::for_serve(&root)?;
-    build_page(&root)?;
+    build_page(&root, &[])?;
     // Take the requested port if it is free, else any free one, so that the URL
     // printed below is the one actually served.
     let listener = std::net::TcpListener::bind(("127.0.0.1", port))
@@ -170,71 +225,80 @@ fn test() -> Result {
     std::fs::create_dir_all(&runtime_dir).map_err(|e| e.to_string())?;
     let xdg = ("XDG_RUNTIME_DIR", runtime_dir.display().to_string());
 
-    step("setup", &mut || setup::all(&root))?;
+    // The Rust toolchain first, then the rest of the setup (apt's Chromium and
+    // lavapipe, the XLA virtualenv, wasm-pack and wasm-bindgen-cli built from
+    // source, npm) beside the native build, which needs none of it: downloads
+    // and the second core's idle moments instead of minutes of their own.
+    step("setup: Rust", &mut || setup::rust(&root))?;
+    let rest_of_setup = {
+        let root = root.clone();
+        in_background(move || setup::besides_rust(&root))
+    };
+    let mut rest_of_setup = Some(rest_of_setup);
+    let mut join_setup = move || -> Result {
+        let Some(handle) = rest_of_setup.take() else {
+            return Ok(());
+        };
+        let (result, log) = handle.join().map_err(|_| "the setup thread panicked")?;
+        eprint!("{log}");
+        result
+    };
     step("cargo fmt --check", &mut || {
         run(&root, "cargo", &["fmt", "--all", "--check"], &[])
     })?;
-    step("clippy (native)", &mut || {
-        run(
-            &root,
-            "cargo",
-            &[
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ],
-            &[],
-        )
-    })?;
-    step("clippy (wasm32)", &mut || {
-        run(
-            &root,
-            "cargo",
-            &[
-                "clippy",
-                "-p",
-                "tpu-wasm",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ],
-            &[],
-        )
-    })?;
+    let clippy = clippy_as_rustc()?;
     // The fuzz test draws new cases every run; the seed is chosen here and
     // printed, because the test's own output is shown only when it fails.
     let fuzz_seed = fuzz_seed();
+    let mut test_env = vec![
+        ("TPU_FUZZ_SEED", fuzz_seed.to_string()),
+        ("TPU_REQUIRE_GPU", "1".into()),
+        (
+            "TPU_XLA_PYTHON",
+            setup::xla_python(&root).display().to_string(),
+        ),
+        xdg.clone(),
+    ];
+    test_env.extend(clippy.iter().cloned());
+    step("native build, linted by clippy as it compiles", &mut || {
+        run(
+            &root,
+            "cargo",
+            &["test", "--workspace", "--no-run"],
+            &test_env,
+        )
+    })?;
+    step("setup: the rest (finishing)", &mut join_setup)?;
     eprintln!("fuzz seed for this run: TPU_FUZZ_SEED={fuzz_seed}");
     step(
         "native tests (wgpu on a real adapter, StableHLO on real XLA)",
+        &mut || run(&root, "cargo", &["test", "--workspace"], &test_env),
+    )?;
+    // The browser tests' build on its own first, with what `wasm-pack test`
+    // builds it with, so that once the page is built, the browser tests and
+    // the page's end-to-end tests can run side by side: each drives one
+    // Chromium, which keeps about one core busy.
+    step(
+        "browser tests: build (tpu-wasm linted by clippy as it compiles)",
         &mut || {
+            python_lib::lay_out(&root)?;
+            let mut env = wasm_build_env(&root);
+            env.extend(clippy.iter().cloned());
             run(
-                &root,
+                &root.join("crates/tpu-wasm"),
                 "cargo",
-                &["test", "--workspace"],
                 &[
-                    ("TPU_FUZZ_SEED", fuzz_seed.to_string()),
-                    ("TPU_REQUIRE_GPU", "1".into()),
-                    (
-                        "TPU_XLA_PYTHON",
-                        setup::xla_python(&root).display().to_string(),
-                    ),
-                    xdg.clone(),
+                    "build",
+                    "--tests",
+                    "--release",
+                    "--target",
+                    "wasm32-unknown-unknown",
                 ],
+                &env,
             )
         },
     )?;
-    step("wasm-pack test --release --headless --chrome", &mut || {
-        python_lib::lay_out(&root)?;
-        wasm_browser_tests(&root)
-    })?;
-    step("page: build", &mut || build_page(&root))?;
+    step("page: build", &mut || build_page(&root, &clippy))?;
     step("page: type check", &mut || {
         run(
             &root,
@@ -251,9 +315,20 @@ fn test() -> Result {
             &[],
         )
     })?;
-    step("page: end-to-end tests in Chromium", &mut || {
-        run(&root, "npm", &["test", "--workspace", "tests/e2e"], &[])
-    })?;
+    step(
+        "wasm-pack test --release --headless --chrome, beside the page's end-to-end tests in Chromium",
+        &mut || {
+            let e2e = {
+                let root = root.clone();
+                in_background(move || run(&root, "npm", &["test", "--workspace", "tests/e2e"], &[]))
+            };
+            let browser = wasm_browser_tests(&root, &clippy);
+            let (e2e, log) = e2e.join().map_err(|_| "the end-to-end thread panicked")?;
+            eprintln!("\n=== page: end-to-end tests in Chromium (run beside the browser tests)");
+            eprint!("{log}");
+            browser.and(e2e)
+        },
+    )?;
 
     eprintln!(
         "\n=== all checks passed in {:.0} s",
@@ -263,6 +338,25 @@ fn test() -> Result {
         eprintln!("  {seconds:>7.1} s  {name}");
     }
     Ok(())
+}
+
+/// `cargo clippy`'s own mechanism, on builds that also compile: its driver as
+/// the rustc of the workspace's crates (lints run on the packages a command
+/// names, as under `cargo clippy`; every other crate compiles as plain
+/// rustc), with `-D warnings` passed as `cargo clippy -- -D warnings` passes
+/// it. The native tests' build and the browser tests' build are each linted
+/// as they compile, instead of `cargo clippy` checking every crate a second
+/// time (684 s and 102 s of a 3,226 s run on 2 cores).
+fn clippy_as_rustc() -> Result<Vec<(&'static str, String)>> {
+    let driver = output("rustup", &["which", "clippy-driver"])
+        .ok_or("rustup finds no clippy-driver for the toolchain")?;
+    Ok(vec![
+        ("RUSTC_WORKSPACE_WRAPPER", driver.trim().to_string()),
+        (
+            "CLIPPY_ARGS",
+            "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__".into(),
+        ),
+    ])
 }
 
 /// A seed for this run's fuzz cases, from the clock: a u32, as the fuzz test
@@ -277,7 +371,7 @@ fn fuzz_seed() -> u32 {
 /// `wasm-pack test --release --headless --chrome`, failing if no browser test ran:
 /// a run that executes zero tests proves nothing. Release, because that is what
 /// the page ships, and the recursion limits are sized to its frames.
-fn wasm_browser_tests(root: &Path) -> Result {
+fn wasm_browser_tests(root: &Path, env: &[(&str, String)]) -> Result {
     let dir = root.join("crates/tpu-wasm");
     eprintln!("$ wasm-pack test --release --headless --chrome (in crates/tpu-wasm)");
     let out = Command::new("wasm-pack")
@@ -289,8 +383,8 @@ fn wasm_browser_tests(root: &Path) -> Result {
         // opt-level "z" in a full test run (793 s with another process
         // holding one of the two cores).
         .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
-        .env("PATH", path_with_node_bin(root))
-        .env(WASM_OPT_LEVEL.0, WASM_OPT_LEVEL.1)
+        .envs(wasm_build_env(root))
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .output()
         .map_err(|e| format!("cannot start wasm-pack: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -28,11 +28,25 @@ pub fn for_serve(root: &Path) -> Result {
 
 /// Everything, including what only the tests need.
 pub fn all(root: &Path) -> Result {
+    rust(root)?;
+    besides_rust(root)
+}
+
+/// The Rust toolchain, with rustfmt and clippy.
+pub fn rust(root: &Path) -> Result {
     rust_toolchain(root)?;
-    rust_components(root)?;
+    rust_components(root)
+}
+
+/// Everything but the Rust toolchain: what the tests run beside the native
+/// build ([`rust`] first).
+pub fn besides_rust(root: &Path) -> Result {
     apt(root)?;
     xla_venv(root)?;
-    for_serve(root)
+    wasm_target(root)?;
+    wasm_pack(root)?;
+    wasm_bindgen_cli(root)?;
+    npm(root)
 }
 
 /// The jax and jaxlib the tests check StableHLO modules with (real XLA, on

@@ -412,6 +412,22 @@ impl Tally {
         }
     }
 
+    /// Adds another worker's tally to this one.
+    pub fn merge(&mut self, other: Tally) {
+        for (source, n) in other.cases {
+            *self.cases.entry(source).or_default() += n;
+        }
+        for (source, n) in other.reached_runtime {
+            *self.reached_runtime.entry(source).or_default() += n;
+        }
+        for (source, classes) in other.endings {
+            let mine = self.endings.entry(source).or_default();
+            for (class, n) in classes {
+                *mine.entry(class).or_default() += n;
+            }
+        }
+    }
+
     pub fn add(&mut self, source: Source, ending: &Ending) {
         *self.cases.entry(source).or_default() += 1;
         *self.reached_runtime.entry(source).or_default() += usize::from(ending.reached_runtime);
@@ -536,32 +552,77 @@ impl Source {
 /// every tenth of a long run (and the program, when one case runs alone);
 /// the first failure panics with its message.
 pub fn run_seed(plan: &Plan, corpus: &Corpus, seed: u32, tally: &mut Tally) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let started = Instant::now();
     let indices = plan.case_indices();
     let step = (indices.len() / 10).max(1);
     let long = indices.len() >= 10_000;
-    for index in indices.clone() {
-        let case = draw(corpus, seed, index);
-        if plan.only_case.is_some() {
-            eprintln!("{}", case.failure(plan.cases, "runs alone"));
-        }
-        match case.run() {
-            Ok(ending) => {
-                if let Some(d) = &ending.unlocated {
-                    let what = format!("gave a diagnostic without a location ({d})");
-                    panic!("{}", case.failure(plan.cases, &what));
+    // The cases are independent, drawn from (seed, index) alone: they run on
+    // as many threads as there are cores, each taking the next index (one
+    // after another, a 2-core machine's second core sat idle for the three
+    // minutes the campaign took in the test command).
+    let workers = if plan.only_case.is_some() {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    let next = AtomicUsize::new(indices.start);
+    let done = AtomicUsize::new(0);
+    // Set by a worker whose case failed, so that the others stop drawing.
+    let failed = AtomicBool::new(false);
+    let work = || {
+        /// Marks the campaign failed if its worker unwinds from a panic.
+        struct Failing<'a>(&'a AtomicBool);
+        impl Drop for Failing<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.store(true, Ordering::Relaxed);
                 }
-                tally.add(case.source, &ending);
             }
-            Err(what) => panic!("{}", case.failure(plan.cases, &what)),
         }
-        let done = index + 1 - indices.start;
-        if long && done.is_multiple_of(step) {
-            eprintln!(
-                "fuzz: seed {seed}: {done} of {} cases, {:.0} s",
-                indices.len(),
-                started.elapsed().as_secs_f64()
-            );
+        let _failing = Failing(&failed);
+        let mut tally = Tally::default();
+        while !failed.load(Ordering::Relaxed) {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= indices.end {
+                break;
+            }
+            let case = draw(corpus, seed, index);
+            if plan.only_case.is_some() {
+                eprintln!("{}", case.failure(plan.cases, "runs alone"));
+            }
+            match case.run() {
+                Ok(ending) => {
+                    if let Some(d) = &ending.unlocated {
+                        let what = format!("gave a diagnostic without a location ({d})");
+                        panic!("{}", case.failure(plan.cases, &what));
+                    }
+                    tally.add(case.source, &ending);
+                }
+                Err(what) => panic!("{}", case.failure(plan.cases, &what)),
+            }
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if long && done.is_multiple_of(step) {
+                eprintln!(
+                    "fuzz: seed {seed}: {done} of {} cases, {:.0} s",
+                    indices.len(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
+        tally
+    };
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(work)).collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    for worker in tallies {
+        tally.merge(worker);
     }
 }

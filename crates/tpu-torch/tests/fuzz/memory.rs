@@ -11,6 +11,11 @@
 //! interpreter's memory when it ends (about 0.85 MB for an interpreter that
 //! imports nothing, 2.2 MB with `import torch`; a fuzz case, ranks included,
 //! about 15 MB), so 413 cases once reached 6 GiB together.
+//!
+//! The cases run on one thread per core (`campaign::run_seed`), so the
+//! ceiling holds the process to `LIMIT` past what was live when the latest
+//! case began: a runaway case is still stopped, but the thread named may be
+//! the one that asked last rather than the one that took the most.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -36,7 +36,10 @@ async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_ru
     let options = js_sys::Object::new();
     set(&options, "onOutput", on_output.as_ref().unchecked_ref());
     set(&options, "onProgress", on_progress.as_ref().unchecked_ref());
-    set(&options, "timeoutMs", &JsValue::from(450.0));
+    // Long enough that the loop reports its progress several times even when
+    // starting the interpreter takes most of a second on a loaded machine (at
+    // 450 ms it once reported nothing, with both cores busy).
+    set(&options, "timeoutMs", &JsValue::from(1500.0));
     let argv: js_sys::Array = ["--steps", "3"].iter().map(|&a| JsValue::from(a)).collect();
     set(&options, "argv", &argv);
     let started = js_sys::Date::now();
@@ -49,9 +52,9 @@ async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_ru
     let took = js_sys::Date::now() - started;
     let d = &report.diagnostics[0];
     assert_eq!(d.kind, "TimeoutError");
-    assert_eq!(d.message, "the program ran past its time limit of 0.45 s");
+    assert_eq!(d.message, "the program ran past its time limit of 1.5 s");
     assert!(matches!(d.span.map(|s| s.line), Some(5 | 6)), "{d:?}");
-    assert!((450.0..5_000.0).contains(&took), "{took} ms");
+    assert!((1_500.0..8_000.0).contains(&took), "{took} ms");
     // Each write arrives as it is made (`print` writes its pieces apart).
     let stream = |name: &str| -> String {
         let prefix = format!("{name}: ");
@@ -66,11 +69,11 @@ async fn output_and_progress_reach_the_callbacks_and_the_time_limit_stops_the_ru
     let stderr = stream("stderr");
     assert!(
         stderr.starts_with("to stderr\nTraceback (most recent call last):\n")
-            && stderr.ends_with("TimeoutError: the program ran past its time limit of 0.45 s\n"),
+            && stderr.ends_with("TimeoutError: the program ran past its time limit of 1.5 s\n"),
         "{stderr}"
     );
     let progress = progress.borrow().clone();
-    assert!((2..=5).contains(&progress.len()), "{progress:?}");
+    assert!((2..=15).contains(&progress.len()), "{progress:?}");
     assert!(progress.iter().all(|&(line, _)| line == 5.0 || line == 6.0));
     for pair in progress.windows(2) {
         assert!(pair[1].1 - pair[0].1 >= 99.0, "{progress:?}");
