@@ -1,7 +1,7 @@
 // The real programs of `../shared/real` that print what PyTorch printed,
-// natively (`../real_progress.rs`) and in the browser (`crates/tpu-wasm/tests/
-// corpus.rs` includes this file): each test fails when one stops agreeing or
-// one not listed starts to. The one not listed, the siamese network, runs to
+// natively (`../real_progress.rs`, which fails when one stops agreeing or one
+// not listed starts to) and in the browser (`crates/tpu-wasm/tests/corpus.rs`
+// includes this file, and runs these alone: each must agree there too). The one not listed, the siamese network, runs to
 // the end and its first loss agrees, but its training then drifts: a ResNet-18
 // on raw 0-255 pixels under Adadelta at lr=1.0, where float32 differences of
 // 1e-6 in the first step's gradients grow to 2% by the second step's loss.
