@@ -3,8 +3,8 @@
 //! - `cargo xtask serve [--port N]`: set up what the page needs, build the wasm
 //!   package and the page, and serve it on 127.0.0.1.
 //! - `cargo xtask test`: set up everything (browsers and Vulkan included), then run
-//!   every check CI runs: formatting, clippy (native and wasm, as the builds
-//!   compile), native tests with wgpu on a real adapter, `wasm-pack test
+//!   every check CI runs: formatting, clippy (native, as the tests' build
+//!   compiles, and wasm32), native tests with wgpu on a real adapter, `wasm-pack test
 //!   --headless --chrome`, the page's type check, and the browser end-to-end
 //!   tests (docs/testing.md has the order and what runs side by side).
 //!
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("setup") => setup::all(&root()),
         // What `serve` builds, without serving it.
-        Some("build") => setup::for_serve(&root()).and_then(|()| build_page(&root(), &[])),
+        Some("build") => setup::for_serve(&root()).and_then(|()| build_page(&root())),
         _ => Err("usage: cargo xtask serve [--port N] | test | setup".into()),
     };
     match result {
@@ -146,13 +146,10 @@ fn wasm_build_env(root: &Path) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Builds the wasm package and the page; `env` adds to the wasm build's
-/// environment (the test command lints it with clippy, as it linted the
-/// browser tests' build, which this one then shares).
-fn build_page(root: &Path, env: &[(&str, String)]) -> Result {
+/// Builds the wasm package and the page.
+fn build_page(root: &Path) -> Result {
     python_lib::lay_out(root)?;
-    let mut wasm_env = wasm_build_env(root);
-    wasm_env.extend(env.iter().cloned());
+    let wasm_env = wasm_build_env(root);
     run(
         root,
         "wasm-pack",
@@ -183,7 +180,7 @@ fn serve(args: &[String]) -> Result {
         port = value.parse().map_err(|_| format!("bad port {value}"))?;
     }
     setup::for_serve(&root)?;
-    build_page(&root, &[])?;
+    build_page(&root)?;
     // Take the requested port if it is free, else any free one, so that the URL
     // printed below is the one actually served.
     let listener = std::net::TcpListener::bind(("127.0.0.1", port))
@@ -274,31 +271,47 @@ fn test() -> Result {
         "native tests (wgpu on a real adapter, StableHLO on real XLA)",
         &mut || run(&root, "cargo", &["test", "--workspace"], &test_env),
     )?;
+    // Clippy on wasm32 as `cargo clippy` runs it, not as the wasm builds'
+    // rustc: its driver compiles without MIR optimisations, and the page's
+    // module must be the one `cargo xtask build` ships (its size is tested).
+    step("clippy (wasm32)", &mut || {
+        run(
+            &root,
+            "cargo",
+            &[
+                "clippy",
+                "-p",
+                "tpu-wasm",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            &[],
+        )
+    })?;
     // The browser tests' build on its own first, with what `wasm-pack test`
     // builds it with, so that once the page is built, the browser tests and
     // the page's end-to-end tests can run side by side: each drives one
     // Chromium, which keeps about one core busy.
-    step(
-        "browser tests: build (tpu-wasm linted by clippy as it compiles)",
-        &mut || {
-            python_lib::lay_out(&root)?;
-            let mut env = wasm_build_env(&root);
-            env.extend(clippy.iter().cloned());
-            run(
-                &root.join("crates/tpu-wasm"),
-                "cargo",
-                &[
-                    "build",
-                    "--tests",
-                    "--release",
-                    "--target",
-                    "wasm32-unknown-unknown",
-                ],
-                &env,
-            )
-        },
-    )?;
-    step("page: build", &mut || build_page(&root, &clippy))?;
+    step("browser tests: build", &mut || {
+        python_lib::lay_out(&root)?;
+        run(
+            &root.join("crates/tpu-wasm"),
+            "cargo",
+            &[
+                "build",
+                "--tests",
+                "--release",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+            &wasm_build_env(&root),
+        )
+    })?;
+    step("page: build", &mut || build_page(&root))?;
     step("page: type check", &mut || {
         run(
             &root,
@@ -322,7 +335,7 @@ fn test() -> Result {
                 let root = root.clone();
                 in_background(move || run(&root, "npm", &["test", "--workspace", "tests/e2e"], &[]))
             };
-            let browser = wasm_browser_tests(&root, &clippy);
+            let browser = wasm_browser_tests(&root);
             let (e2e, log) = e2e.join().map_err(|_| "the end-to-end thread panicked")?;
             eprintln!("\n=== page: end-to-end tests in Chromium (run beside the browser tests)");
             eprint!("{log}");
@@ -340,13 +353,14 @@ fn test() -> Result {
     Ok(())
 }
 
-/// `cargo clippy`'s own mechanism, on builds that also compile: its driver as
-/// the rustc of the workspace's crates (lints run on the packages a command
+/// `cargo clippy`'s own mechanism, on a build that also compiles: its driver
+/// as the rustc of the workspace's crates (lints run on the packages a command
 /// names, as under `cargo clippy`; every other crate compiles as plain
 /// rustc), with `-D warnings` passed as `cargo clippy -- -D warnings` passes
-/// it. The native tests' build and the browser tests' build are each linted
-/// as they compile, instead of `cargo clippy` checking every crate a second
-/// time (684 s and 102 s of a 3,226 s run on 2 cores).
+/// it. The native tests' build is linted as it compiles, instead of `cargo
+/// clippy` checking every crate a second time; the driver compiles the
+/// workspace's crates without MIR optimisations, which the tests can afford
+/// and the page's module cannot.
 fn clippy_as_rustc() -> Result<Vec<(&'static str, String)>> {
     let driver = output("rustup", &["which", "clippy-driver"])
         .ok_or("rustup finds no clippy-driver for the toolchain")?;
@@ -371,7 +385,7 @@ fn fuzz_seed() -> u32 {
 /// `wasm-pack test --release --headless --chrome`, failing if no browser test ran:
 /// a run that executes zero tests proves nothing. Release, because that is what
 /// the page ships, and the recursion limits are sized to its frames.
-fn wasm_browser_tests(root: &Path, env: &[(&str, String)]) -> Result {
+fn wasm_browser_tests(root: &Path) -> Result {
     let dir = root.join("crates/tpu-wasm");
     eprintln!("$ wasm-pack test --release --headless --chrome (in crates/tpu-wasm)");
     let out = Command::new("wasm-pack")
@@ -384,7 +398,6 @@ fn wasm_browser_tests(root: &Path, env: &[(&str, String)]) -> Result {
         // holding one of the two cores).
         .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
         .envs(wasm_build_env(root))
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .output()
         .map_err(|e| format!("cannot start wasm-pack: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
