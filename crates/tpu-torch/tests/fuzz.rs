@@ -48,9 +48,11 @@ const ENGINE: Engine = Engine {
     run: run_case,
     stack_bytes: tpu_python::STACK_BYTES,
     test_command: "cargo test -p tpu-torch --test fuzz",
-    // A case costs about 0.3 s in a test build (an interpreter and `import
-    // torch` each): 300 cases take about 90 s, and are enough for the floors
-    // to be checked (150 single-process and 50 distributed cases at least).
+    // A case costs about 0.3-0.6 s in a test build (an interpreter and
+    // `import torch` each): 300 cases took 185 s on one core and 90 s on the
+    // two of the test command's machine (`campaign::run_seed` runs them on
+    // every core), and are enough for the floors to be checked (150
+    // single-process and 50 distributed cases at least).
     default_cases: 300,
 };
 
