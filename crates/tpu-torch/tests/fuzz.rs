@@ -35,6 +35,8 @@ mod campaign;
 mod memory;
 #[path = "fuzz/mutate.rs"]
 mod mutate;
+#[path = "fuzz/tally.rs"]
+mod tally;
 
 #[global_allocator]
 static MEMORY: memory::Ceiling = memory::Ceiling::new();
