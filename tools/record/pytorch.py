@@ -9,7 +9,11 @@ Run with PyTorch 2.15 installed (the test command itself never needs it):
 
 Each program runs as written except that its `device = "tpu"` line becomes
 `device = "cpu"`, in its own process (a fresh RNG and a fresh interpreter), from
-the folder it lives in; what it prints goes to `NAME.expected`. A program that
+the folder it lives in; what it prints goes to `NAME.expected`. It runs as
+`python -c SOURCE`, except a program that starts processes
+(`torch.multiprocessing`): their "spawn" start method runs the main module
+again from its file, so that one runs as `python NAME.py` from a copy in a
+temporary folder. A program that
 raises records nothing and the script exits non-zero, since a corpus program's
 output must be the whole run.
 """
@@ -17,6 +21,7 @@ output must be the whole run.
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def record(path):
@@ -24,13 +29,20 @@ def record(path):
         source = f.read()
     if 'device = "tpu"' in source:
         source = source.replace('device = "tpu"', 'device = "cpu"')
-    result = subprocess.run(
-        [sys.executable, "-c", source],
-        capture_output=True,
-        text=True,
-        cwd=os.path.dirname(os.path.abspath(path)),
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-c", source]
+        if "multiprocessing" in source:
+            copy = os.path.join(folder, os.path.basename(path))
+            with open(copy, "w") as f:
+                f.write(source)
+            command = [sys.executable, copy]
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            cwd=os.path.dirname(os.path.abspath(path)),
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
     if result.returncode != 0:
         print(f"{path}: the program failed under real PyTorch:\n{result.stderr}", file=sys.stderr)
         return False

@@ -314,6 +314,42 @@ fn rank_device(
     Ok((chip, slice))
 }
 
+/// How a one-process run's program starts a world of processes
+/// (`torch.multiprocessing.spawn`): runtimes on the run's backend, on the
+/// slice asked for if it has a chip per process, or else the smallest that
+/// has.
+fn world_maker(
+    backend: tpu_runtime::SharedBackend,
+    chip: tpu_device::Chip,
+    slice: Option<String>,
+) -> tpu_runtime::WorldMaker {
+    Box::new(move |n| {
+        let slice = match &slice {
+            Some(shape) => {
+                let slice = tpu_device::Slice::new(&chip, shape).map_err(|e| e.to_string())?;
+                if slice.chips() < n {
+                    return Err(format!(
+                        "the {} slice of {} has {} chips, fewer than the {n} processes",
+                        slice.name(),
+                        chip.name,
+                        slice.chips()
+                    ));
+                }
+                slice
+            }
+            None => tpu_device::Slice::smallest_with(&chip, n)?,
+        };
+        Ok((0..n)
+            .map(|_| {
+                let mut runtime = Runtime::new(Box::new(backend.clone()));
+                runtime.set_clock(wall_clock());
+                runtime.set_device(chip.clone(), slice.clone());
+                runtime
+            })
+            .collect())
+    })
+}
+
 /// Where `tpu run` writes what it was asked for besides the program's output.
 struct Outputs<'a> {
     report: Option<&'a std::path::Path>,
@@ -382,6 +418,14 @@ fn run(
         for runtime in &mut runtimes {
             cache.load_into(runtime);
         }
+    }
+    if placement.nproc.is_none() {
+        let maker = world_maker(
+            shared.clone(),
+            chip.clone(),
+            placement.slice.map(str::to_owned),
+        );
+        runtimes[0].set_world_maker(maker);
     }
     // The precompiled kernel library compiles on a thread while the program
     // starts (the ranks share one backend).

@@ -25,7 +25,7 @@ mod stop;
 mod watch;
 
 pub use modules::{AtEnd, Extensions, FindModule, ModuleSource, NativeModule, library};
-pub use output::{OnOutput, Stream};
+pub use output::{OnOutput, Stream, emit};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;
 pub use stop::Stop;
@@ -76,7 +76,23 @@ pub struct Options {
     /// `Lib/`, served by the embedder, where the interpreter cannot read it
     /// from rustpython-pylib's folder (the browser). `None` natively.
     pub stdlib: Option<FindModule>,
+    /// Runs the program as a process that `multiprocessing` started with
+    /// its `spawn` method: see [`Spawned`]. `None`: as `python FILE`.
+    pub spawned: Option<Spawned>,
 }
+
+/// How a process `multiprocessing` spawned runs its parent's program: the
+/// program's file runs as the module `__mp_main__`, which is also
+/// `sys.modules["__main__"]` (so an `if __name__ == "__main__":` block does
+/// not run, and the parent's functions unpickle by their `__main__` names),
+/// and then `then` runs in that interpreter: the process's target.
+#[derive(Clone)]
+pub struct Spawned {
+    pub then: Then,
+}
+
+/// What a spawned process runs once its file has run (see [`Spawned`]).
+pub type Then = std::rc::Rc<dyn Fn(&VirtualMachine) -> PyResult<()>>;
 
 /// Where a run's files are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,6 +176,7 @@ pub fn run(source: &str, options: Options) -> Outcome {
         environ,
         files,
         stdlib,
+        spawned,
     } = options;
     // There is no host file system in the browser.
     let memory = files == Files::Memory || cfg!(target_arch = "wasm32");
@@ -215,12 +232,18 @@ pub fn run(source: &str, options: Options) -> Outcome {
         vm.import("site", 0)?;
         set_environ(vm, &environ)?;
         let scope = vm.new_scope_with_main()?;
+        if spawned.is_some() {
+            as_spawned_main(vm, &scope)?;
+        }
         if memory {
             // The program is no file here: its lines for tracebacks and
             // `inspect` come from memory, as a module loader's do.
             remember_source(vm, &file, source)?;
         }
-        let ran = run_main(vm, &scope, source, &file, watching);
+        let mut ran = run_main(vm, &scope, source, &file, watching);
+        if let (Ok(()), Some(spawned)) = (&ran, &spawned) {
+            ran = (spawned.then)(vm);
+        }
         if let Some(at_end) = &at_end {
             at_end(vm, &scope.globals);
         }
@@ -247,6 +270,17 @@ pub fn run(source: &str, options: Options) -> Outcome {
         exit_code,
         error,
     }
+}
+
+/// Names the main module `__mp_main__`, under that name in `sys.modules`
+/// as well as `__main__`, as `multiprocessing`'s spawn does in a child.
+fn as_spawned_main(vm: &VirtualMachine, scope: &rustpython_vm::scope::Scope) -> PyResult<()> {
+    // The module's attributes are the scope's globals.
+    let name = vm.ctx.new_str("__mp_main__");
+    scope.globals.set_item("__name__", name.into(), vm)?;
+    let modules = vm.sys_module.get_attr("modules", vm)?;
+    let main = modules.get_item("__main__", vm)?;
+    modules.set_item("__mp_main__", main, vm)
 }
 
 /// Runs one of this crate's Python sources in a fresh namespace. Compiled and

@@ -57,6 +57,13 @@ pub(crate) fn put(sink: Sink) {
     SINK.with(|s| *s.borrow_mut() = sink);
 }
 
+/// Writes `text` to the running program's `stream` on this thread, as the
+/// program's own writes are (captured, and handed to the host's callback):
+/// how the output of the processes a program started reaches its own.
+pub fn emit(stream: Stream, text: &str) {
+    write(stream, text);
+}
+
 fn write(stream: Stream, text: &str) {
     // The callback runs outside the borrow: it may be slow, and must not
     // find the sink borrowed if it panics.

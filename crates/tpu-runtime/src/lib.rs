@@ -40,8 +40,8 @@ pub use report::{
     RunSummary, SourceSpan, SyncGroup, SyncRecord,
 };
 pub use runtime::{
-    CommItem, MxuFit, PallasOperand, PallasRecord, Runtime, RuntimeError, WorldSeat, c_type_name,
-    scalar_type_name,
+    CommItem, MxuFit, PallasOperand, PallasRecord, Runtime, RuntimeError, WorldMaker, WorldSeat,
+    c_type_name, scalar_type_name,
 };
 pub use tensor::{Device, Home, Tensor};
 /// A convolution as the MXU runs it, for `Runtime::set_conv`.

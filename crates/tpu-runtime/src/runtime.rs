@@ -30,7 +30,7 @@ mod pallas;
 mod read;
 use device::default_device;
 pub(crate) use device::device_summary;
-pub use distributed::{CommItem, WorldSeat};
+pub use distributed::{CommItem, WorldMaker, WorldSeat};
 pub use error::{RuntimeError, c_type_name, scalar_type_name};
 pub(crate) use matmul::transposed_in_place;
 pub(crate) use memory::check_size;
@@ -105,6 +105,9 @@ pub struct Runtime {
     /// This runtime's rank in a multi-rank run, its started communications
     /// and where they sat in its stream (`runtime/distributed.rs`).
     world: Option<WorldSeat>,
+    /// Makes the runtimes of a world of ranks this runtime's program starts
+    /// (`torch.multiprocessing.spawn`), where the embedder gave it how.
+    world_maker: Option<distributed::WorldMaker>,
     works: Vec<distributed::Work>,
     comm_items: Vec<CommItem>,
     /// The meshes and DTensors the prelude noted at the end of the run.
@@ -142,6 +145,7 @@ impl Runtime {
             generator: crate::rng::Generator::default(),
             live_limit: memory::MAX_LIVE_BYTES,
             world: None,
+            world_maker: None,
             works: Vec::new(),
             comm_items: Vec::new(),
             sharding: Default::default(),

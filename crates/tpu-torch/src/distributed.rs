@@ -31,6 +31,7 @@ pub(crate) const PORTED: &[&str] = &[
     "dist_recv",
     "dist_wait",
     "dist_is_completed",
+    "spawn_world",
 ];
 
 /// The exception a stopped rank's wait ends in; the run drops it from the
@@ -74,6 +75,7 @@ pub(crate) fn call(a: &Args<'_>) -> PyResult {
     let vm = a.vm;
     let int = |n: usize| -> PyResult { Ok(vm.ctx.new_int(n).into()) };
     match a.name {
+        "spawn_world" => crate::spawn::spawn_world(a),
         // Whether this process is one rank of several (launched with
         // `--nproc-per-node`), and its rank and the world's size.
         "dist_seat" => {

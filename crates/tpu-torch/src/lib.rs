@@ -21,6 +21,7 @@ mod printing;
 mod ranks;
 mod runtime;
 mod serve;
+mod spawn;
 mod torch_c;
 mod torch_tpu;
 
@@ -58,6 +59,7 @@ pub fn run(
     torch_c::_tpu_torch::reset_classes();
     generators::reset();
     capture::reset(&options.main_file());
+    spawn::begin(source, &options);
     let outcome = runtime::with_runtime_installed(runtime, || tpu_python::run(source, options));
     // The interpreter is gone; so go the objects of it this thread kept.
     torch_c::_tpu_torch::reset_classes();
@@ -118,6 +120,9 @@ pub fn run_report(
     }
     // The program's objects are gone; give their buffers back now.
     runtime.collect_garbage();
+    if let Some(world) = spawn::end() {
+        report = spawn::as_world(report, world);
+    }
     (report, outcome)
 }
 

@@ -44,267 +44,21 @@ type Shared<T> = Rc<T>;
 /// The most ranks one run may have.
 pub const MAX_RANKS: usize = 64;
 
-/// Whose turn it is, and who has finished.
-struct TurnState {
-    running: Option<usize>,
-    finished: Vec<bool>,
-}
-
-/// The turn between threads (natively): handed over under a mutex, waited
-/// for on a condition variable.
-#[cfg(not(target_arch = "wasm32"))]
-struct Turn {
-    state: Mutex<TurnState>,
-    changed: std::sync::Condvar,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Turn {
-    fn new(nproc: usize, _world: &Rc<RefCell<World>>) -> Self {
-        Turn {
-            state: Mutex::new(TurnState {
-                running: None,
-                finished: vec![false; nproc],
-            }),
-            changed: std::sync::Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, TurnState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The scheduler's side: `rank` runs until it gives the turn back;
-    /// returns whether it finished.
-    fn give(&self, rank: usize) -> bool {
-        let mut state = self.lock();
-        if state.finished[rank] {
-            return true;
-        }
-        state.running = Some(rank);
-        self.changed.notify_all();
-        while state.running == Some(rank) {
-            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        state.finished[rank]
-    }
-
-    /// A rank's side: blocks until it is `rank`'s turn.
-    fn wait_for(&self, rank: usize) {
-        let mut state = self.lock();
-        while state.running != Some(rank) {
-            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// A rank's side: gives the turn back and waits for the next.
-    fn pass(&self, rank: usize) {
-        let mut state = self.lock();
-        state.running = None;
-        self.changed.notify_all();
-        while state.running != Some(rank) {
-            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// A rank's side: gives the turn back for good.
-    fn finish(&self, rank: usize) {
-        let mut state = self.lock();
-        state.finished[rank] = true;
-        state.running = None;
-        self.changed.notify_all();
-    }
-}
-
-/// The turn between fibers (in the browser): whoever waits suspends its
-/// stack on a promise that the one handing over resolves. Only one fiber
-/// runs at a time, so the state is a plain cell, never borrowed across a
-/// suspension.
+mod turn;
 #[cfg(target_arch = "wasm32")]
-struct Turn {
-    state: RefCell<TurnState>,
-    /// Each rank's wake-up, and the scheduler's.
-    ranks: Vec<fiber::Signal>,
-    scheduler: fiber::Signal,
-    /// Whether a waiting rank waits in a collective.
-    world: Rc<RefCell<World>>,
-}
-
+pub(crate) use turn::Parked;
+use turn::Turn;
 #[cfg(target_arch = "wasm32")]
-impl Turn {
-    fn new(nproc: usize, world: &Rc<RefCell<World>>) -> Self {
-        Turn {
-            state: RefCell::new(TurnState {
-                running: None,
-                finished: vec![false; nproc],
-            }),
-            ranks: (0..nproc).map(|_| fiber::Signal::default()).collect(),
-            scheduler: fiber::Signal::default(),
-            world: world.clone(),
-        }
-    }
-
-    /// Drives `future` as `rank`: waiting in a collective, the turn passes
-    /// on; waiting for the device, the rank keeps the turn and its fiber is
-    /// suspended until the device answers (the event loop has to turn for
-    /// that, which passing the turn back and forth would never let happen).
-    fn block_on<F: Future>(&self, rank: usize, future: F) -> F::Output {
-        let mut future = std::pin::pin!(future);
-        loop {
-            let (woken, waker) = fiber::woken();
-            if let Poll::Ready(out) = future.as_mut().poll(&mut Context::from_waker(&waker)) {
-                return out;
-            }
-            if self.world.borrow().is_blocked(rank) {
-                self.pass(rank);
-            } else {
-                fiber::suspend(&woken);
-            }
-        }
-    }
-
-    fn running(&self) -> Option<usize> {
-        self.state.borrow().running
-    }
-
-    fn give(&self, rank: usize) -> bool {
-        if self.state.borrow().finished[rank] {
-            return true;
-        }
-        self.state.borrow_mut().running = Some(rank);
-        self.ranks[rank].notify();
-        while self.running() == Some(rank) {
-            self.scheduler.wait();
-        }
-        self.state.borrow().finished[rank]
-    }
-
-    fn wait_for(&self, rank: usize) {
-        while self.running() != Some(rank) {
-            self.ranks[rank].wait();
-        }
-    }
-
-    /// Gives the turn back with the rank's state parked, and puts it back
-    /// when the rank's turn comes again.
-    fn pass(&self, rank: usize) {
-        let parked = Parked::park();
-        self.state.borrow_mut().running = None;
-        self.scheduler.notify();
-        self.wait_for(rank);
-        parked.resume();
-    }
-
-    fn finish(&self, rank: usize) {
-        {
-            let mut state = self.state.borrow_mut();
-            state.finished[rank] = true;
-            state.running = None;
-        }
-        self.scheduler.notify();
-    }
-}
-
-/// Suspending and resuming fibers (JSPI stacks) in the browser.
-#[cfg(target_arch = "wasm32")]
-mod fiber {
-    use std::cell::RefCell;
-    use wasm_bindgen::JsValue;
-
-    /// One fiber's wake-up: `wait` suspends it until `notify`.
-    #[derive(Default)]
-    pub(super) struct Signal(RefCell<Option<js_sys::Function>>);
-
-    impl Signal {
-        pub(super) fn wait(&self) {
-            let mut resolve = None;
-            let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
-            *self.0.borrow_mut() = resolve;
-            suspend(&promise);
-        }
-
-        /// Wakes the fiber waiting, if one is: it resumes once the one
-        /// calling this suspends.
-        pub(super) fn notify(&self) {
-            if let Some(resolve) = self.0.borrow_mut().take() {
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            }
-        }
-    }
-
-    /// Suspends the running fiber until `promise` settles.
-    pub(super) fn suspend(promise: &js_sys::Promise) {
-        // Experimental in wasm-bindgen 0.2.130, hence deprecated there.
-        #[allow(deprecated)]
-        let _ = js_sys::futures::jspi_block_on_promise(promise);
-    }
-
-    /// A promise and a waker that resolves it.
-    pub(super) fn woken() -> (js_sys::Promise, std::task::Waker) {
-        /// The promise's `resolve`. A wasm32 instance without threads has
-        /// one thread, which alone makes, wakes and drops it.
-        struct Resolve(js_sys::Function);
-        // SAFETY: see above; nothing here is ever on another thread.
-        unsafe impl Send for Resolve {}
-        // SAFETY: as for Send.
-        unsafe impl Sync for Resolve {}
-        impl std::task::Wake for Resolve {
-            fn wake(self: std::sync::Arc<Self>) {
-                let _ = self.0.call0(&JsValue::UNDEFINED);
-            }
-        }
-        let mut resolve = None;
-        let promise = js_sys::Promise::new(&mut |yes, _no| resolve = Some(yes));
-        let resolve = resolve.expect("a Promise calls its executor at once");
-        let waker = std::task::Waker::from(std::sync::Arc::new(Resolve(resolve)));
-        (promise, waker)
-    }
-
-    /// Starts `body` as a fiber of its own; it first runs when the calling
-    /// fiber suspends.
-    pub(super) fn spawn(body: impl FnOnce() + 'static) {
-        js_sys::futures::spawn_local(async move { body() });
-    }
-}
-
-/// What a rank keeps on the thread, taken off it while another rank runs
-/// (in the browser, where the ranks share one).
-#[cfg(target_arch = "wasm32")]
-struct Parked {
-    python: tpu_python::park::Parked,
-    seat: Option<(Shared<Turn>, usize)>,
-    runtime: *mut Runtime,
-    torch: crate::torch_c::_tpu_torch::Parked,
-    generators: crate::generators::Parked,
-    capture: crate::capture::Parked,
-}
-
-#[cfg(target_arch = "wasm32")]
-impl Parked {
-    fn park() -> Parked {
-        Parked {
-            python: tpu_python::park::park(),
-            seat: SEAT.with(|s| s.borrow_mut().take()),
-            runtime: crate::runtime::park(),
-            torch: crate::torch_c::_tpu_torch::park(),
-            generators: crate::generators::park(),
-            capture: crate::capture::park(),
-        }
-    }
-
-    fn resume(self) {
-        self.python.resume();
-        SEAT.with(|s| *s.borrow_mut() = self.seat);
-        crate::runtime::resume(self.runtime);
-        crate::torch_c::_tpu_torch::resume(self.torch);
-        crate::generators::resume(self.generators);
-        crate::capture::resume(self.capture);
-    }
-}
+use turn::fiber;
 
 thread_local! {
     /// The running rank and the run's turn, while it runs as a rank.
     static SEAT: RefCell<Option<(Shared<Turn>, usize)>> = const { RefCell::new(None) };
+}
+
+/// Whether this thread runs a rank of a world.
+pub(crate) fn is_rank() -> bool {
+    SEAT.with(|s| s.borrow().is_some())
 }
 
 /// Drives `future` to completion on this thread: as a rank, each time it
@@ -475,21 +229,6 @@ pub fn run_ranks(
     chips: Vec<usize>,
 ) -> Report {
     let nproc = runtimes.len();
-    let Some(first) = runtimes.first() else {
-        return Report::default();
-    };
-    let (chip, slice) = {
-        let (c, s) = first.device();
-        (c.clone(), s.clone())
-    };
-    let world = Rc::new(RefCell::new(World::new(chips)));
-    for (rank, runtime) in runtimes.iter_mut().enumerate() {
-        runtime.join_world(world.clone(), rank);
-        runtime.share_memory_budget(nproc);
-    }
-    let turn = Shared::new(Turn::new(nproc, &world));
-    let done: Slots = (0..nproc).map(|_| Mutex::new(None)).collect();
-    let source: Arc<str> = source.into();
     let tpu_python::Options {
         path,
         folder,
@@ -506,33 +245,79 @@ pub fn run_ranks(
         output: on_output.map(|f| Rc::new(RefCell::new(f))),
         progress: on_progress.map(|f| Rc::new(RefCell::new(f))),
     };
-    let mut ranks = Vec::new();
+    let starts = (0..nproc)
+        .map(|rank| {
+            let (on_output, on_progress, flush) = streams.for_rank(rank);
+            let options = tpu_python::Options {
+                path: path.clone(),
+                folder: folder.clone(),
+                args: args.clone(),
+                timeout,
+                stop: stop.clone(),
+                on_output,
+                on_progress,
+                environ: torchrun_environ(rank, nproc),
+                files,
+                stdlib: stdlib.clone(),
+                ..tpu_python::Options::default()
+            };
+            RankStart { options, flush }
+        })
+        .collect();
+    run_world(source, runtimes, starts, mode, chips, &mut || {})
+}
+
+/// How one rank of a world starts.
+pub(crate) struct RankStart {
+    pub(crate) options: tpu_python::Options,
+    /// Streams what is left of its output when it ends.
+    pub(crate) flush: Box<dyn FnOnce()>,
+}
+
+/// Runs `source` as the ranks `starts` describe, rank r on `runtimes[r]`
+/// and chip `chips[r]` (see `run_ranks`), calling `between` each time a rank
+/// gives the turn back; returns the world's Report.
+pub(crate) fn run_world(
+    source: &str,
+    runtimes: &mut [Runtime],
+    starts: Vec<RankStart>,
+    mode: EagerMode,
+    chips: Vec<usize>,
+    between: &mut dyn FnMut(),
+) -> Report {
+    let nproc = runtimes.len();
+    let Some(first) = runtimes.first() else {
+        return Report::default();
+    };
+    let (chip, slice) = {
+        let (c, s) = first.device();
+        (c.clone(), s.clone())
+    };
+    let world = Rc::new(RefCell::new(World::new(chips)));
     for (rank, runtime) in runtimes.iter_mut().enumerate() {
-        let (on_output, on_progress, flush) = streams.for_rank(rank);
-        let options = tpu_python::Options {
-            path: path.clone(),
-            folder: folder.clone(),
-            args: args.clone(),
-            timeout,
-            stop: stop.clone(),
-            on_output,
-            on_progress,
-            environ: torchrun_environ(rank, nproc),
-            files,
-            stdlib: stdlib.clone(),
-            ..tpu_python::Options::default()
-        };
-        let seat = Seat {
-            rank,
-            turn: turn.clone(),
-            slot: done.clone(),
-            source: source.clone(),
-            runtime: runtime as *mut Runtime,
-            flush,
-        };
-        ranks.push(Handed((seat, options)));
+        runtime.join_world(world.clone(), rank);
+        runtime.share_memory_budget(nproc);
     }
-    let deadlock = start_and_schedule(ranks, mode, &turn, &world, &done, nproc);
+    let turn = Shared::new(Turn::new(nproc, &world));
+    let done: Slots = (0..nproc).map(|_| Mutex::new(None)).collect();
+    let source: Arc<str> = source.into();
+    let ranks = runtimes
+        .iter_mut()
+        .zip(starts)
+        .enumerate()
+        .map(|(rank, (runtime, start))| {
+            let seat = Seat {
+                rank,
+                turn: turn.clone(),
+                slot: done.clone(),
+                source: source.clone(),
+                runtime: runtime as *mut Runtime,
+                flush: start.flush,
+            };
+            Handed((seat, start.options))
+        })
+        .collect();
+    let deadlock = start_and_schedule(ranks, mode, &turn, &world, &done, between);
     let aborted = world.borrow().is_aborted();
     let runs: Vec<RankRun> = done
         .iter()
@@ -671,7 +456,7 @@ fn start_and_schedule(
     turn: &Turn,
     world: &Rc<RefCell<World>>,
     done: &Slots,
-    nproc: usize,
+    between: &mut dyn FnMut(),
 ) -> Option<DeadlockReport> {
     std::thread::scope(|scope| {
         let mut threads = Vec::new();
@@ -699,7 +484,7 @@ fn start_and_schedule(
                 }
             }
         }
-        let deadlock = schedule(turn, world, done, nproc);
+        let deadlock = schedule(turn, world, done, between);
         for t in threads {
             let _ = t.join();
         }
@@ -716,28 +501,32 @@ fn start_and_schedule(
     turn: &Turn,
     world: &Rc<RefCell<World>>,
     done: &Slots,
-    nproc: usize,
+    between: &mut dyn FnMut(),
 ) -> Option<DeadlockReport> {
     for Handed((seat, options)) in ranks {
         fiber::spawn(move || seat.run(options, mode));
     }
-    schedule(turn, world, done, nproc)
+    schedule(turn, world, done, between)
 }
 
 /// Hands the turn out until every rank has finished (see the module
-/// documentation); returns the deadlock, if the run ended in one.
+/// documentation), calling `between` each time it comes back; returns the
+/// deadlock, if the run ended in one.
 fn schedule(
     turn: &Turn,
     world: &Rc<RefCell<World>>,
     done: &Slots,
-    nproc: usize,
+    between: &mut dyn FnMut(),
 ) -> Option<DeadlockReport> {
+    let nproc = done.len();
     let mut finished = vec![false; nproc];
     let mut deadlock = None;
     // Runs `rank` once; `false` when it gave the turn back outside a
     // collective, so it must run again before any other.
-    let run = |rank: usize, finished: &mut Vec<bool>| -> bool {
-        if turn.give(rank) {
+    let mut run = |rank: usize, finished: &mut Vec<bool>| -> bool {
+        let gave_back = turn.give(rank);
+        between();
+        if gave_back {
             let slot = done[rank].lock().unwrap_or_else(|e| e.into_inner());
             let (line, error) = slot
                 .as_ref()

@@ -82,7 +82,11 @@ impl Playground {
             .take()
             .ok_or_else(|| JsError::new("a run is already in progress"))?;
         let mut report = match nproc {
-            None => tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0,
+            None => {
+                let maker = runtimes.world_maker(promise_integration());
+                runtimes.single.set_world_maker(maker);
+                tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0
+            }
             // Even one rank runs as a fiber, which without JSPI could never
             // hand the turn back.
             Some(_) if !promise_integration() => crate::refused(

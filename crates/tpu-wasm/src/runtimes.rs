@@ -12,7 +12,7 @@
 //! chips.
 
 use tpu_device::{Chip, Slice};
-use tpu_runtime::{CacheEntry, Runtime, SharedBackend};
+use tpu_runtime::{CacheEntry, Runtime, SharedBackend, WorldMaker};
 
 pub(crate) struct Runtimes {
     /// Runs without `nproc`.
@@ -63,16 +63,34 @@ impl Runtimes {
 
     /// The slice a run of `nproc` ranks runs on, or why it cannot run.
     fn rank_slice(&self, nproc: usize) -> Result<Slice, String> {
-        match &self.slice {
-            Some(slice) if slice.chips() < nproc => Err(format!(
-                "the {} slice of {} has {} chips, fewer than the {nproc} ranks",
-                slice.name(),
-                self.chip.name,
-                slice.chips()
-            )),
-            Some(slice) => Ok(slice.clone()),
-            None => Slice::smallest_with(&self.chip, nproc),
-        }
+        rank_slice(&self.chip, self.slice.as_ref(), nproc, "ranks")
+    }
+
+    /// How the single runtime's program starts a world of processes
+    /// (`torch.multiprocessing.spawn`): fresh runtimes on the backend, with
+    /// the persisted cache entries, on the slice a run of that many ranks
+    /// would have. `jspi`: whether this browser can suspend a run, which the
+    /// processes' fibers need.
+    pub(crate) fn world_maker(&self, jspi: bool) -> WorldMaker {
+        let backend = self.backend.clone();
+        let loaded = self.loaded.clone();
+        let (chip, slice) = (self.chip.clone(), self.slice.clone());
+        Box::new(move |n| {
+            if !jspi {
+                return Err("processes need JavaScript Promise Integration \
+                            (WebAssembly.Suspending), which this browser lacks"
+                    .into());
+            }
+            let slice = rank_slice(&chip, slice.as_ref(), n, "processes")?;
+            Ok((0..n)
+                .map(|_| {
+                    let mut runtime = runtime_on(&backend);
+                    runtime.load_cache(loaded.iter().cloned().map(Ok).collect());
+                    runtime.set_device(chip.clone(), slice.clone());
+                    runtime
+                })
+                .collect())
+        })
     }
 
     /// The first `nproc` rank runtimes, each on the run's slice (made as
@@ -112,6 +130,21 @@ impl Runtimes {
             .flat_map(Runtime::take_cache_entries)
             .filter(|entry| seen.insert(entry.fingerprint.clone()))
             .collect()
+    }
+}
+
+/// The slice `n` ranks (or processes: `what`) run on: the chosen one, if it
+/// has a chip for each, or else the smallest that has.
+fn rank_slice(chip: &Chip, chosen: Option<&Slice>, n: usize, what: &str) -> Result<Slice, String> {
+    match chosen {
+        Some(slice) if slice.chips() < n => Err(format!(
+            "the {} slice of {} has {} chips, fewer than the {n} {what}",
+            slice.name(),
+            chip.name,
+            slice.chips()
+        )),
+        Some(slice) => Ok(slice.clone()),
+        None => Slice::smallest_with(chip, n),
     }
 }
 

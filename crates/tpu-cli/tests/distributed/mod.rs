@@ -7,6 +7,7 @@
 //! its own.)
 
 mod sharding;
+mod spawn;
 
 use super::support;
 use std::process::Command;

@@ -35,7 +35,26 @@ pub struct CommItem {
     pub wait: bool,
 }
 
+/// Makes `n` runtimes for the ranks of a world a program starts: on the
+/// same backend and clock as the runtime that starts it, each on a chip of a
+/// slice with a chip per rank; or says why it cannot.
+pub type WorldMaker = Box<dyn FnMut(usize) -> Result<Vec<Runtime>, String>>;
+
 impl Runtime {
+    /// How this runtime's programs get the runtimes of the worlds they
+    /// start (`torch.multiprocessing.spawn`); without one they cannot.
+    pub fn set_world_maker(&mut self, maker: WorldMaker) {
+        self.world_maker = Some(maker);
+    }
+
+    /// `n` runtimes for the ranks of a world this runtime's program starts.
+    pub fn make_world(&mut self, n: usize) -> Result<Vec<Runtime>, String> {
+        match &mut self.world_maker {
+            Some(make) => make(n),
+            None => Err("this runtime cannot start processes (its embedder gave it no way to make a world of ranks)".into()),
+        }
+    }
+
     /// Seats this runtime as `rank` of `world` for the runs that follow.
     pub fn join_world(&mut self, world: Rc<RefCell<World>>, rank: usize) {
         self.world = Some(WorldSeat { world, rank });

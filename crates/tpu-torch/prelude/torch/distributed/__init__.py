@@ -4,6 +4,8 @@
 # process groups are c10d's: the default group of every rank, and `new_group`s
 # that every rank creates in the same order. Collectives take effect when
 # waited for: at once without `async_op`, at `Work.wait()` with it.
+import os
+
 import torch
 _C = torch._C
 
@@ -163,7 +165,17 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         _state["backend"] = "gloo" if "gloo" in name else "tpu_dist"
     else:
         _state["backend"] = "undefined"
+    if store is None and (init_method is None or str(init_method).startswith("env://")):
+        # The env:// rendezvous reads what it was not given.
+        needed = ([] if rank != -1 else ["RANK"]) + ([] if world_size != -1 else ["WORLD_SIZE"])
+        for name in needed + ["MASTER_ADDR", "MASTER_PORT"]:
+            if name not in os.environ:
+                raise ValueError("Error initializing torch.distributed using env:// rendezvous: environment variable "
+                                 + name + " expected, but not set")
     rank_, size = _seat()
+    if rank != -1 and rank != rank_:
+        raise ValueError("rank " + str(rank) + " does not match this process's rank, " + str(rank_)
+                         + " (the order in which it was started)")
     if world_size != -1 and world_size != size:
         raise ValueError("world_size " + str(world_size) + " does not match the " + str(size)
                          + " ranks this program was launched with (--nproc-per-node)")
@@ -178,7 +190,7 @@ def is_initialized():
 
 
 def is_torchelastic_launched():
-    return _C.dist_seat() is not None
+    return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
 def destroy_process_group(group=None):
