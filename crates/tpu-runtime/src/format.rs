@@ -170,7 +170,95 @@ fn tensor_str(t: &HostTensor<'_>, indent: usize, opts: &PrintOptions) -> String 
         values: t.values,
         shape: t.shape,
     };
-    format_view(&view, indent, summarize, &formatter, opts)
+    let element = Element {
+        format: &|v| formatter.format(v),
+        width: formatter.max_width,
+    };
+    format_view(&view, indent, summarize, &element, opts)
+}
+
+/// How each element of a tensor prints, and its width (without the comma
+/// and space between elements).
+struct Element<'a> {
+    format: &'a dyn Fn(f64) -> String,
+    width: usize,
+}
+
+/// `repr` of a complex tensor whose element i is `re[i] + im[i]j`: the real
+/// and the imaginary parts each have their own formatter, chosen from all
+/// of that part's values (or the summarised ones), as PyTorch's
+/// `_tensor_str` formats complex tensors. `double`: complex128 (complex64
+/// is the default complex dtype and is not printed).
+pub fn complex_tensor_repr(
+    re: &[f64],
+    im: &[f64],
+    shape: &[usize],
+    double: bool,
+    extra_suffixes: &[String],
+    device: Option<&str>,
+    opts: &PrintOptions,
+) -> String {
+    let prefix = "tensor(";
+    let indent = prefix.len();
+    let mut suffixes = Vec::new();
+    if let Some(device) = device {
+        suffixes.push(format!("device='{device}'"));
+    }
+    let dtype = if double {
+        "torch.complex128"
+    } else {
+        "torch.complex64"
+    };
+    let body = if re.is_empty() {
+        if shape.len() != 1 {
+            suffixes.push(format!("size={}", python_tuple(shape)));
+        }
+        suffixes.push(format!("dtype={dtype}"));
+        "[]".to_string()
+    } else {
+        if double {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        let summarize = re.len() > opts.threshold;
+        let sample = |values: &[f64]| {
+            if summarize {
+                summarized_values(values, shape, opts.edgeitems)
+            } else {
+                values.to_vec()
+            }
+        };
+        let real = Formatter::new(&sample(re), true, opts);
+        let imag = Formatter::new(&sample(im), true, opts);
+        let format = |i: f64| {
+            let i = i as usize;
+            let real = real.format(re[i]);
+            let imag = format!("{}j", imag.format(im[i]));
+            let imag = imag.trim_start();
+            if imag.starts_with('+') || imag.starts_with('-') {
+                format!("{real}{imag}")
+            } else {
+                format!("{real}+{imag}")
+            }
+        };
+        let element = Element {
+            format: &format,
+            width: real.max_width + imag.max_width + 1,
+        };
+        // The elements are looked up by index.
+        let indices: Vec<f64> = (0..re.len()).map(|i| i as f64).collect();
+        let view = View {
+            values: &indices,
+            shape,
+        };
+        format_view(&view, indent, summarize, &element, opts)
+    };
+    suffixes.extend(extra_suffixes.iter().cloned());
+    add_suffixes(
+        &format!("{prefix}{body}"),
+        &suffixes,
+        indent,
+        opts.linewidth,
+    )
 }
 
 /// A row-major block of values: the whole tensor or one sub-tensor `t[i]`.
@@ -219,11 +307,11 @@ fn format_view(
     view: &View<'_>,
     indent: usize,
     summarize: bool,
-    f: &Formatter,
+    f: &Element<'_>,
     opts: &PrintOptions,
 ) -> String {
     match view.shape.len() {
-        0 => f.format(view.values[0]),
+        0 => (f.format)(view.values[0]),
         1 => vector_str(view.values, indent, summarize, f, opts),
         dim => {
             let n = view.shape[0];
@@ -247,22 +335,22 @@ fn vector_str(
     values: &[f64],
     indent: usize,
     summarize: bool,
-    f: &Formatter,
+    f: &Element<'_>,
     opts: &PrintOptions,
 ) -> String {
-    let element_length = f.max_width + 2;
+    let element_length = f.width + 2;
     let per_line = ((opts.linewidth as f64 - indent as f64) / element_length as f64).floor();
     let per_line = per_line.max(1.0) as usize;
     let n = values.len();
     let data: Vec<String> = if summarize && n > 2 * opts.edgeitems {
         values[..opts.edgeitems]
             .iter()
-            .map(|&v| f.format(v))
+            .map(|&v| (f.format)(v))
             .chain(std::iter::once(" ...".to_string()))
-            .chain(values[n - opts.edgeitems..].iter().map(|&v| f.format(v)))
+            .chain(values[n - opts.edgeitems..].iter().map(|&v| (f.format)(v)))
             .collect()
     } else {
-        values.iter().map(|&v| f.format(v)).collect()
+        values.iter().map(|&v| (f.format)(v)).collect()
     };
     let lines: Vec<String> = data
         .chunks(per_line)

@@ -65,6 +65,7 @@ pub(crate) const PORTED: &[&str] = &[
     "arg_extremum",
     // Printing.
     "set_printoptions",
+    "complex_repr",
     // More views.
     "unfold",
     "pad",
@@ -150,6 +151,7 @@ pub(crate) fn call(name: &str, values: Vec<PyObjectRef>, vm: &VirtualMachine) ->
         "assign" | "write" | "put" | "fill_random" => writes(&a),
         "extremum_dim" | "arg_extremum" => extrema(&a),
         "set_printoptions" => crate::printing::set_printoptions(&a),
+        "complex_repr" => crate::printing::complex_repr(&a),
         "generator_new" | "generator_seed" | "generator_swap" | "random_ints" | "rng_save"
         | "rng_restore" | "rng_get_state" | "rng_set_state" => crate::generators::call(&a),
         "stride" => {

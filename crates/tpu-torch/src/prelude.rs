@@ -53,6 +53,7 @@ pub(crate) const SHADOWED_BUILTINS: &[&str] = &[
     "float",
     "int",
     "bool",
+    "complex",
     "range",
     "list",
     "tuple",

@@ -70,3 +70,23 @@ pub(crate) fn set_printoptions(a: &Args<'_>) -> PyResult {
     })?;
     Ok(vm.ctx.none())
 }
+
+/// `complex_repr(pairs, double, suffixes)`: `repr` of the complex tensor
+/// whose real and imaginary parts are `pairs`' last dimension (its
+/// `view_as_real` form), with `suffixes` (`requires_grad=True`, a
+/// `grad_fn`) after the device's.
+pub(crate) fn complex_repr(a: &Args<'_>) -> PyResult {
+    let vm = a.vm;
+    let pairs = a.tensor(0)?;
+    let double = a.bool(1)?;
+    let suffixes: Vec<String> = crate::args::items(a.get(2)?)
+        .unwrap_or_default()
+        .iter()
+        .map(|s| s.str(vm).map(|s| s.to_string()))
+        .collect::<PyResult<_>>()?;
+    let text = with_runtime(vm, async |rt| {
+        rt.set_sync_reason("print / repr");
+        rt.complex_repr(&pairs, double, &suffixes).await
+    })?;
+    Ok(vm.ctx.new_str(text).into())
+}

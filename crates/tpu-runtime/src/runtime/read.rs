@@ -124,6 +124,37 @@ impl Runtime {
         })
     }
 
+    /// `repr` of a complex tensor held as its real and imaginary parts
+    /// (`pairs`, whose last dimension is 2: `view_as_real`'s form).
+    pub async fn complex_repr(
+        &mut self,
+        pairs: &Tensor,
+        double: bool,
+        suffixes: &[String],
+    ) -> Result<String, RuntimeError> {
+        let mut dims = pairs.dims();
+        if dims.pop() != Some(2) {
+            return Err(RuntimeError::Message(
+                "a complex tensor's parts must have a last dimension of 2".into(),
+            ));
+        }
+        let values = self.read(pairs).await?.to_f64();
+        let (re, im): (Vec<f64>, Vec<f64>) = values.chunks(2).map(|p| (p[0], p[1])).unzip();
+        let device = match pairs.device() {
+            Device::Cpu => None,
+            d => Some(d.to_string()),
+        };
+        Ok(format::complex_tensor_repr(
+            &re,
+            &im,
+            &dims,
+            double,
+            suffixes,
+            device.as_deref(),
+            &self.print_options,
+        ))
+    }
+
     /// A meta tensor as PyTorch prints one: no values, its size instead
     /// (`tensor(..., device='meta', size=(2, 3), dtype=torch.int64)`).
     fn meta_repr(t: &Tensor) -> String {

@@ -6,4 +6,4 @@
 # after them). `import torch` then imports the submodules PyTorch's
 # __init__ imports (the list is in crates/tpu-torch/src/prelude.rs).
 # parts: _tensor.py _functions.py _reductions.py _sorting.py _mathops.py
-# parts: _shapes.py _products.py _forms.py _elementwise.py _nnops.py _autocast.py _compile.py
+# parts: _shapes.py _products.py _forms.py _elementwise.py _nnops.py _autocast.py _compile.py _complex.py

@@ -66,6 +66,15 @@ class Tensor(_TensorBase):
     # native tensor type (`torch._C._TensorBase`, crates/tpu-torch), and
     # tensors are instances of this class.
 
+    def __reduce_ex__(self, proto):
+        # Pickled outside torch.save (torch.multiprocessing's arguments), as
+        # PyTorch pickles a tensor: rebuilt from a storage that pickles as a
+        # nested checkpoint (torch/serialization.py).
+        from torch import nn, serialization
+        if isinstance(self, nn.Parameter):
+            return serialization._reduce_parameter(self)
+        return serialization._reduce_tensor(self)
+
     def numpy(self, *, force=False):
         import numpy
 

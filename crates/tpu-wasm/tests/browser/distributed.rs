@@ -3,7 +3,8 @@
 //! corpus's mismatched-collective program ending in a deadlock named rank by
 //! rank; sixteen ranks, with the memory they take; and the slice rule (the
 //! smallest slice with a chip per rank by default, a chosen slice with too
-//! few chips refused naming both). The distributed corpora themselves run in
+//! few chips refused naming both); and ranks a one-process run starts itself
+//! (`torch.multiprocessing`). The distributed corpora themselves run in
 //! `tests/corpus.rs`.
 
 use crate::common::{Page, set};
@@ -237,5 +238,49 @@ async fn ranks_run_on_the_smallest_slice_with_a_chip_each_unless_a_slice_was_cho
             .message()
             .into();
         assert!(text.contains("nproc must be"), "{nproc}: {text}");
+    }
+}
+
+/// The DDP tutorial's launch from inside a one-process run: the parent's
+/// fiber sets its state aside while the spawned ranks' fibers run, their
+/// output streams into the parent's, and the Report is the world's.
+const SPAWN: &str = include_str!("../../../../tests/corpus/single/mp_spawn_ddp_tutorial.py");
+const SPAWN_EXPECTED: &str =
+    include_str!("../../../../tests/corpus/single/mp_spawn_ddp_tutorial.expected");
+const PROCESSES: &str = include_str!("../../../../tests/corpus/single/mp_process_p2p_tutorial.py");
+const PROCESSES_EXPECTED: &str =
+    include_str!("../../../../tests/corpus/single/mp_process_p2p_tutorial.expected");
+
+#[wasm_bindgen_test]
+async fn a_program_that_spawns_its_ranks_runs_them_as_fibers_of_its_run() {
+    let playground = Page::create("reference")
+        .await
+        .expect("the reference backend");
+    for (source, expected, nproc) in [
+        (SPAWN, SPAWN_EXPECTED, 2),
+        (PROCESSES, PROCESSES_EXPECTED, 2),
+    ] {
+        let streamed = Rc::new(RefCell::new(String::new()));
+        let on_output = {
+            let streamed = streamed.clone();
+            Closure::<dyn FnMut(String, String)>::new(move |text: String, stream: String| {
+                if stream == "stdout" {
+                    streamed.borrow_mut().push_str(&text)
+                }
+            })
+        };
+        let options = js_sys::Object::new();
+        set(&options, "onOutput", on_output.as_ref());
+        let report = playground
+            .try_run(source, Some("fused"), Some(options))
+            .await
+            .unwrap();
+        assert!(report.ok(), "{:?}", report.diagnostics);
+        tpu_runtime::conformance::agree(expected, &report.stdout)
+            .unwrap_or_else(|e| panic!("{e}\n{}", report.stdout));
+        assert_eq!(*streamed.borrow(), report.stdout);
+        let world = report.world.as_ref().expect("the spawned world");
+        assert_eq!(world.nproc, nproc);
+        assert!(world.ranks.iter().all(|r| r.ops > 0), "{:?}", world.ranks);
     }
 }

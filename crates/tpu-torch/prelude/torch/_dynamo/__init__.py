@@ -36,6 +36,48 @@ class _Config:
         self.capture_scalar_outputs = False
 
 
+class _Patch:
+    # `config.patch(...)`: the settings changed while a `with` block or a
+    # decorated function runs, and put back after.
+    def __init__(self, changes):
+        self._changes = changes
+        self._saved = []
+
+    def __enter__(self):
+        self._saved.append({k: getattr(config, k) for k in self._changes})
+        for k, v in self._changes.items():
+            setattr(config, k, v)
+
+    def __exit__(self, *exc):
+        for k, v in self._saved.pop().items():
+            setattr(config, k, v)
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def patched(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return patched
+
+
+def _patch(arg1=None, arg2=None, **kwargs):
+    if isinstance(arg1, str):
+        changes = {arg1: arg2}
+    elif isinstance(arg1, dict):
+        changes = dict(arg1)
+    else:
+        changes = {}
+    changes.update(kwargs)
+    for k in changes:
+        if not hasattr(config, k):
+            raise AttributeError("torch._dynamo.config." + k + " does not exist")
+    return _Patch(changes)
+
+
+_Config.patch = staticmethod(_patch)
 config = _Config()
 
 

@@ -366,6 +366,28 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     return _run("broadcast", "broadcast", g, tensor, [tensor], src=src, async_op=async_op)
 
 
+def all_gather_object(object_list, obj, group=None):
+    # As c10d does it: each rank's pickle as a uint8 tensor, their sizes
+    # all-gathered, then the tensors padded to the largest and all-gathered.
+    if _member(group) is None:
+        return
+    import io
+    import pickle
+    buffer = io.BytesIO()
+    pickle.Pickler(buffer).dump(obj)
+    data = list(buffer.getvalue())
+    size = len(data)
+    n = get_world_size(group)
+    sizes = [torch.zeros(1, dtype=torch.long) for _ in range(n)]
+    all_gather(sizes, torch.tensor([size], dtype=torch.long), group=group)
+    largest = int(max(s.item() for s in sizes))
+    mine = torch.tensor(data + [0] * (largest - size), dtype=torch.uint8)
+    outputs = [torch.empty(largest, dtype=torch.uint8) for _ in range(n)]
+    all_gather(outputs, mine, group=group)
+    for i, tensor in enumerate(outputs):
+        object_list[i] = pickle.Unpickler(io.BytesIO(bytes(tensor[:int(sizes[i].item())].tolist()))).load()
+
+
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_list(tensor_list, "tensor_list")
     _check_tensor(tensor, "tensor")

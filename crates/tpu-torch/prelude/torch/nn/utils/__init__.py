@@ -33,3 +33,13 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
 
 def parameters_to_vector(parameters):
     return torch.cat([p.reshape(-1) for p in parameters])
+
+
+def vector_to_parameters(vec, parameters):
+    if not isinstance(vec, torch.Tensor):
+        raise TypeError("expected torch.Tensor, but got: " + torch.typename(vec))
+    pointer = 0
+    for param in parameters:
+        num_param = param.numel()
+        param.data = vec[pointer:pointer + num_param].view_as(param).data
+        pointer += num_param
