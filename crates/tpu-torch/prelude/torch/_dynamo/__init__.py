@@ -36,6 +36,31 @@ class _Config:
         self.capture_scalar_outputs = False
 
 
+def mark_dynamic(t, index, *, min=None, max=None, specialize_on=None):
+    # The dimensions a compile takes as dynamic from its first call on, as
+    # Dynamo does (a size of 1 is still specialised, as here elsewhere).
+    if isinstance(index, (list, tuple)):
+        for i in index:
+            mark_dynamic(t, i, min=min, max=max)
+        return
+    if not hasattr(t, "_dynamo_dynamic_indices"):
+        t._dynamo_dynamic_indices = set()
+    t._dynamo_dynamic_indices.add(index)
+
+
+def maybe_mark_dynamic(t, index):
+    mark_dynamic(t, index)
+
+
+def mark_static(t, index=None):
+    marked = getattr(t, "_dynamo_dynamic_indices", None)
+    if marked is not None:
+        if index is None:
+            marked.clear()
+        else:
+            marked.discard(index)
+
+
 class _Patch:
     # `config.patch(...)`: the settings changed while a `with` block or a
     # decorated function runs, and put back after.
@@ -100,13 +125,16 @@ class _Exc:
 
 
 # torch._dynamo.utils.counters: how many graphs were compiled, frames run,
-# and graph breaks by reason (plain dicts here; PyTorch's are Counters).
-counters = {"stats": {}, "frames": {}, "graph_break": {}}
+# and graph breaks by reason; a defaultdict of Counters, as PyTorch's.
+import collections as _collections
+
+counters = _collections.defaultdict(_collections.Counter)
+for _group in ("stats", "frames", "graph_break"):
+    counters[_group]
 
 
 def _count(group, key, n=1):
-    d = counters.setdefault(group, {})
-    d[key] = d.get(key, 0) + n
+    counters[group][key] += n
 
 
 exc = _Exc()
@@ -143,8 +171,9 @@ class _Guard:
 def _tensor_guards(name, t, dynamic_dims, all_dynamic):
     sizes = []
     dyn = []
+    marked = getattr(t, "_dynamo_dynamic_indices", ())
     for d, s in enumerate(t.shape):
-        if (all_dynamic or (name, d) in dynamic_dims) and s > 1:
+        if (all_dynamic or (name, d) in dynamic_dims or d in marked) and s > 1:
             sizes.append(None)
             dyn.append(name + ".size(" + str(d) + ")")
         else:

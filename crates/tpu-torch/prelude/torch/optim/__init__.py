@@ -4,7 +4,7 @@
 # step for step, so that training runs print the same losses. SGD and Adam/AdamW
 # live here; _adaptive.py, run after this file in its namespace, has RMSprop,
 # Adagrad and Adadelta:
-# parts: _adaptive.py
+# parts: _adaptive.py _lbfgs.py
 import math
 import torch
 
