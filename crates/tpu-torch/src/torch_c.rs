@@ -814,10 +814,22 @@ pub(crate) mod _tpu_torch {
     }
 
     fn random_factory(name: &str, sizes: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-        let (positional, kwargs) = (sizes.args.clone(), sizes);
+        let FuncArgs {
+            args: mut positional,
+            mut kwargs,
+        } = sizes;
+        // The sizes may come as `size=`: `torch.empty(size=(2, 3))`.
+        if let Some(size) = kwargs.swap_remove("size") {
+            if !positional.is_empty() {
+                return Err(vm.new_type_error(format!(
+                    "{name}() received an invalid combination of arguments: the sizes were given twice"
+                )));
+            }
+            positional = vec![size];
+        }
         let options: FactoryArgs = FuncArgs {
             args: Vec::new(),
-            kwargs: kwargs.kwargs,
+            kwargs,
         }
         .bind(vm)?;
         // A torch.Generator given: its engine swapped in for the draw.
@@ -892,18 +904,55 @@ pub(crate) mod _tpu_torch {
             return Err(vm.new_type_error("tensor() missing required argument 'data'"));
         }
         let data = positional.remove(0);
+        let complex_dtype = args.kwargs.get("dtype").is_some_and(|d| {
+            d.downcast_ref::<PyDType>().is_none()
+                && d.get_attr("is_complex", vm)
+                    .is_ok_and(|v| v.try_to_bool(vm).unwrap_or(false))
+        });
+        if complex_dtype {
+            return complex_tensor(args, vm);
+        }
         let options: FactoryArgs = FuncArgs {
             args: Vec::new(),
-            kwargs: args.kwargs,
+            kwargs: args.kwargs.clone(),
         }
         .bind(vm)?;
         let (dtype, device) = options.parse(vm)?;
         let (mut shape, mut values) = (Vec::new(), Vec::new());
-        crate::factories::flatten(&data, &mut shape, 0, &mut values, vm)?;
+        if let Err(e) = crate::factories::flatten(&data, &mut shape, 0, &mut values, vm) {
+            // Python complex numbers make a complex tensor (the prelude's
+            // `_complex.py`); looked for only when the data is not real.
+            return if contains_complex(&data) {
+                complex_tensor(args, vm)
+            } else {
+                Err(e)
+            };
+        }
         let host = crate::factories::host_data(&values, dtype);
         let t = with_runtime(vm, async |rt| {
             rt.from_data(host, Shape(shape), device).await
         })?;
         options.finish(t, vm)
+    }
+
+    /// `torch.tensor` of complex data or with a complex dtype: the prelude's.
+    fn complex_tensor(args: FuncArgs, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        vm.import("torch", 0)?
+            .get_attr("_complex_tensor", vm)?
+            .call(args, vm)
+    }
+
+    /// Whether `data` (a number or nested lists and tuples) holds a Python
+    /// complex number.
+    fn contains_complex(data: &PyObjectRef) -> bool {
+        use rustpython_vm::builtins::{PyComplex, PyList, PyTuple};
+        if data.downcast_ref::<PyComplex>().is_some() {
+            return true;
+        }
+        if let Some(list) = data.downcast_ref::<PyList>() {
+            return list.borrow_vec().iter().any(contains_complex);
+        }
+        data.downcast_ref::<PyTuple>()
+            .is_some_and(|t| t.as_slice().iter().any(contains_complex))
     }
 }

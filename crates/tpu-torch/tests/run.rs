@@ -154,12 +154,20 @@ fn a_finished_run_frees_everything_it_made() {
 }
 
 #[test]
-fn starting_processes_is_refused_naming_the_ranks_that_replace_it() {
+fn starting_processes_without_a_world_maker_is_refused_saying_why() {
+    // Embedders that give the runtime no way to make a world of ranks (this
+    // test's bare runtime) cannot run `torch.multiprocessing.spawn`; `tpu
+    // run` and the page can (`crates/tpu-cli/tests/distributed/spawn.rs`).
     let report = run_program(
         "import torch.multiprocessing as mp\ndef work(rank):\n    pass\nmp.spawn(work, nprocs=2)\n",
     );
     let d = report.diagnostics.first().expect("spawn is refused");
-    assert_eq!(d.kind, "NotImplementedError");
+    assert_eq!(d.kind, "RuntimeError");
     assert_eq!(d.span.map(|s| s.line), Some(4));
-    assert!(d.message.contains("--nproc-per-node"), "{}", d.message);
+    assert!(
+        d.message.contains("cannot start 2 processes here")
+            && d.message.contains("no way to make a world of ranks"),
+        "{}",
+        d.message
+    );
 }

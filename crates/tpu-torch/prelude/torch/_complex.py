@@ -459,43 +459,38 @@ def is_complex(input):
     return isinstance(input, _ComplexTensor)
 
 
-def _has_complex(data):
-    if isinstance(data, (list, tuple)):
-        return _py_any(_has_complex(d) for d in data)
-    return isinstance(data, (_py_complex, _ComplexTensor))
-
-
-_real_tensor = tensor
 _real_zeros = zeros
 _real_ones = ones
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    if isinstance(dtype, _ComplexDType) or (dtype is None and _has_complex(data)):
-        real_dtype = dtype.to_real() if isinstance(dtype, _ComplexDType) else float32
+def _complex_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    # `torch.tensor` of Python complex numbers, or with a complex dtype
+    # (torch_c.rs's `tensor` hands those here).
+    real_dtype = dtype.to_real() if isinstance(dtype, _ComplexDType) else float32
 
-        def pairs(d):
-            if isinstance(d, (list, tuple)):
-                return [pairs(x) for x in d]
-            if isinstance(d, _ComplexTensor):
-                return d._pairs.tolist()
-            c = d if isinstance(d, _py_complex) else _py_float(d)
-            return [c.real, c.imag] if isinstance(c, _py_complex) else [c, 0.0]
-        out = _ComplexTensor(_real_tensor(pairs(data), dtype=real_dtype, device=device))
-        return out.requires_grad_(True) if requires_grad else out
-    return _real_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+    def pairs(d):
+        if isinstance(d, (list, tuple)):
+            return [pairs(x) for x in d]
+        if isinstance(d, _ComplexTensor):
+            return d._pairs.tolist()
+        c = d if isinstance(d, _py_complex) else _py_float(d)
+        return [c.real, c.imag] if isinstance(c, _py_complex) else [c, 0.0]
+    out = _ComplexTensor(tensor(pairs(data), dtype=real_dtype, device=device))
+    return out.requires_grad_(True) if requires_grad else out
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False):
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False):
     if isinstance(dtype, _ComplexDType):
-        return _ComplexTensor(_real_zeros(*_flat_sizes(size), 2, dtype=dtype.to_real(), device=device,
+        shape = _flat_sizes(sizes) if size is None else list(size)
+        return _ComplexTensor(_real_zeros(*shape, 2, dtype=dtype.to_real(), device=device,
                                           requires_grad=requires_grad))
-    return _real_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _real_zeros(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False):
     if isinstance(dtype, _ComplexDType):
-        pairs = _real_zeros(*_flat_sizes(size), 2, dtype=dtype.to_real(), device=device)
+        shape = _flat_sizes(sizes) if size is None else list(size)
+        pairs = _real_zeros(*shape, 2, dtype=dtype.to_real(), device=device)
         pairs[..., 0] = 1.0
         return _ComplexTensor(pairs.requires_grad_(requires_grad))
-    return _real_ones(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _real_ones(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)

@@ -754,14 +754,15 @@ class ModuleDict(Module):
         del self[key]
         return value
 
+    # Views of a dict, as PyTorch's are of `_modules` (printed `dict_keys([...])`).
     def keys(self):
-        return self._keys()
+        return {k: None for k in self._keys()}.keys()
 
     def items(self):
-        return [(k, vars(self)[k]) for k in self._keys()]
+        return {k: vars(self)[k] for k in self._keys()}.items()
 
     def values(self):
-        return [vars(self)[k] for k in self._keys()]
+        return {k: vars(self)[k] for k in self._keys()}.values()
 
     def update(self, modules):
         if not hasattr(modules, "__iter__"):
@@ -818,14 +819,15 @@ class ParameterDict(Module):
     def __contains__(self, key):
         return key in self._order
 
+    # As PyTorch's: the keys a dict view, the items and values generators.
     def keys(self):
-        return list(self._order)
+        return {k: None for k in self._order}.keys()
 
     def items(self):
-        return [(k, vars(self)[k]) for k in self._order]
+        return ((k, vars(self)[k]) for k in list(self._order))
 
     def values(self):
-        return [vars(self)[k] for k in self._order]
+        return (vars(self)[k] for k in list(self._order))
 
     def pop(self, key):
         value = self[key]

@@ -5,6 +5,7 @@
 # live here; _adaptive.py, run after this file in its namespace, has RMSprop,
 # Adagrad and Adadelta:
 # parts: _adaptive.py _lbfgs.py
+import collections
 import math
 import torch
 
@@ -73,7 +74,7 @@ def _step_tensor():
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
-        self.state = {}
+        self.state = collections.defaultdict(dict)
         self.param_groups = []
         self._optimizer_step_pre_hooks = {}
         self._optimizer_step_post_hooks = {}
@@ -164,7 +165,7 @@ class Optimizer:
         for g, ng in zip(groups, saved_groups):
             for old_id, p in zip(ng["params"], g["params"]):
                 id_map[old_id] = p
-        self.state = {}
+        self.state = collections.defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in id_map:
                 param = id_map[k]
