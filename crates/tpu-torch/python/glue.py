@@ -64,9 +64,23 @@ def _operand(other):
 
 
 def _binary(op, reflected=False):
+    # A Python complex number beside a real tensor makes a complex tensor
+    # (`_complex.py`).
     if reflected:
-        return lambda self, other: _C.binary(op, other, self) if _operand(other) else NotImplemented
-    return lambda self, other: _C.binary(op, self, other) if _operand(other) else NotImplemented
+        def method(self, other):
+            if _operand(other):
+                return _C.binary(op, other, self)
+            if op != "pow" and _py_isinstance(other, _py_complex):
+                return _complex_binary(op, other, self)
+            return NotImplemented
+    else:
+        def method(self, other):
+            if _operand(other):
+                return _C.binary(op, self, other)
+            if op != "pow" and _py_isinstance(other, _py_complex):
+                return _complex_binary(op, self, other)
+            return NotImplemented
+    return method
 
 
 for _op, _dunder in [("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "truediv"), ("pow", "pow")]:

@@ -51,3 +51,5 @@ for bad in (lambda: torch.view_as_complex(torch.zeros(3)),
         bad()
     except (RuntimeError, TypeError) as e:
         print(type(e).__name__ + ":", e)
+t = torch.tensor([0.0, 1.0, 2.0])
+print(torch.exp(1j * t), t * (2 - 1j), (t + 1j).dtype, 1j - t)
