@@ -124,6 +124,12 @@ pub(super) fn scatter(base: &mut HostData, index: &[i64], values: &HostData, acc
                 *slot = if accumulate { slot.wrapping_add(x) } else { x };
             }
         }
+        (HostData::U8(b), HostData::U8(v)) => {
+            for (&i, &x) in index.iter().zip(v) {
+                let slot = &mut b[i as usize];
+                *slot = if accumulate { slot.wrapping_add(x) } else { x };
+            }
+        }
         (HostData::Bool(b), HostData::Bool(v)) => {
             for (&i, &x) in index.iter().zip(v) {
                 let slot = &mut b[i as usize];

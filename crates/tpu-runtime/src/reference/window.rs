@@ -46,6 +46,7 @@ pub(super) fn pad(
         (HostData::F16(d), HostData::F16(x)) => place(d, x, input_shape, before, &strides),
         (HostData::I32(d), HostData::I32(x)) => place(d, x, input_shape, before, &strides),
         (HostData::I64(d), HostData::I64(x)) => place(d, x, input_shape, before, &strides),
+        (HostData::U8(d), HostData::U8(x)) => place(d, x, input_shape, before, &strides),
         (HostData::Bool(d), HostData::Bool(x)) => place(d, x, input_shape, before, &strides),
         _ => unreachable!("the output has the input's dtype"),
     }

@@ -366,26 +366,103 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     return _run("broadcast", "broadcast", g, tensor, [tensor], src=src, async_op=async_op)
 
 
-def all_gather_object(object_list, obj, group=None):
-    # As c10d does it: each rank's pickle as a uint8 tensor, their sizes
-    # all-gathered, then the tensors padded to the largest and all-gathered.
-    if _member(group) is None:
-        return
+# The object collectives, as c10d runs them: each object pickled into a
+# uint8 tensor, the sizes sent first, then the bytes padded to the largest.
+def _object_bytes(obj):
     import io
     import pickle
     buffer = io.BytesIO()
     pickle.Pickler(buffer).dump(obj)
-    data = list(buffer.getvalue())
-    size = len(data)
+    return list(buffer.getvalue())
+
+
+def _object_of(tensor, size):
+    import io
+    import pickle
+    return pickle.Unpickler(io.BytesIO(bytes(tensor[:size].tolist()))).load()
+
+
+def all_gather_object(object_list, obj, group=None):
+    if _member(group) is None:
+        return
+    data = _object_bytes(obj)
     n = get_world_size(group)
     sizes = [torch.zeros(1, dtype=torch.long) for _ in range(n)]
-    all_gather(sizes, torch.tensor([size], dtype=torch.long), group=group)
+    all_gather(sizes, torch.tensor([len(data)], dtype=torch.long), group=group)
     largest = int(max(s.item() for s in sizes))
-    mine = torch.tensor(data + [0] * (largest - size), dtype=torch.uint8)
+    mine = torch.tensor(data + [0] * (largest - len(data)), dtype=torch.uint8)
     outputs = [torch.empty(largest, dtype=torch.uint8) for _ in range(n)]
     all_gather(outputs, mine, group=group)
     for i, tensor in enumerate(outputs):
-        object_list[i] = pickle.Unpickler(io.BytesIO(bytes(tensor[:int(sizes[i].item())].tolist()))).load()
+        object_list[i] = _object_of(tensor, int(sizes[i].item()))
+
+
+def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
+    if _member(group) is None:
+        return
+    src = 0 if src is None and group_src is None else src
+    me = get_rank()
+    if me == src:
+        pickled = [_object_bytes(o) for o in object_list]
+        sizes = torch.tensor([len(p) for p in pickled], dtype=torch.long)
+    else:
+        sizes = torch.empty(len(object_list), dtype=torch.long)
+    broadcast(sizes, src=src, group=group, group_src=group_src)
+    total = int(sizes.sum().item())
+    if me == src:
+        data = torch.tensor([b for p in pickled for b in p], dtype=torch.uint8)
+    else:
+        data = torch.empty(total, dtype=torch.uint8)
+    broadcast(data, src=src, group=group, group_src=group_src)
+    if me != src:
+        offset = 0
+        for i, size in enumerate(sizes.tolist()):
+            object_list[i] = _object_of(data[offset:offset + size], size)
+            offset += size
+
+
+def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
+    if _member(group) is None:
+        return
+    dst = 0 if dst is None and group_dst is None else dst
+    data = _object_bytes(obj)
+    n = get_world_size(group)
+    sizes = [torch.zeros(1, dtype=torch.long) for _ in range(n)]
+    all_gather(sizes, torch.tensor([len(data)], dtype=torch.long), group=group)
+    largest = int(max(s.item() for s in sizes))
+    mine = torch.tensor(data + [0] * (largest - len(data)), dtype=torch.uint8)
+    here = get_rank() == dst
+    outputs = [torch.empty(largest, dtype=torch.uint8) for _ in range(n)] if here else None
+    gather(mine, gather_list=outputs, dst=dst, group=group, group_dst=group_dst)
+    if here:
+        for i, tensor in enumerate(outputs):
+            object_gather_list[i] = _object_of(tensor, int(sizes[i].item()))
+
+
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None, group=None,
+                        group_src=None):
+    if _member(group) is None:
+        return
+    if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
+        raise ValueError("Expected argument scatter_object_output_list to be a list of size at least 1.")
+    src = 0 if src is None and group_src is None else src
+    here = get_rank() == src
+    largest = torch.zeros(1, dtype=torch.long)
+    if here:
+        pickled = [_object_bytes(o) for o in scatter_object_input_list]
+        largest[0] = max(len(p) for p in pickled)
+    broadcast(largest, src=src, group=group, group_src=group_src)
+    width = int(largest.item())
+    if here:
+        pieces = [torch.tensor(p + [0] * (width - len(p)), dtype=torch.uint8) for p in pickled]
+        sizes = [torch.tensor([len(p)], dtype=torch.long) for p in pickled]
+    else:
+        pieces, sizes = None, None
+    mine = torch.empty(width, dtype=torch.uint8)
+    scatter(mine, scatter_list=pieces, src=src, group=group, group_src=group_src)
+    size = torch.zeros(1, dtype=torch.long)
+    scatter(size, scatter_list=sizes, src=src, group=group, group_src=group_src)
+    scatter_object_output_list[0] = _object_of(mine, int(size.item()))
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
