@@ -29,7 +29,7 @@ pub use output::{OnOutput, Stream, emit};
 /// The RustPython this crate runs, for embedders' native modules.
 pub use rustpython_vm;
 pub use stop::Stop;
-pub use watch::OnProgress;
+pub use watch::{OnProgress, progress};
 
 use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::signal::UserSignalReceiver;

@@ -105,6 +105,26 @@ pub(crate) fn put(watch: Option<Watch>) {
     WATCH.with(|w| *w.borrow_mut() = watch);
 }
 
+/// Reports `line` as where the running program is, through its progress
+/// callback, if it has one: the line the processes it started are on
+/// while it waits for them.
+pub fn progress(line: u32) {
+    let due = WATCH.with(|w| {
+        let mut w = w.borrow_mut();
+        let watch = w.as_mut()?;
+        let callback = watch.on_progress.take()?;
+        Some((callback, now() - watch.started))
+    });
+    if let Some((mut callback, elapsed)) = due {
+        callback(line, elapsed);
+        WATCH.with(|w| {
+            if let Some(watch) = w.borrow_mut().as_mut() {
+                watch.on_progress = Some(callback);
+            }
+        });
+    }
+}
+
 /// `_tpu_host.tick(code, offset, ...)`: the monitoring callback.
 pub(crate) fn tick(event: &rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
     let due = WATCH.with(|w| {

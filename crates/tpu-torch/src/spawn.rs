@@ -84,6 +84,15 @@ pub(crate) fn as_world(report: Report, world: Report) -> Report {
     }
 }
 
+/// What the processes report to the parent: their output, and the lines
+/// they are on (for the parent's progress callback).
+enum Relayed {
+    Text(Stream, String),
+    Line(u32),
+}
+
+type Relay = Arc<Mutex<Vec<Relayed>>>;
+
 /// How one process ended, as its target left it: its exit code and, for
 /// `spawn`'s processes, the traceback of the exception that ended it.
 type Ended = Arc<Mutex<Option<(i32, Option<String>)>>>;
@@ -131,7 +140,7 @@ pub(crate) fn spawn_world(a: &Args<'_>) -> PyResult {
             )));
         }
     };
-    let relay: Arc<Mutex<Vec<(Stream, String)>>> = Arc::default();
+    let relay = Relay::default();
     let ended: Vec<Ended> = (0..n).map(|_| Ended::default()).collect();
     let starts = payloads
         .into_iter()
@@ -202,7 +211,7 @@ fn child_options(
     environ: &[(String, String)],
     payload: Vec<u8>,
     ended: Ended,
-    relay: Arc<Mutex<Vec<(Stream, String)>>>,
+    relay: Relay,
 ) -> tpu_python::Options {
     let then = std::rc::Rc::new(move |vm: &VirtualMachine| -> PyResult<()> {
         vm.import("torch.multiprocessing", 0)?;
@@ -241,11 +250,20 @@ fn child_options(
         args: context.args.clone(),
         timeout: context.timeout,
         stop: context.stop.clone(),
-        on_output: Some(Box::new(move |stream, text| {
+        on_output: Some(Box::new({
+            let relay = relay.clone();
+            move |stream, text| {
+                relay
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Relayed::Text(stream, text.to_owned()));
+            }
+        })),
+        on_progress: Some(Box::new(move |line, _| {
             relay
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push((stream, text.to_owned()));
+                .push(Relayed::Line(line));
         })),
         environ: environ.to_vec(),
         files: context.files,
@@ -256,11 +274,18 @@ fn child_options(
 }
 
 /// Writes what the processes printed since the last time to the parent's
-/// own output.
-fn drain(relay: &Mutex<Vec<(Stream, String)>>) {
+/// own output, and reports the last line one of them was on.
+fn drain(relay: &Mutex<Vec<Relayed>>) {
     let pieces = std::mem::take(&mut *relay.lock().unwrap_or_else(|e| e.into_inner()));
-    for (stream, text) in pieces {
-        tpu_python::emit(stream, &text);
+    let mut last_line = None;
+    for piece in pieces {
+        match piece {
+            Relayed::Text(stream, text) => tpu_python::emit(stream, &text),
+            Relayed::Line(line) => last_line = Some(line),
+        }
+    }
+    if let Some(line) = last_line {
+        tpu_python::progress(line);
     }
 }
 
@@ -272,7 +297,7 @@ fn run(
     runtimes: &mut [tpu_runtime::Runtime],
     starts: Vec<crate::ranks::RankStart>,
     mode: tpu_runtime::EagerMode,
-    relay: &Mutex<Vec<(Stream, String)>>,
+    relay: &Mutex<Vec<Relayed>>,
 ) -> Report {
     let chips = (0..runtimes.len()).collect();
     let report =
@@ -289,7 +314,7 @@ fn run(
     runtimes: &mut [tpu_runtime::Runtime],
     starts: Vec<crate::ranks::RankStart>,
     mode: tpu_runtime::EagerMode,
-    relay: &Mutex<Vec<(Stream, String)>>,
+    relay: &Mutex<Vec<Relayed>>,
 ) -> Report {
     use crate::ranks::Parked;
     let chips = (0..runtimes.len()).collect();
