@@ -184,7 +184,7 @@ def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method
     _check_not_child()
     payloads = [pickle.dumps(("spawn", i, fn, tuple(args))) for i in range(nprocs)]
     pids = [_pid() for _ in range(nprocs)]
-    results = _run_world(payloads)
+    results = _run_world(payloads) if payloads else []
     processes = [_Spawned(i, pids[i], code, trace) for i, (code, trace) in enumerate(results)]
     context = ProcessContext(processes)
     if not join:
