@@ -479,18 +479,16 @@ def _complex_tensor(data, dtype=None, device=None, requires_grad=False, pin_memo
     return out.requires_grad_(True) if requires_grad else out
 
 
-def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False):
+def zeros(*size, dtype=None, device=None, requires_grad=False):
     if isinstance(dtype, _ComplexDType):
-        shape = _flat_sizes(sizes) if size is None else list(size)
-        return _ComplexTensor(_real_zeros(*shape, 2, dtype=dtype.to_real(), device=device,
+        return _ComplexTensor(_real_zeros(*_flat_sizes(size), 2, dtype=dtype.to_real(), device=device,
                                           requires_grad=requires_grad))
-    return _real_zeros(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _real_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False):
+def ones(*size, dtype=None, device=None, requires_grad=False):
     if isinstance(dtype, _ComplexDType):
-        shape = _flat_sizes(sizes) if size is None else list(size)
-        pairs = _real_zeros(*shape, 2, dtype=dtype.to_real(), device=device)
+        pairs = _real_zeros(*_flat_sizes(size), 2, dtype=dtype.to_real(), device=device)
         pairs[..., 0] = 1.0
         return _ComplexTensor(pairs.requires_grad_(requires_grad))
-    return _real_ones(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _real_ones(*size, dtype=dtype, device=device, requires_grad=requires_grad)

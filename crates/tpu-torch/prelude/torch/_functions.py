@@ -21,14 +21,12 @@ def _alias(fn, name):
 
 # Creation.
 
-def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False):
-    shape = _sizes(sizes, "zeros") if size is None else tuple(size)
-    return _C.requires_grad_(full(shape, 0.0, dtype=dtype or float32, device=device), requires_grad)
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _C.requires_grad_(full(_sizes(size, "zeros"), 0.0, dtype=dtype or float32, device=device), requires_grad)
 
 
-def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False):
-    shape = _sizes(sizes, "ones") if size is None else tuple(size)
-    return _C.requires_grad_(full(shape, 1.0, dtype=dtype or float32, device=device), requires_grad)
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _C.requires_grad_(full(_sizes(size, "ones"), 1.0, dtype=dtype or float32, device=device), requires_grad)
 
 
 def _like_override(input, fill_value, dtype, device, requires_grad):
