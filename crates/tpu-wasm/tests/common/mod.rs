@@ -20,6 +20,23 @@ extern "C" {
     pub fn read_sync(url: &str) -> Option<String>;
 }
 
+#[wasm_bindgen(inline_js = "export function next_task() { \
+    return new Promise(resolve => setTimeout(resolve, 0)); }")]
+extern "C" {
+    fn next_task() -> js_sys::Promise;
+}
+
+/// Returns to the browser's event loop for one task. A run on the reference
+/// backend never suspends, and an `await` on a settled promise only queues a
+/// microtask, so a test that runs program after program would hold the page
+/// for minutes: ChromeDriver, whose requests (the test runner's polls of the
+/// output) wait for a task, gives up after 300 s.
+pub async fn yield_to_the_browser() {
+    JsFuture::from(next_task())
+        .await
+        .expect("setTimeout's promise resolves");
+}
+
 /// A `Playground` as JavaScript holds it.
 pub struct Page(pub JsValue);
 
@@ -58,14 +75,15 @@ impl Page {
         method.apply(&self.0, &args)
     }
 
-    /// `run(source, mode, options)`: the Report, or why the promise was
-    /// rejected.
+    /// `run(source, mode, options)`, after a turn of the event loop: the
+    /// Report, or why the promise was rejected.
     pub async fn try_run(
         &self,
         source: &str,
         mode: Option<&str>,
         options: Option<js_sys::Object>,
     ) -> Result<Report, JsValue> {
+        yield_to_the_browser().await;
         let mode = mode.map_or(JsValue::UNDEFINED, JsValue::from);
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let promise: js_sys::Promise = self
