@@ -69,24 +69,16 @@ impl Runtime {
             } else {
                 b.clone()
             };
-            if a2.dims()[1] != b2.dims()[0] && (ra == 1 || rb == 1) {
-                return Err(RuntimeError::Message(if ra == 1 {
-                    format!(
-                        "size mismatch, got input ({}), mat ({}x{}), vec ({})",
-                        b.dims()[0],
-                        b.dims()[0],
-                        b.dims()[1],
-                        a.dims()[0]
-                    )
-                } else {
-                    format!(
-                        "size mismatch, got input ({}), mat ({}x{}), vec ({})",
-                        a.dims()[0],
-                        a.dims()[0],
-                        a.dims()[1],
-                        b.dims()[0]
-                    )
-                }));
+            // A matrix times a vector is PyTorch's `mv`, with its message; a
+            // vector times a matrix is `mm` of a row, whose message `mm` gives.
+            if rb == 1 && a2.dims()[1] != b2.dims()[0] {
+                return Err(RuntimeError::Message(format!(
+                    "size mismatch, got input ({}), mat ({}x{}), vec ({})",
+                    a.dims()[0],
+                    a.dims()[0],
+                    a.dims()[1],
+                    b.dims()[0]
+                )));
             }
             let out = self.mm(&a2, &b2).await?;
             return match (ra, rb) {
@@ -116,6 +108,15 @@ impl Runtime {
             let mut dims: Vec<i64> = da[..ra - 1].iter().map(|&d| d as i64).collect();
             dims.push(b.dims()[1] as i64);
             return self.reshape(&out, &dims).await;
+        }
+        if rb == 1 && a.dims()[ra - 1] != b.dims()[0] {
+            // PyTorch folds [.., m, k] @ [k] into one `mv`, and says so.
+            let k = a.dims()[ra - 1];
+            let rows: usize = a.dims()[..ra - 1].iter().product();
+            return Err(RuntimeError::Message(format!(
+                "size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({})",
+                b.dims()[0]
+            )));
         }
         // Batched: [.., m, k] @ [.., k, n] with broadcast batch dimensions.
         let a3 = if ra == 1 {
