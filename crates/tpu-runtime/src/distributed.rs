@@ -47,7 +47,13 @@ pub struct CommEvent {
     pub bytes: usize,
     pub members: Vec<usize>,
     pub lines: Vec<Option<Option<u32>>>,
+    /// What member i called, as a deadlock report names it (`all_reduce
+    /// (default group, collective #2, shape [4], float32, SUM)`); `None`
+    /// until it has, and for messages.
+    pub calls: Vec<Option<String>>,
     pub complete: bool,
+    /// Why it never ran though every member arrived: the ranks disagree.
+    pub mismatch: Option<String>,
     /// What made it, when the program did not call it itself (`DDP bucket 0`).
     pub cause: Option<String>,
 }
@@ -298,7 +304,9 @@ impl World {
                 bytes,
                 members: members.clone(),
                 lines: vec![None; members.len()],
+                calls: vec![None; members.len()],
                 complete: false,
+                mismatch: None,
                 cause: cause.clone(),
             });
             self.rendezvous.insert(
@@ -322,6 +330,7 @@ impl World {
         let rv = self.rendezvous.get_mut(&key).expect("inserted above");
         let event = &mut self.events[rv.event];
         event.lines[position] = Some(line);
+        event.calls[position] = Some(wants.clone());
         if rv.mismatch.is_none()
             && let Some(first) = rv.arrivals.iter().flatten().next()
             && (!first.call.agrees_with(&call)
@@ -333,6 +342,7 @@ impl World {
                 "the ranks disagree: {} against {wants}",
                 event.describe()
             ));
+            event.mismatch = rv.mismatch.clone();
         }
         rv.arrivals[position] = Some(Arrival {
             ticket,
@@ -393,7 +403,9 @@ impl World {
             bytes: data.len() * data.dtype().size_in_bytes(),
             members: vec![rank, dst],
             lines: vec![Some(line), None],
+            calls: vec![None, None],
             complete: false,
+            mismatch: None,
             cause: None,
         });
         self.messages.push(Message {

@@ -273,6 +273,13 @@ export type CommArrival = { rank: number,
  */
 line: number | null, arrived: boolean, 
 /**
+ * What it called, with the group, sequence number, shape, dtype and
+ * reduction (`all_reduce (default group, collective #2, shape [4],
+ * float32, SUM)`): in a mismatch the members' calls differ. None for a
+ * message, and for a member that never called it.
+ */
+called: string | null, 
+/**
  * When it arrived on the simulated timeline, and how long it waited
  * there for the last member.
  */
@@ -476,9 +483,15 @@ seq: number | null, dtype: string, shape: Array<number>, bytes: number, reduce_o
  */
 cause: string | null, 
 /**
- * Whether every member arrived (false in a deadlocked run).
+ * Whether it ran: every member arrived and they agreed (false in a
+ * deadlocked run).
  */
-complete: boolean, arrivals: Array<CommArrival>, 
+complete: boolean, 
+/**
+ * Why it never ran though every member arrived: what the ranks
+ * disagreed on.
+ */
+mismatch: string | null, arrivals: Array<CommArrival>, 
 /**
  * When it started on the simulated timeline (its last member's
  * arrival), and how long it took there (simulated, not measured).

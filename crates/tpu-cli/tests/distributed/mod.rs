@@ -164,3 +164,61 @@ fn a_slice_with_fewer_chips_than_ranks_is_refused_naming_both() {
     assert_eq!(code, 2);
     assert!(stderr.contains("between 1 and 64"), "{stderr}");
 }
+
+/// The Report of a mismatch lists the collective as each rank called it, and
+/// nothing as having run: no link schedule, no traffic, no simulated time
+/// (the page's Torus draws from this).
+#[test]
+fn a_mismatched_collective_is_reported_as_each_rank_called_it_and_never_run() {
+    let path = support::corpus_dir("tests/corpus/distributed/deadlock_different_collectives.py");
+    let report = std::env::temp_dir().join(format!("mismatch-{}.json", std::process::id()));
+    let (code, _, stderr) = tpu(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--nproc-per-node",
+        "4",
+        "--report",
+        report.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&report);
+    let collectives = json["world"]["collectives"].as_array().unwrap();
+    // The first all_reduce ran; the second collective is the mismatch.
+    assert_eq!(collectives.len(), 2, "{collectives:#?}");
+    let ran = &collectives[0];
+    assert_eq!(ran["complete"], true);
+    assert!(ran["simulation"].is_object() && ran["simulated_us"].as_f64().unwrap() > 0.0);
+    assert!(
+        ran["arrivals"][0]["called"]
+            .as_str()
+            .unwrap()
+            .starts_with("all_reduce (default group, collective #1")
+    );
+    let stuck = &collectives[1];
+    assert_eq!(stuck["complete"], false);
+    assert!(stuck["simulation"].is_null(), "{stuck:#?}");
+    assert_eq!(stuck["simulated_us"], 0.0);
+    assert!(stuck["traffic"].as_array().unwrap().is_empty());
+    assert!(
+        stuck["mismatch"]
+            .as_str()
+            .unwrap()
+            .starts_with("the ranks disagree"),
+        "{stuck:#?}"
+    );
+    for a in stuck["arrivals"].as_array().unwrap() {
+        let (rank, called) = (a["rank"].as_u64().unwrap(), a["called"].as_str().unwrap());
+        let (name, line) = if rank % 2 == 0 {
+            ("all_gather_into_tensor", 16)
+        } else {
+            ("reduce_scatter_tensor", 19)
+        };
+        assert!(called.starts_with(name), "rank {rank}: {called}");
+        assert_eq!(a["line"], line, "rank {rank}");
+        assert_eq!(a["arrived"], true);
+    }
+}

@@ -75,8 +75,12 @@ pub struct DistCollective {
     pub reduce_op: Option<String>,
     /// What made it, when the program did not call it itself (`DDP bucket 0`).
     pub cause: Option<String>,
-    /// Whether every member arrived (false in a deadlocked run).
+    /// Whether it ran: every member arrived and they agreed (false in a
+    /// deadlocked run).
     pub complete: bool,
+    /// Why it never ran though every member arrived: what the ranks
+    /// disagreed on.
+    pub mismatch: Option<String>,
     pub arrivals: Vec<CommArrival>,
     /// When it started on the simulated timeline (its last member's
     /// arrival), and how long it took there (simulated, not measured).
@@ -96,6 +100,11 @@ pub struct CommArrival {
     /// Its source line; none if it never called it.
     pub line: Option<u32>,
     pub arrived: bool,
+    /// What it called, with the group, sequence number, shape, dtype and
+    /// reduction (`all_reduce (default group, collective #2, shape [4],
+    /// float32, SUM)`): in a mismatch the members' calls differ. None for a
+    /// message, and for a member that never called it.
+    pub called: Option<String>,
     /// When it arrived on the simulated timeline, and how long it waited
     /// there for the last member.
     pub arrival_us: Option<f64>,
@@ -322,6 +331,7 @@ fn collective(e: &CommEvent, t: super::timeline::Timed) -> DistCollective {
             .map(|op| op.name().to_string()),
         cause: e.cause.clone(),
         complete: e.complete,
+        mismatch: e.mismatch.clone(),
         arrivals: e
             .members
             .iter()
@@ -330,6 +340,7 @@ fn collective(e: &CommEvent, t: super::timeline::Timed) -> DistCollective {
                 rank,
                 line: e.lines[i].flatten(),
                 arrived: e.lines[i].is_some(),
+                called: e.calls[i].clone(),
                 arrival_us: t.arrivals.get(i).copied().flatten(),
                 wait_us: t.waits.get(i).copied().unwrap_or(0.0),
             })

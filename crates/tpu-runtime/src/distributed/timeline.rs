@@ -125,14 +125,21 @@ pub fn simulate_world(
             None => tpu_device::collective::CollectiveKind::SendRecv,
         };
         let member_chips: Vec<usize> = e.members.iter().map(|&r| ranks[r].chip).collect();
-        let simulation = tpu_device::collective::simulate_group(
-            chip,
-            slice,
-            kind,
-            &member_chips,
-            e.bytes as f64,
-        )
-        .ok();
+        // A collective that never ran (a member never came, or the members
+        // disagreed) moved nothing: no schedule, no link traffic.
+        let simulation = e
+            .complete
+            .then(|| {
+                tpu_device::collective::simulate_group(
+                    chip,
+                    slice,
+                    kind,
+                    &member_chips,
+                    e.bytes as f64,
+                )
+                .ok()
+            })
+            .flatten();
         let duration_us = simulation.as_ref().map_or(0.0, |s| s.simulated_us);
         let mut members = e.members.clone();
         let mut name = format!("{} {}", e.name, bytes_text(e.bytes));
