@@ -21,7 +21,9 @@ async function exampleLines(id) {
 async function runExample(page, id) {
   await page.selectOption("#examples", id);
   await page.waitForFunction(
-    (ranks) => document.querySelector("#chip-message")?.textContent === `next runs: v5e, slice 2x2, ${ranks} ranks`,
+    (ranks) =>
+      document.querySelector("#chip-badge")?.textContent === "v5e · 2x2" &&
+      document.querySelector("#ranks-select")?.value === String(ranks),
     RANKS,
   );
   await page.click("#run");

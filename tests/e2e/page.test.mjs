@@ -70,7 +70,7 @@ test("syntax errors and unknown names are shown, and the page stays usable", asy
 test("compiled kernels persist in IndexedDB and are found after a reload", async () => {
   const { page, errors } = await openPage();
   const cacheOf = async () => {
-    const m = (await page.textContent("#status")).match(/cache (\d+) hits, (\d+) persisted, (\d+) misses/);
+    const m = (await page.textContent("#status")).match(/cache (\d+) hits \((\d+) persisted\), (\d+) misses/);
     assert.ok(m, await page.textContent("#status"));
     return { hits: +m[1], persisted: +m[2], misses: +m[3] };
   };
@@ -291,7 +291,7 @@ test("the Chip panel picks the simulated TPU and refuses impossible slices", asy
   await page.waitForFunction(() => /at most 2 axes/.test(document.querySelector("#chip-message")?.textContent ?? ""));
   await page.fill("#slice-input", "2x2");
   await page.click("#chip-apply");
-  await page.waitForFunction(() => document.querySelector("#chip-message")?.textContent === "next runs: v6e, slice 2x2");
+  await page.waitForFunction(() => document.querySelector("#chip-badge")?.textContent === "v6e · 2x2");
   await page.click("#run");
   await waitForRun(page);
   assert.match(await page.textContent("#chip-run"), /TPU v6e \(Trillium\), slice 2x2/);

@@ -82,7 +82,7 @@ test("a share link carries the mode and chip, and never silently replaces a draf
   await page.selectOption("#chip-select", "v6e");
   await page.fill("#slice-input", "2x2");
   await page.click("#chip-apply");
-  await page.waitForFunction(() => document.querySelector("#chip-message").textContent === "next runs: v6e, slice 2x2");
+  await page.waitForFunction(() => document.querySelector("#chip-badge").textContent === "v6e · 2x2");
   await page.click("#share");
   await page.waitForFunction(() => location.hash.startsWith("#code="));
   const url = page.url();
@@ -103,7 +103,7 @@ test("a share link carries the mode and chip, and never silently replaces a draf
   const other = mine.page;
   await waitForEditor(other, program);
   assert.equal(await other.inputValue("#mode"), "fused");
-  await other.waitForFunction(() => document.querySelector("#chip-message").textContent === "next runs: v6e, slice 2x2");
+  await other.waitForFunction(() => document.querySelector("#chip-badge").textContent === "v6e · 2x2");
   assert.match(await other.textContent("#notice"), /your draft is one undo away/);
   await other.click("#run");
   await waitForRun(other);

@@ -95,8 +95,10 @@ function bookNotation(name, ndim, placements, mesh) {
 async function runExample(page, id, slice) {
   await page.selectOption("#examples", id);
   await page.waitForFunction(
-    (want) => document.querySelector("#chip-message")?.textContent === want,
-    `next runs: v5e, slice ${slice}, ${RANKS} ranks`,
+    ([want, ranks]) =>
+      document.querySelector("#chip-badge")?.textContent === want &&
+      document.querySelector("#ranks-select")?.value === String(ranks),
+    [`v5e · ${slice}`, RANKS],
   );
   await page.click("#run");
   await waitForRun(page);

@@ -20,6 +20,11 @@ function dedent(text: string): string {
   return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n") + "\n";
 }
 
+/** Simulated microseconds, in µs or, from a millisecond up, in ms. */
+function time(us: number): string {
+  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 1)} µs`;
+}
+
 const STYLE = `
 :host { display: block; font-family: system-ui, sans-serif; border: 1px solid #d0d7de; border-radius: 8px; margin: 1rem 0; }
 textarea { box-sizing: border-box; width: 100%; border: 0; border-bottom: 1px solid #d0d7de; padding: 0.6rem; font: 13px ui-monospace, monospace; resize: vertical; background: transparent; color: inherit; }
@@ -30,8 +35,10 @@ button:disabled { opacity: 0.5; }
 pre { margin: 0; padding: 0.6rem; font: 12px ui-monospace, monospace; white-space: pre-wrap; max-height: 20rem; overflow: auto; }
 pre.error { color: #cf222e; }
 .kernels { padding: 0 0.6rem; font-size: 12px; color: #656d76; }
-svg { display: block; width: 100%; height: 28px; }
-svg rect { fill: #1a73e8; opacity: 0.8; }
+svg { display: block; width: 100%; height: 20px; }
+svg rect { fill: #1a73e8; }
+svg rect.track { fill: #eaeef2; }
+.lane { padding: 0.3rem 0.6rem 0.5rem; font-size: 11px; color: #656d76; }
 `;
 
 export class TpuPlaygroundElement extends HTMLElement {
@@ -41,17 +48,19 @@ export class TpuPlaygroundElement extends HTMLElement {
   private output!: HTMLElement;
   private kernels!: HTMLElement;
   private timeline!: SVGSVGElement;
+  private caption!: HTMLElement;
 
   connectedCallback() {
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: "open" });
-    root.innerHTML = `<style>${STYLE}</style><textarea spellcheck="false" aria-label="program"></textarea><div class="bar"><button type="button">Run</button><span class="status" role="status">ready to run</span></div><pre class="output" aria-live="polite"></pre><div class="kernels"></div><svg class="timeline" role="img" aria-label="simulated timeline"></svg>`;
+    root.innerHTML = `<style>${STYLE}</style><textarea spellcheck="false" aria-label="program"></textarea><div class="bar"><button type="button">Run</button><span class="status" role="status">ready to run</span></div><pre class="output" aria-live="polite"></pre><div class="kernels"></div><div class="lane"><svg class="timeline" role="img" aria-label="simulated timeline"></svg><span class="lane-caption"></span></div>`;
     this.editor = root.querySelector("textarea")!;
     this.button = root.querySelector("button")!;
     this.status = root.querySelector(".status")!;
     this.output = root.querySelector(".output")!;
     this.kernels = root.querySelector(".kernels")!;
     this.timeline = root.querySelector("svg")!;
+    this.caption = root.querySelector(".lane-caption")!;
     const source = dedent(this.textContent ?? "");
     this.editor.value = source;
     this.editor.rows = Math.min(source.split("\n").length, 20);
@@ -95,19 +104,30 @@ export class TpuPlaygroundElement extends HTMLElement {
       : "no kernels";
     const total = report.timeline?.total_us ?? 0;
     const device = report.timeline?.lanes.find((l) => l.name === "TensorCore");
+    const rect = (x: number, width: number, className = "") => {
+      const r = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      r.setAttribute("x", `${x}%`);
+      r.setAttribute("width", `${width}%`);
+      r.setAttribute("y", "2");
+      r.setAttribute("height", "16");
+      if (className) r.setAttribute("class", className);
+      return r;
+    };
     this.timeline.replaceChildren();
+    this.caption.textContent = "";
     if (device && total > 0) {
+      // The lane's whole run as a track, each kernel on it at least a
+      // pixel-ish wide, so that a short run's kernels can be seen.
+      this.timeline.append(rect(0, 100, "track"));
+      let busy = 0;
       for (const e of device.events) {
-        const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-        rect.setAttribute("x", `${(100 * e.start_us) / total}%`);
-        rect.setAttribute("width", `${Math.max((100 * e.duration_us) / total, 0.2)}%`);
-        rect.setAttribute("y", "6");
-        rect.setAttribute("height", "16");
-        this.timeline.append(rect);
+        busy += e.duration_us;
+        this.timeline.append(rect((100 * e.start_us) / total, Math.max((100 * e.duration_us) / total, 0.4)));
       }
+      this.caption.textContent = `the simulated TensorCore, busy ${time(busy)} of ${time(total)} (${((100 * busy) / total).toFixed(1)}%)`;
     }
     const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
-    const simulated = report.device ? ` · ${total.toFixed(1)} µs simulated on ${report.device.chip_name}` : "";
+    const simulated = report.device ? ` · ${time(total)} simulated on ${report.device.chip_name}` : "";
     this.status.textContent = `${outcome} · ${report.kernels.length} kernels${simulated} · ${report.measured_ms?.toFixed(0) ?? "?"} ms measured here`;
   }
 }

@@ -1,8 +1,9 @@
-// The Chip panel's pickers: the simulated TPU (chip and slice) the next runs
-// are costed on, with the chosen preset's figures, and how many ranks of
-// torch.distributed they run as (kept between visits). The device is set on
-// the runtime, so it lives here and in the runtime only; the ranks are the
-// picker's value, which runs read when they start.
+// The simulated TPU (chip and slice) the next runs are costed on, picked in
+// the Chip panel with the chosen preset's figures, and how many ranks of
+// torch.distributed they run as, picked in the toolbar (kept between visits);
+// the toolbar's chip button says both and opens the Chip panel. The device
+// is set on the runtime, so it lives here and in the runtime only; the ranks
+// are the picker's value, which runs read when they start.
 import type { ChipPreset, Playground } from "tpu-playground";
 import { $ } from "./dom";
 import { renderChipSpecs } from "./panels";
@@ -20,10 +21,17 @@ export class DevicePicker {
   private readonly sliceInput = $<HTMLInputElement>("#slice-input");
   private readonly ranksSelect = $<HTMLSelectElement>("#ranks-select");
   private readonly message = $<HTMLElement>("#chip-message");
+  private readonly badge = $<HTMLButtonElement>("#chip-badge");
 
-  /** `client` is the runtime, or null while it (re)starts or stops a run. */
-  constructor(private readonly client: () => Playground | null) {
+  /** `client` is the runtime, or null while it (re)starts or stops a run;
+   * `openChipPanel` shows the Chip panel (the toolbar's chip button). */
+  constructor(
+    private readonly client: () => Playground | null,
+    openChipPanel: () => void,
+  ) {
     this.ranksSelect.value = remembered("ranks", RANKS, "1");
+    this.badge.addEventListener("click", openChipPanel);
+    this.showNextRuns();
     this.ranksSelect.addEventListener("change", () => this.useRanks(this.ranksSelect.value));
     this.chipSelect.addEventListener("change", () => this.renderSpecs());
     $("#chip-apply").addEventListener("click", () => void this.useDevice(this.chipSelect.value, this.sliceInput.value.trim()));
@@ -61,6 +69,7 @@ export class DevicePicker {
         this.sliceInput.value = slice;
         this.renderSpecs();
       }
+      this.message.textContent = "";
       this.showNextRuns();
     } catch (e) {
       this.message.textContent = e instanceof Error ? e.message : String(e);
@@ -75,10 +84,14 @@ export class DevicePicker {
     this.showNextRuns();
   }
 
-  /** What the next runs run on, as the Chip panel says it. */
+  /** What the next runs run on, as the toolbar's chip button says it. */
   private showNextRuns() {
-    const ranks = this.ranks === "1" ? "" : `, ${this.ranks} ranks`;
-    this.message.textContent = `next runs: ${this.device.chip}, slice ${this.device.slice || "auto"}${ranks}`;
+    const ranks = Number(this.ranks);
+    const slice = this.device.slice || (ranks > 1 ? `${ranks} chips` : "1 chip");
+    this.badge.textContent = `${this.device.chip} · ${slice}`;
+    this.badge.title = `The next runs are costed on a simulated ${this.device.chip}, slice ${
+      this.device.slice || (ranks > 1 ? "auto (the smallest with a chip per rank)" : "of one chip")
+    }, as ${ranks} rank${ranks > 1 ? "s" : ""}. Open the Chip panel to change it.`;
   }
 
   private renderSpecs() {

@@ -6,10 +6,41 @@
 import { EditorView, basicSetup } from "codemirror";
 import { Decoration, type DecorationSet, keymap } from "@codemirror/view";
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
-import { indentUnit } from "@codemirror/language";
+import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { indentWithTab } from "@codemirror/commands";
 import { type Diagnostic as LintDiagnostic, setDiagnostics } from "@codemirror/lint";
 import { python } from "@codemirror/lang-python";
+
+/**
+ * The editor's colours, from the page's own (style.css): each is a
+ * `light-dark()` pair chosen to reach WCAG AA contrast (4.5:1) on the
+ * editor's background in its theme, so the theme toggle recolours the
+ * gutter, the active line and the tokens with the rest of the page.
+ */
+const pageTheme = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--bg)" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)", color: "var(--fg)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "var(--selection)",
+  },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
+});
+
+const pageHighlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: "var(--tok-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--tok-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--tok-number)" },
+  { tag: tags.lineComment, color: "var(--tok-comment)", fontStyle: "italic" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.function(tags.variableName), tags.function(tags.propertyName)], color: "var(--tok-function)" },
+  { tag: tags.definition(tags.className), color: "var(--tok-class)" },
+  { tag: [tags.meta, tags.escape, tags.modifier], color: "var(--tok-meta)" },
+]);
 
 /** Sets (or with null clears) the line the running program is on. */
 const setRunningLine = StateEffect.define<number | null>();
@@ -56,6 +87,8 @@ export function createEditor(parent: HTMLElement, doc: string, keys: EditorKeys)
       indentUnit.of("    "),
       EditorState.tabSize.of(4),
       python(),
+      pageTheme,
+      syntaxHighlighting(pageHighlight),
       runningLine,
       EditorView.updateListener.of((update) => {
         if (update.docChanged) keys.changed(update.state.doc.toString());

@@ -5,15 +5,10 @@
 // button; the list is read again after every run, so what a program wrote
 // shows up here.
 import type { FileInfo, Playground } from "tpu-playground";
-import { $, el, table } from "./dom";
+import { $, bytesText, el, table } from "./dom";
 
 const HOME = "/home/user/";
 
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 /** How the program names a file: relative to where it starts, if under it. */
 const shown = (path: string) => (path.startsWith(HOME) ? path.slice(HOME.length) : path);
@@ -86,7 +81,7 @@ export class FilesPanel {
       });
       const remove = el("button", { type: "button", className: "secondary", textContent: "remove" });
       remove.addEventListener("click", () => void this.remove(file.path));
-      return el("tr", {}, el("td", {}, shown(file.path)), el("td", {}, size(file.size)), el("td", {}, download, " ", remove));
+      return el("tr", {}, el("td", {}, shown(file.path)), el("td", {}, bytesText(file.size)), el("td", {}, download, " ", remove));
     };
     this.view.replaceChildren(table("files", ["file", "size", ""], files.map(row)));
   }

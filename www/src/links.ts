@@ -98,9 +98,10 @@ export class Links {
       devices.useRanks(example.settings.ranks);
       void devices.useDevice(example.settings.chip, example.settings.slice);
     } else {
-      // A program that is not a torch.distributed one runs as one process,
-      // whatever the last distributed example set.
+      // A program that is not a torch.distributed one runs as one process
+      // on one chip, whatever the last distributed example set.
       devices.useRanks("1");
+      if (devices.current.slice) void devices.useDevice(devices.current.chip, "");
     }
     history.replaceState(null, "", exampleUrl(example.id));
     rememberOpened(location.hash);

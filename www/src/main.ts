@@ -5,6 +5,7 @@
 // package's client (runner.ts), the results pane and its panels
 // (results.ts), and what the URL opens (links.ts). The page computes
 // nothing itself; everything it shows comes from the runtime.
+import type { Report } from "tpu-playground/report";
 import { DevicePicker } from "./device-picker";
 import { $ } from "./dom";
 import { createEditor } from "./editor";
@@ -28,21 +29,47 @@ const editor = createEditor($("#editor"), draft ?? linkedSource(opened) ?? EXAMP
   stop: () => runner.stopIfRunning(),
   changed: saveDraft,
 });
-const devices: DevicePicker = new DevicePicker(() => runner.client);
+const devices: DevicePicker = new DevicePicker(
+  () => runner.client,
+  () => results.openPanel("chip"),
+);
 const files = new FilesPanel(() => runner.client);
 const runner: Runner = new Runner({
   editor,
   output,
   toolbar,
   ranks: () => Number(devices.ranks),
+  device: () => {
+    const { chip, slice } = devices.current;
+    return `a simulated ${chip}${slice ? `, slice ${slice}` : ""}`;
+  },
   starting: () => results.clear(),
   finished: (report) => {
     results.show(report);
+    offerRanks(report);
     void files.refresh();
   },
 });
 const results = new Results(editor, output, (report) => runner.chromeTrace(report));
 const links = new Links(opened, { editor, toolbar, devices });
+
+/**
+ * A torch.distributed program run as one process stops where the env://
+ * rendezvous looks for torchrun's variables; the page says how to give it
+ * ranks, and offers to run it as four.
+ */
+function offerRanks(report: Report) {
+  const message = report.diagnostics[0]?.message ?? "";
+  if (devices.ranks !== "1" || !/env:\/\/ rendezvous: environment variable \w+ expected, but not set/.test(message)) return;
+  toolbar.showNotice(
+    "This torch.distributed program ran as one process, so no launcher set RANK and WORLD_SIZE: choose ranks in the toolbar to run it as that many processes, one per chip, as torchrun --nproc-per-node does.",
+    "Run as 4 ranks",
+    () => {
+      devices.useRanks("4");
+      void runner.run();
+    },
+  );
+}
 
 async function start() {
   const playground = await runner.start();

@@ -32,18 +32,27 @@ function where(p: MemoryPoint): string {
 function chart(points: MemoryPoint[]): SVGSVGElement {
   const height = 160;
   const bar = Math.max(3, Math.min(16, Math.floor(720 / Math.max(1, points.length))));
-  const width = bar * points.length + 60;
+  // Room after the last bar for its step's label.
+  const width = bar * points.length + 60 + 40;
   const top = Math.max(1, ...points.map(total));
   const root = svg("svg", { class: "memory-chart", viewBox: `0 0 ${width} ${height + 20}`, width, height: height + 20, role: "img" });
   root.setAttribute("aria-label", `memory per phase, up to ${bytesText(top)}`);
   root.append(Object.assign(svg("text", { x: 0, y: 10, class: "axis" }), { textContent: bytesText(top) }));
   let step = -1;
+  // A step's label is written where it starts, unless the last one written
+  // is too close (narrow bars): overlapping labels would show the last step's
+  // number over the others'.
+  let labelEnd = -Infinity;
   points.forEach((p, i) => {
     const x = 56 + i * bar;
     if (p.step !== step) {
       step = p.step;
       root.append(svg("line", { x1: x - 1, x2: x - 1, y1: 0, y2: height, class: "step" }));
-      root.append(Object.assign(svg("text", { x, y: height + 14, class: "axis" }), { textContent: `step ${step}` }));
+      const text = labelEnd === -Infinity ? `step ${step}` : String(step);
+      if (x >= labelEnd) {
+        root.append(Object.assign(svg("text", { x, y: height + 14, class: "axis" }), { textContent: text }));
+        labelEnd = x + text.length * 6 + 4;
+      }
     }
     const group = svg("g", { class: "memory-bar" });
     group.append(Object.assign(svg("title", {}), { textContent: `${where(p)}\n${KINDS.map(([k, label]) => `${label}: ${bytesText(p[k])}`).join("\n")}\ntotal: ${bytesText(total(p))}` }));

@@ -4,7 +4,9 @@
 // stays scrolled to the end unless the reader scrolled up. When the run
 // ends, its Report's stdout and tracebacks replace the streamed text, each
 // traceback with a link to its line. A run of several ranks can be read one
-// rank at a time: that rank's own output, errors and deadlocked wait.
+// rank at a time: that rank's own output, errors and deadlocked wait. The
+// frames of a traceback inside the playground's own torch (its Python files,
+// named `<tpu-playground>/...`) are folded, one click away.
 import type { Diagnostic, Report } from "tpu-playground/report";
 
 export class OutputPane {
@@ -77,7 +79,7 @@ export class OutputPane {
     const error = (text: string) => {
       const block = document.createElement("span");
       block.className = "error";
-      block.textContent = text + "\n";
+      block.append(...foldInternalFrames(text + "\n"));
       this.pane.append(block);
     };
     for (const d of diagnostics) {
@@ -92,4 +94,50 @@ export class OutputPane {
     // A traceback is what the reader needs to see; so is the end of a long run.
     if (atEnd || diagnostics.length || wait) this.pane.scrollTop = this.pane.scrollHeight;
   }
+}
+
+/** Where the playground's own Python (its torch) says its frames are. */
+const INTERNAL = 'File "<tpu-playground>/';
+
+/**
+ * A traceback as nodes, with each run of frames inside the playground's own
+ * torch folded into a closed `<details>` that names how many there are: the
+ * program's own frames and the error stay in view.
+ */
+export function foldInternalFrames(traceback: string): (Node | string)[] {
+  const lines = traceback.split(/(?<=\n)/);
+  const out: (Node | string)[] = [];
+  let text = "";
+  let folded: string[] = [];
+  let frames = 0;
+  const fold = () => {
+    if (!frames) return;
+    const details = document.createElement("details");
+    details.className = "internal-frames";
+    const summary = document.createElement("summary");
+    summary.textContent = `  ${frames} frame${frames > 1 ? "s" : ""} inside the playground's torch`;
+    details.append(summary, folded.join(""));
+    out.push(text, details);
+    text = "";
+    folded = [];
+    frames = 0;
+  };
+  let inInternal = false;
+  for (const line of lines) {
+    const frame = /^ {2}File "/.test(line);
+    if (frame) {
+      inInternal = line.trimStart().startsWith(INTERNAL);
+      if (inInternal) frames += 1;
+      else fold();
+    } else if (!line.startsWith("    ")) {
+      // The end of the frames: the exception's own line (or a chained one's).
+      fold();
+      inInternal = false;
+    }
+    if (inInternal) folded.push(line);
+    else text += line;
+  }
+  fold();
+  out.push(text);
+  return out.filter((part) => part !== "");
 }

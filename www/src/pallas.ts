@@ -5,11 +5,8 @@
 // from the kernel, and the WGSL shader it became. All of it is the Report's
 // `pallas` record; nothing is derived here.
 import type { PallasOperand, PallasRecord, Report } from "tpu-playground/report";
-import { el, table } from "./dom";
+import { bytesText, el, table } from "./dom";
 
-function bytes(n: number): string {
-  return `${n.toLocaleString("en-US")} bytes`;
-}
 
 function gridText(call: PallasRecord): string {
   const axes = call.grid.map((n, i) => `${"ijk"[i] ?? `g${i}`}=${n}${call.parallel[i] ? "" : " (in order)"}`);
@@ -25,7 +22,7 @@ function operandRow(o: PallasOperand): HTMLElement {
     el("td", {}, `(${o.shape.join(", ")}) ${o.dtype}`),
     el("td", {}, `(${block})`),
     el("td", {}, el("code", {}, o.index_map)),
-    el("td", {}, bytes(o.block_bytes)),
+    el("td", {}, bytesText(o.block_bytes)),
     el("td", {}, String(o.copies)),
   );
 }
@@ -57,7 +54,7 @@ function callView(call: PallasRecord, report: Report): HTMLElement {
     el(
       "p",
       { className: "pallas-vmem" },
-      `VMEM: ${bytes(call.vmem_bytes)} double-buffered, of the ${call.chip}'s ${bytes(call.vmem_capacity)}`,
+      `VMEM: ${bytesText(call.vmem_bytes)} double-buffered, of the ${call.chip}'s ${bytesText(call.vmem_capacity)}`,
     ),
     fits.length ? el("ul", { className: "pallas-mxu" }, ...fits) : el("p", {}, "no dot products (VPU only)"),
     el("details", {}, el("summary", {}, "traced block operations"), el("pre", { className: "source" }, call.body)),

@@ -22,6 +22,27 @@ function ranked(report: Report): boolean {
   return (report.world?.nproc ?? 1) > 1;
 }
 
+/** `15 kernels in fused mode`, or, where the program changed mode, how many in each. */
+export function kernelCount(report: Report): string {
+  const total = `${report.kernels.length} kernel${report.kernels.length === 1 ? "" : "s"}`;
+  const spans = report.modes;
+  if (spans.length <= 1) return `${total} in ${spans[0]?.mode ?? report.mode} mode`;
+  const counts = spans.map((span, i) => {
+    const end = spans[i + 1]?.first_kernel ?? report.kernels.length;
+    return `${end - span.first_kernel} in ${span.mode}`;
+  });
+  return `${total} (${counts.join(", then ")}: the program changed mode)`;
+}
+
+/** The compilation cache's counts for the run's kernels, with the host
+ * fallbacks that had no kernel to cache, so that they add up to the kernels. */
+export function cacheCounts(report: Report): string {
+  const c = report.cache;
+  const fallbacks = report.kernels.filter((k) => k.cache_hit === null).length;
+  const persisted = c.persisted_hits ? ` (${c.persisted_hits} kept from an earlier visit)` : "";
+  return `compilation cache: ${c.hits} hits${persisted}, ${c.misses} misses${fallbacks ? `, ${fallbacks} host fallbacks (nothing to cache)` : ""}`;
+}
+
 export function renderKernels(target: HTMLElement, report: Report) {
   const several = ranked(report);
   const kernelRow = (k: KernelRecord, i: number) => {
@@ -51,13 +72,8 @@ export function renderKernels(target: HTMLElement, report: Report) {
       el("td", {}, cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : "", hints),
     );
   };
-  const c = report.cache;
   target.replaceChildren(
-    el(
-      "p",
-      { className: "summary" },
-      `${report.kernels.length} kernels in ${report.mode} mode for ${report.ops.length} ops · compilation cache: ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`,
-    ),
+    el("p", { className: "summary" }, `${kernelCount(report)} for ${report.ops.length} ops · ${cacheCounts(report)}`),
     paginated(
       report.kernels,
       kernelRow,
@@ -131,10 +147,14 @@ export function renderChip(target: HTMLElement, report: Report) {
           )}%.`
         : "No matmuls ran on the MXUs.",
     ),
-    el("h3", {}, "Alignment hints"),
-    d.hints.length
-      ? el("ul", {}, ...d.hints.map(({ hint, kernels: n }) => el("li", {}, `${hint} (${n} kernel${n > 1 ? "s" : ""})`)))
-      : el("p", {}, "Every matmul dimension fills the MXU."),
+    ...(d.matmul_kernels
+      ? [
+          el("h3", {}, "Alignment hints"),
+          d.hints.length
+            ? el("ul", {}, ...d.hints.map(({ hint, kernels: n }) => el("li", {}, `${hint} (${n} kernel${n > 1 ? "s" : ""})`)))
+            : el("p", {}, "Every matmul dimension fills the MXU."),
+        ]
+      : []),
   );
 }
 
@@ -145,7 +165,7 @@ export interface ModeResult {
 }
 
 /** The same program under each eager mode, side by side. */
-export function renderModes(target: HTMLElement, results: ModeResult[]) {
+export function renderModes(target: HTMLElement, results: ModeResult[], ranks: number, device: string) {
   const first = results[0]?.report.stdout;
   const rows = results.map(({ mode, report, elapsedMs }) => {
     const c = report.cache;
@@ -167,7 +187,9 @@ export function renderModes(target: HTMLElement, results: ModeResult[]) {
     el(
       "p",
       { className: "summary" },
-      "The program run in Debug, Strict and Fused mode, one after another. Simulated time is the chosen TPU's; measured time is this browser's wall clock. First launches: the measured time of the launches that missed the compilation cache (compiling included; on WebGPU the precompiled library, compiled while the page was idle, spares most of it).",
+      `The program as it was at ${new Date().toLocaleTimeString()}, run in Debug, Strict and Fused mode one after another${
+        ranks > 1 ? ` as ${ranks} ranks` : ""
+      } on ${device}, each after the runtime had started. Simulated time is the chosen TPU's; measured time is this browser's wall clock. First launches: the measured time of the launches that missed the compilation cache (compiling included; on WebGPU the precompiled library, compiled while the page was idle, spares most of it).`,
     ),
     el(
       "table",

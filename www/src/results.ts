@@ -129,7 +129,8 @@ export class Results {
     if (this.sharding.requested || (report.world?.dtensors.length ?? 0) > 0) void this.sharding.show(report);
     if (this.compiled.requested || report.compiled.length > 0) void this.compiled.show(report);
     const c = report.cache;
-    const cache = `cache ${c.hits} hits, ${c.persisted_hits} persisted, ${c.misses} misses`;
+    const fallbacks = report.kernels.filter((k) => k.cache_hit === null).length;
+    const cache = `cache ${c.hits} hits (${c.persisted_hits} persisted), ${c.misses} misses${fallbacks ? `, ${fallbacks} host fallbacks` : ""}`;
     const measured = `${(report.measured_ms ?? 0).toFixed(0)} ms measured in this browser`;
     const ranks = report.world ? ` · ${report.world.nproc} rank${report.world.nproc === 1 ? "" : "s"}` : "";
     this.status.textContent = `${outcome(report)}${ranks} · ${report.ops.length} ops · ${report.kernels.length} kernels · ${cache} · ${measured}`;

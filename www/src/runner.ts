@@ -22,6 +22,8 @@ export interface RunnerParts {
   toolbar: Toolbar;
   /** How many ranks the next run has. */
   ranks(): number;
+  /** The simulated chip and slice the next run is costed on, as the toolbar says them. */
+  device(): string;
   /** A run starts: what showed the last one is cleared. */
   starting(): void;
   /** A run finished with its Report. */
@@ -36,6 +38,13 @@ export class Runner {
   /** The elapsed-time counter and current line while a run is in flight. */
   private ticking: ReturnType<typeof setInterval> | null = null;
   private currentLine: number | null = null;
+  /** Whether this runtime has run a program since it started: the first run
+   * pays for starting the interpreter, which a comparison must not charge to
+   * its first mode. */
+  private warmed = false;
+  /** What the Modes panel's table compared: the program and its settings. */
+  private compared: string | null = null;
+  private readonly modesTable = $<HTMLElement>("#modes-table");
   private readonly runButton = $<HTMLButtonElement>("#run");
   private readonly stopButton = $<HTMLButtonElement>("#stop");
   private readonly compareButton = $<HTMLButtonElement>("#compare");
@@ -91,9 +100,26 @@ export class Runner {
     this.status.classList.remove("bad");
     this.status.title = "";
     this.status.textContent = "running…";
-    const report = await this.execute(this.page.editor.state.doc.toString(), this.page.toolbar.mode);
+    const source = this.page.editor.state.doc.toString();
+    this.forgetStaleComparison(source);
+    const report = await this.execute(source, this.page.toolbar.mode);
     this.busy(false);
     if (report) this.page.finished(report);
+  }
+
+  /** The program and the settings that change what a run does, as one key. */
+  private runKey(source: string): string {
+    return JSON.stringify([source, this.page.ranks(), this.page.device(), this.page.toolbar.argv]);
+  }
+
+  /** The Modes panel never shows another program's comparison: a run of a
+   * program (or settings) other than the one compared clears it. */
+  private forgetStaleComparison(source: string) {
+    if (this.compared === null || this.compared === this.runKey(source)) return;
+    this.compared = null;
+    this.modesTable.replaceChildren(
+      "The last comparison was of another program or other settings; run in every mode again to compare this one.",
+    );
   }
 
   /** Stops a run in flight; false when none is (Escape then does its usual). */
@@ -108,6 +134,17 @@ export class Runner {
     if (!this.playground || this.running) return;
     this.busy(true);
     const source = this.page.editor.state.doc.toString();
+    this.compared = null;
+    this.modesTable.replaceChildren();
+    if (!this.warmed) {
+      // Starting the interpreter and importing torch would be charged to
+      // the first mode's measured time.
+      this.status.textContent = "warming up the runtime…";
+      if (!(await this.execute("import torch\n", "strict"))) {
+        this.busy(false);
+        return;
+      }
+    }
     const results: ModeResult[] = [];
     for (const mode of ["debug", "strict", "fused"] as const) {
       this.page.output.clear();
@@ -120,7 +157,8 @@ export class Runner {
       results.push({ mode, report, elapsedMs: report.measured_ms ?? 0 });
     }
     this.busy(false);
-    renderModes($("#modes-table"), results);
+    renderModes(this.modesTable, results, this.page.ranks(), this.page.device());
+    this.compared = this.runKey(source);
     this.status.textContent = "ok · compared the three modes";
   }
 
@@ -130,7 +168,7 @@ export class Runner {
     this.track(true);
     try {
       const ranks = this.page.ranks();
-      return await this.playground!.run(source, {
+      const report = await this.playground!.run(source, {
         mode,
         timeoutMs: this.page.toolbar.timeLimitMs,
         nproc: ranks > 1 ? ranks : null,
@@ -142,6 +180,8 @@ export class Runner {
           showRunningLine(editor, line);
         },
       });
+      this.warmed = true;
+      return report;
     } catch (e) {
       if (e instanceof StoppedError) {
         this.status.textContent = "stopped";
@@ -164,6 +204,7 @@ export class Runner {
     this.page.output.append("\n[stopped]\n");
     this.page.output.flush();
     this.status.textContent = "stopped";
+    this.warmed = false;
     await p.stop();
     this.playground = p;
     this.busy(false);
@@ -179,6 +220,7 @@ export class Runner {
     this.busy(false);
     this.status.textContent = "restarting the runtime…";
     this.backendBadge.textContent = "starting…";
+    this.warmed = false;
     try {
       await p.setBackend(choice);
       this.playground = p;

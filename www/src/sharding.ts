@@ -11,7 +11,7 @@
 // It is loaded on demand (main.ts imports it dynamically), so the page's main
 // chunk does not carry it.
 import type { DistCollective, MeshReport, Report, ShardedTensor } from "tpu-playground/report";
-import { el, paginated, table, us } from "./dom";
+import { bytesText, el, paginated, table, us } from "./dom";
 import { bookNotation, dimLetter, meshDimName, parsePlacement, pytorchNotation } from "./placements";
 import { renderMemory } from "./memory";
 
@@ -57,11 +57,6 @@ function groups(report: Report): TensorGroup[] {
 
 const shape = (dims: number[]) => `(${dims.join(", ")}${dims.length === 1 ? "," : ""})`;
 
-function bytes(n: number): string {
-  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
-  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(2)} KiB`;
-  return `${n} B`;
-}
 
 /** Where a rank sits: its chip's torus coordinates, from the Report's layout. */
 function chipOf(report: Report, rank: number): string {
@@ -259,7 +254,7 @@ function renderTensor(report: Report, g: TensorGroup): HTMLElement {
         el("td", {}, coord ? `(${coord.join(", ")})` : ""),
         el("td", {}, shape(s.local_shape)),
         el("td", {}, shape(s.offsets)),
-        el("td", {}, bytes(s.local_bytes)),
+        el("td", {}, bytesText(s.local_bytes)),
       );
     },
     (rows) => table("shard-bytes", ["rank", "chip", "mesh coordinate", "local shape", "offsets", "bytes on the chip"], rows),
@@ -313,7 +308,7 @@ function renderCollectives(report: Report, links: ShardingLinks): HTMLElement {
       el("td", {}, String(index + 1)),
       el("td", { className: "collective-line" }, linesOf(c).join(", ")),
       el("td", { className: "collective-cause" }, c.cause ?? "called by the program"),
-      el("td", { className: "collective-name" }, `${c.name}${c.reduce_op ? ` ${c.reduce_op}` : ""}, ${bytes(c.bytes)}`),
+      el("td", { className: "collective-name" }, `${c.name}${c.reduce_op ? ` ${c.reduce_op}` : ""}, ${bytesText(c.bytes)}`),
       el("td", {}, c.ranks.join(",")),
       el("td", {}, `${us(c.simulated_us)}${c.start_us !== null ? ` at ${us(c.start_us)}` : ""}`),
       el(

@@ -7,8 +7,8 @@
 // simulated. The chips' coordinates, the links (with their wraparound) and
 // each link's bytes come in the Report; this file only places and draws them.
 // The Sharding panel opens one of the ranks' collectives here (`playCollective`).
-import type { CollectiveStep, LinkTraffic, Report, Simulation, SliceLayout } from "tpu-playground/report";
-import { svg as svgEl } from "./dom";
+import type { CollectiveStep, CommArrival, LinkTraffic, Report, Simulation, SliceLayout } from "tpu-playground/report";
+import { bytesText, svg as svgEl, us } from "./dom";
 
 const MAX_CHIPS = 1024;
 
@@ -30,13 +30,14 @@ function drawing(
   traffic: LinkTraffic[] | null,
   maxLinkBytes: number,
   active: Set<number> | null,
+  ranks: Map<number, number>,
 ): SVGElement {
   const dims = layout.dims;
   const layers = dims.length === 3 ? dims[0] : 1;
   const cols = dims[dims.length - 1];
   const rows = dims.length === 1 ? 1 : dims[dims.length === 3 ? 1 : 0];
   const width = 30 + layers * (cols * 46 + 46);
-  const height = 30 + rows * 46;
+  const height = 36 + rows * 46;
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, class: "torus", role: "img" });
   svg.setAttribute("aria-label", `a ${dims.join("x")} slice`);
   const max = Math.max(1, maxLinkBytes);
@@ -63,16 +64,22 @@ function drawing(
   layout.chips.forEach((xyz, c) => {
     const [x, y] = at[c];
     const chip = svgEl("rect", { x: x - 8, y: y - 8, width: 16, height: 16, rx: 3, class: "chip" });
+    const rank = ranks.get(c);
     const title = svgEl("title");
-    title.textContent = `chip ${c} (${xyz.join(", ")})`;
+    title.textContent = `chip ${c} (${xyz.join(", ")})${rank !== undefined ? `: rank ${rank}` : ""}`;
     chip.append(title);
     svg.append(chip);
+    // Each chip is labelled with its coordinates, and the rank it runs.
+    const coordinates = svgEl("text", { x, y: y + 17, class: "chip-label" });
+    coordinates.textContent = xyz.join(",");
+    svg.append(coordinates);
+    if (rank !== undefined) {
+      const r = svgEl("text", { x, y: y + 3, class: "chip-rank" });
+      r.textContent = `r${rank}`;
+      svg.append(r);
+    }
   });
   return svg;
-}
-
-function us(v: number): string {
-  return v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} µs`;
 }
 
 /** One collective the panel can show: what it is, and what to draw. */
@@ -83,29 +90,67 @@ interface Shown {
   layout: SliceLayout;
   traffic: LinkTraffic[] | null;
   simulation: Simulation | null;
+  /** The function the program called, where it is not the simulated kind
+   * (a broadcast is simulated as an all-gather's traffic). */
+  called?: string;
 }
 
-/** The collectives between the ranks of a run, as the Report lists them. */
+/** Ranks `0,2` and their lines `16` (or `16, 18`), as a label says them. */
+function ranksAt(arrivals: CommArrival[]): string {
+  const lines = [...new Set(arrivals.flatMap((a) => (a.line === null ? [] : [a.line])))];
+  const ranks = arrivals.map((a) => a.rank).join(",");
+  return `rank${arrivals.length > 1 ? "s" : ""} ${ranks}${lines.length ? `, line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}` : ""}`;
+}
+
+/** The collectives between the ranks of a run, as the Report lists them:
+ * what each rank called, and whether it ran. One that never ran (a member
+ * never came, or the members called different collectives) says so and
+ * draws no traffic: the Report has none for it. */
 function worldCollectives(report: Report, layout: SliceLayout): Shown[] {
   return (report.world?.collectives ?? []).map((c, i) => {
-    const lines = [...new Set(c.arrivals.flatMap((a) => (a.line === null ? [] : [a.line])))];
-    const where = lines.length ? ` (line${lines.length > 1 ? "s" : ""} ${lines.join(", ")})` : "";
     const op = c.reduce_op ? ` ${c.reduce_op}` : "";
+    const came = c.arrivals.filter((a) => a.arrived);
+    const absent = c.arrivals.filter((a) => !a.arrived);
+    let label: string;
+    if (c.complete) {
+      label = `#${i + 1} ${c.name}${op} of ${bytesText(c.bytes)}, ${ranksAt(c.arrivals)}`;
+    } else {
+      // Group the members by the call each made (the first word of it).
+      const calls = new Map<string, CommArrival[]>();
+      for (const a of came) {
+        const name = a.called?.split(" ")[0] ?? c.name;
+        calls.set(name, [...(calls.get(name) ?? []), a]);
+      }
+      const called = [...calls].map(([name, who]) => `${name} (${ranksAt(who)})`).join(" against ");
+      const missing = absent.length ? `${called ? "; " : ""}${absent.length > 1 ? "ranks" : "rank"} ${absent.map((a) => a.rank).join(",")} never called it` : "";
+      label = `#${i + 1} never ran: ${called}${missing}`;
+    }
     const waits = c.arrivals
-      .map((a) => `rank ${a.rank} ${a.arrived ? `from line ${a.line ?? "?"}${a.wait_us > 0 ? `, waited ${us(a.wait_us)}` : ""}` : "never arrived"}`)
+      .map((a) =>
+        a.arrived
+          ? `rank ${a.rank} called ${a.called ?? c.name} at line ${a.line ?? "?"}${a.wait_us > 0 ? `, waited ${us(a.wait_us)}` : ""}`
+          : `rank ${a.rank} never called it`,
+      )
       .join("; ");
+    const ran = c.complete
+      ? `${us(c.simulated_us)} simulated${c.start_us !== null ? ` from ${us(c.start_us)}` : ""}.`
+      : `It never ran${c.mismatch ? `: ${c.mismatch}` : ""}, so no link carried anything.`;
     return {
-      label: `#${i + 1} ${c.name}${op} of ${c.bytes} B, ranks ${c.ranks.join(",")}${where}`,
+      label,
       about:
-        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${c.bytes} B) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
-        `${c.cause ? `, made by ${c.cause}` : ""}${c.complete ? "" : ", never completed"}: ${waits}. ` +
-        `${us(c.simulated_us)} simulated${c.start_us !== null ? ` from ${us(c.start_us)}` : ""}.`,
+        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${bytesText(c.bytes)}) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
+        `${c.cause ? `, made by ${c.cause}` : ""}: ${waits}. ${ran}`,
       layout,
       traffic: c.traffic.length === layout.links.length ? c.traffic : null,
       simulation: c.simulation,
+      called: c.name,
     };
   });
 }
+
+/** Whether `all_reduce` (as called) and `all-reduce` (as simulated) name the same collective. */
+const sameName = (called: string, kind: string) =>
+  called.replace(/_into_tensor$|_tensor$/, "").replace(/_/g, "-") === kind || called === "send/recv";
 
 export function renderTorus(target: HTMLElement, report: Report) {
   const records = report.collectives;
@@ -117,10 +162,12 @@ export function renderTorus(target: HTMLElement, report: Report) {
     target.replaceChildren(`A ${slice} slice has ${chips} chips: too many to draw here (up to ${MAX_CHIPS}).`);
     return;
   }
+  // Which rank runs on which chip (the ranks' world runs on the device's layout).
+  const ranks = new Map((report.world?.ranks ?? []).map((r) => [r.chip, r.rank] as [number, number]));
   const entries: Shown[] = [
     ...(report.device ? worldCollectives(report, report.device.layout) : []),
     ...records.map((r) => ({
-      label: `${r.simulation.kind} of ${r.simulation.bytes} B over axes ${r.simulation.axes.join(",")}${r.line !== null ? ` (line ${r.line})` : ""}`,
+      label: `${r.simulation.kind} of ${bytesText(r.simulation.bytes)} over axes ${r.simulation.axes.join(",")}${r.line !== null ? ` (line ${r.line})` : ""}`,
       about: "",
       layout: r.layout,
       traffic: r.traffic,
@@ -131,7 +178,7 @@ export function renderTorus(target: HTMLElement, report: Report) {
   note.className = "summary";
   if (!entries.length) {
     note.textContent = `The run's slice: ${slice} (${chips} chip${chips > 1 ? "s" : ""}). No collectives were simulated; torch_tpu.simulate_collective(...) or torch.distributed with several ranks draws its traffic here.`;
-    target.replaceChildren(note, drawing(layout, null, 0, null));
+    target.replaceChildren(note, drawing(layout, null, 0, null, ranks));
     return;
   }
   const select = document.createElement("select");
@@ -147,14 +194,15 @@ export function renderTorus(target: HTMLElement, report: Report) {
     const entry = entries[Number(select.value)];
     const s = entry.simulation;
     const active = step === null || !s ? null : new Set(s.steps[step].axes.map((a) => a.axis));
+    const kind = entry.called && !sameName(entry.called, s?.kind ?? "") ? `${entry.called}, simulated as the ${s?.kind} it moves as many bytes as` : s?.kind;
     const simulated = s
-      ? `${s.kind}: ${us(s.simulated_us)} simulated (${s.latency_bound ? "latency-bound" : "bandwidth-bound"}), busiest link ${(s.max_link_bytes / 2 ** 20).toFixed(2)} MiB, ${s.steps.length} steps${s.formula_us !== null ? `; the scaling book's formula: ${us(s.formula_us)}` : ""}. Links are drawn by the bytes they carried.`
-      : "No link traffic was simulated for it.";
+      ? `${kind}: ${us(s.simulated_us)} simulated (${s.latency_bound ? "latency-bound" : "bandwidth-bound"}), busiest link ${bytesText(s.max_link_bytes)}, ${s.steps.length} steps${s.formula_us !== null ? `; the scaling book's formula: ${us(s.formula_us)}` : ""}. Links are drawn by the bytes they carried.`
+      : "";
     note.textContent =
       step === null || !s
         ? `${entry.about ? `${entry.about} ` : ""}${simulated}`
         : `step ${step + 1} of ${s.steps.length}: starts at ${us(s.steps[step].start_us)}, lasts ${us(s.steps[step].duration_us)}, on axes ${[...active!].join(", ")} (simulated)`;
-    stage.replaceChildren(drawing(entry.layout, entry.traffic, s?.max_link_bytes ?? 0, active));
+    stage.replaceChildren(drawing(entry.layout, entry.traffic, s?.max_link_bytes ?? 0, active, ranks));
   };
   let timer: number | undefined;
   play.addEventListener("click", () => {

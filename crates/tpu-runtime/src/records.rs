@@ -63,6 +63,15 @@ pub struct HintCount {
     pub kernels: usize,
 }
 
+/// A stretch of a run's kernels launched in one eager mode.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ModeSpan {
+    pub mode: crate::fusion::EagerMode,
+    /// The index of its first kernel in the Report's `kernels`.
+    pub first_kernel: usize,
+}
+
 /// One kernel launch.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

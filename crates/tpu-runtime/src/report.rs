@@ -11,8 +11,8 @@ use crate::backend::BackendKind;
 use serde::{Deserialize, Serialize};
 
 pub use crate::records::{
-    CacheStats, CollectiveRecord, DeviceSummary, Diagnostic, HintCount, KernelRecord, NonFinite,
-    OpRecord, SourceSpan, SyncRecord,
+    CacheStats, CollectiveRecord, DeviceSummary, Diagnostic, HintCount, KernelRecord, ModeSpan,
+    NonFinite, OpRecord, SourceSpan, SyncRecord,
 };
 
 mod summary;
@@ -49,6 +49,11 @@ pub struct Report {
     /// change it while the program runs).
     #[serde(default)]
     pub mode: crate::fusion::EagerMode,
+    /// The modes the run's kernels were launched in, in order, each from the
+    /// first kernel launched in it: one span unless the program called
+    /// `torch_tpu.set_eager_mode`. Empty for a world of ranks.
+    #[serde(default)]
+    pub modes: Vec<ModeSpan>,
     /// Every kernel launched on the `tpu` backend, in order: one per op in
     /// Debug and Strict, one per fusion group in Fused.
     #[serde(default)]

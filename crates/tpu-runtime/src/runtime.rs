@@ -75,6 +75,8 @@ pub struct Runtime {
     pub(crate) release: ReleaseQueue,
     pub(crate) ops: Vec<OpRecord>,
     pub(crate) mode: EagerMode,
+    /// The modes this run's kernels were launched in (`Report::modes`).
+    mode_spans: Vec<crate::report::ModeSpan>,
     pub(crate) syncs: Vec<SyncRecord>,
     /// Why the next read happens, set by the caller (`item()`, `print`, ...).
     sync_reason: Option<&'static str>,
@@ -127,6 +129,7 @@ impl Runtime {
             host: ReferenceBackend::new(),
             tpu: crate::fusion::FusingBackend::new(tpu),
             mode: EagerMode::Strict,
+            mode_spans: Vec::new(),
             syncs: Vec::new(),
             sync_reason: None,
             first_nonfinite: None,
@@ -185,6 +188,10 @@ impl Runtime {
         self.collectives.clear();
         self.grad_enabled = true;
         self.syncs.clear();
+        self.mode_spans = vec![crate::report::ModeSpan {
+            mode: self.mode,
+            first_kernel: 0,
+        }];
         self.first_nonfinite = None;
         self.work_fuel = 0;
         self.print_options = PrintOptions::default();
@@ -234,6 +241,13 @@ impl Runtime {
         report.syncs = std::mem::take(&mut self.syncs);
         report.cache = self.tpu.cache.run_stats();
         report.mode = self.mode;
+        report.modes = std::mem::take(&mut self.mode_spans);
+        if report.modes.is_empty() {
+            report.modes.push(crate::report::ModeSpan {
+                mode: self.mode,
+                first_kernel: 0,
+            });
+        }
         report.first_nonfinite = self.first_nonfinite.take();
         report.collectives = std::mem::take(&mut self.collectives);
         report.compiled = self.take_compiled();
@@ -251,6 +265,21 @@ impl Runtime {
     pub fn set_mode(&mut self, mode: EagerMode) -> Result<(), RuntimeError> {
         self.tpu.set_deferring(mode == EagerMode::Fused)?;
         self.mode = mode;
+        let first_kernel = self.tpu.kernels.len();
+        match self.mode_spans.last_mut() {
+            // No kernel was launched in the mode it replaces.
+            Some(last) if last.first_kernel == first_kernel => {
+                last.mode = mode;
+                let n = self.mode_spans.len();
+                if n >= 2 && self.mode_spans[n - 2].mode == mode {
+                    self.mode_spans.pop();
+                }
+            }
+            Some(last) if last.mode == mode => {}
+            _ => self
+                .mode_spans
+                .push(crate::report::ModeSpan { mode, first_kernel }),
+        }
         Ok(())
     }
 

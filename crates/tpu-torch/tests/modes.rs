@@ -215,3 +215,41 @@ fn collectives_the_program_simulates_are_in_the_report_and_on_the_ici_lane() {
             .contains("unknown collective 'all-sum'")
     );
 }
+
+#[test]
+fn the_report_says_which_kernels_ran_in_which_mode() {
+    let source = "import torch\nimport torch_tpu\n\
+        x = torch.ones(8, device='tpu')\n\
+        torch_tpu.set_eager_mode('strict')\n\
+        y = (x * 2 + 1).sum().item()\n\
+        torch_tpu.set_eager_mode('debug')\n\
+        torch_tpu.set_eager_mode('strict')\n\
+        torch_tpu.set_eager_mode('fused')\n\
+        z = (x * 3 + 1).sum().item()\n";
+    let report = run_in(source, EagerMode::Fused);
+    let spans: Vec<(EagerMode, usize)> = report
+        .modes
+        .iter()
+        .map(|s| (s.mode, s.first_kernel))
+        .collect();
+    // `ones` ran fused (one kernel, at the mode change); then strict, one
+    // kernel per op; debug was set and left before any kernel ran in it.
+    let strict_from = spans[1].1;
+    assert_eq!(spans[0], (EagerMode::Fused, 0), "{spans:?}");
+    assert_eq!(spans[1].0, EagerMode::Strict, "{spans:?}");
+    assert_eq!(spans[2].0, EagerMode::Fused, "{spans:?}");
+    assert_eq!(spans.len(), 3, "{spans:?}");
+    assert!(
+        strict_from >= 1 && spans[2].1 - strict_from >= 3,
+        "{spans:?}"
+    );
+    assert!(spans[2].1 < report.kernels.len(), "{spans:?}");
+    assert_eq!(report.mode, EagerMode::Fused);
+    // A run that never changes mode is one span.
+    let report = run_in(
+        "import torch\nprint(torch.ones(2, device='tpu') + 1)\n",
+        EagerMode::Debug,
+    );
+    assert_eq!(report.modes.len(), 1);
+    assert_eq!(report.modes[0].mode, EagerMode::Debug);
+}

@@ -43,6 +43,12 @@ backend_software: boolean,
  */
 mode: EagerMode, 
 /**
+ * The modes the run's kernels were launched in, in order, each from the
+ * first kernel launched in it: one span unless the program called
+ * `torch_tpu.set_eager_mode`. Empty for a world of ranks.
+ */
+modes: Array<ModeSpan>, 
+/**
  * Every kernel launched on the `tpu` backend, in order: one per op in
  * Debug and Strict, one per fusion group in Fused.
  */
@@ -721,6 +727,15 @@ ranks: Array<number>,
  * links; none where a group's chips differ in more than one axis.
  */
 torus_axes: Array<string | null>, };
+
+/**
+ * A stretch of a run's kernels launched in one eager mode.
+ */
+export type ModeSpan = { mode: EagerMode, 
+/**
+ * The index of its first kernel in the Report's `kernels`.
+ */
+first_kernel: number, };
 
 /**
  * How one `jnp.dot` of the kernel's blocks fills the MXU.
