@@ -63,10 +63,10 @@ test("the DDP example runs four ranks on a v5e 2x2, readable rank by rank", asyn
   assert.equal((await page.$$("#panel-torus svg rect.chip")).length, RANKS);
   const collectives = await page.$$eval("#panel-torus select option", (os) => os.map((o) => o.textContent));
   assert.ok(collectives.length > 2, JSON.stringify(collectives));
-  for (const c of collectives) assert.match(c, /^#\d+ (broadcast|all_reduce)\b.*ranks 0,1,2,3 \(line \d+\)$/, c);
+  for (const c of collectives) assert.match(c, /^#\d+ (broadcast|all_reduce)\b.* of [\d.]+ (B|KiB), ranks 0,1,2,3, line \d+$/, c);
   assert.match(collectives[0], /^#1 broadcast/);
   const backward = (await exampleLines("ddp")).findIndex((l) => l.includes("loss.backward()"));
-  const bucket = collectives.findIndex((c) => c.includes("all_reduce SUM") && c.endsWith(`(line ${backward + 1})`));
+  const bucket = collectives.findIndex((c) => c.includes("all_reduce SUM") && c.endsWith(`, line ${backward + 1}`));
   assert.ok(bucket >= 0, `a gradient all_reduce at line ${backward + 1}: ${JSON.stringify(collectives)}`);
   await page.selectOption("#panel-torus select", String(bucket));
   assert.match(await page.textContent("#panel-torus p.summary"), /made by DDP bucket 0/);

@@ -27,12 +27,19 @@ let server;
 export let browser;
 export let baseUrl;
 
-/** Serves `dir` over HTTP; resolves to its base URL and a closer. */
-export function serveDir(dir) {
+/** Serves `dir` over HTTP at `prefix` (as GitHub Pages serves a project at
+ * `/<project>/`; anything outside it is not found); resolves to its base URL
+ * and a closer. */
+export function serveDir(dir, prefix = "/") {
   return new Promise((resolve) => {
     const s = createServer(async (req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^\/+/, "");
-      const file = join(dir, path === "" ? "index.html" : path);
+      const full = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      if (!full.startsWith(prefix)) {
+        res.writeHead(404).end("not found");
+        return;
+      }
+      const path = normalize(`/${full.slice(prefix.length)}`).replace(/^\/+/, "");
+      const file = join(dir, path === "" || path.endsWith("/") ? join(path, "index.html") : path);
       if (!file.startsWith(dir)) {
         res.writeHead(403).end();
         return;
@@ -45,7 +52,7 @@ export function serveDir(dir) {
         res.writeHead(404).end("not found");
       }
     });
-    s.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${s.address().port}/`, close: () => s.close() }));
+    s.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${s.address().port}${prefix}`, close: () => s.close() }));
   });
 }
 

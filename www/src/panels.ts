@@ -43,6 +43,21 @@ export function cacheCounts(report: Report): string {
   return `compilation cache: ${c.hits} hits${persisted}, ${c.misses} misses${fallbacks ? `, ${fallbacks} host fallbacks (nothing to cache)` : ""}`;
 }
 
+/** A kernel's generated source, opened at its entry point: a fused kernel's
+ * helper functions come first, and its body would be out of sight. */
+function sourceBlock(source: string): HTMLElement {
+  const pre = el("pre", { className: "source" }, source);
+  const details = el("details", {}, el("summary", {}, "source"), pre);
+  details.addEventListener("toggle", () => {
+    if (!details.open) return;
+    const entry = source.split("\n").findIndex((line) => line.startsWith("@compute"));
+    if (entry <= 0) return;
+    const lineHeight = parseFloat(getComputedStyle(pre).lineHeight) || 15;
+    pre.scrollTop = Math.max(0, entry - 1) * lineHeight;
+  });
+  return details;
+}
+
 export function renderKernels(target: HTMLElement, report: Report) {
   const several = ranked(report);
   const kernelRow = (k: KernelRecord, i: number) => {
@@ -56,20 +71,19 @@ export function renderKernels(target: HTMLElement, report: Report) {
     const cost = k.cost;
     // The source opens in a block that scrolls inside its cell; the table's
     // fixed layout keeps it from widening the table.
-    const source = k.source
-      ? el("details", {}, el("summary", {}, "source"), el("pre", { className: "source" }, k.source))
-      : "";
+    const source = k.source ? sourceBlock(k.source) : "";
+    // Hints sit under the kernel's name, where the column is wide enough to read them.
     const hints = cost?.hints.length ? el("div", { className: "hint" }, cost.hints.join("; ")) : "";
     return el(
       "tr",
       {},
       el("td", {}, String(i + 1)),
       ...(several ? [el("td", {}, String(k.rank))] : []),
-      el("td", {}, k.name, source),
+      el("td", {}, k.name, hints, source),
       el("td", {}, `${ops.length}: ${ops.join(" ")}`),
       el("td", {}, cacheText(k)),
       el("td", {}, cost ? `${us(cost.simulated_us)} (${cost.unit}, ${cost.bound}-bound)` : ""),
-      el("td", {}, cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : "", hints),
+      el("td", {}, cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : ""),
     );
   };
   target.replaceChildren(

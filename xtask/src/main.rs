@@ -2,6 +2,10 @@
 //!
 //! - `cargo xtask serve [--port N]`: set up what the page needs, build the wasm
 //!   package and the page, and serve it on 127.0.0.1.
+//! - `cargo xtask site [--out DIR]`: build the page and write the static site
+//!   (page, wasm, worker, service worker, CPython's library) into one folder
+//!   (default `target/site`) that works from any path, as GitHub Pages serves
+//!   a project (`.github/workflows/pages.yml` publishes it).
 //! - `cargo xtask test`: set up everything (browsers and Vulkan included), then run
 //!   every check CI runs: formatting, clippy (native, as the tests' build
 //!   compiles, and wasm32), native tests with wgpu on a real adapter, `wasm-pack test
@@ -33,7 +37,8 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(&root()),
         // What `serve` builds, without serving it.
         Some("build") => setup::for_serve(&root()).and_then(|()| build_page(&root())),
-        _ => Err("usage: cargo xtask serve [--port N] | test | setup".into()),
+        Some("site") => site(&args[1..]),
+        _ => Err("usage: cargo xtask serve [--port N] | site [--out DIR] | test | setup".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -169,6 +174,57 @@ fn build_page(root: &Path) -> Result {
     // the page, which imports the package by its name from its built `dist/`.
     run(root, "npm", &["run", "build", "--workspace", "web"], &[])?;
     run(root, "npm", &["run", "build", "--workspace", "www"], &[])
+}
+
+/// `cargo xtask site [--out DIR]`: the page built and written as a static site.
+fn site(args: &[String]) -> Result {
+    let root = root();
+    let out = match args {
+        [] => root.join("target").join("site"),
+        [flag, dir] if flag == "--out" => std::env::current_dir()
+            .map_err(|e| e.to_string())?
+            .join(dir),
+        _ => return Err("usage: cargo xtask site [--out DIR]".into()),
+    };
+    setup::for_serve(&root)?;
+    build_page(&root)?;
+    write_site(&root, &out)?;
+    println!(
+        "\nThe static site is in {} : serve that folder from any path (docs/hosting.md)\n",
+        out.display()
+    );
+    Ok(())
+}
+
+/// Copies the built page (`www/dist`) to `out`, replacing what was there.
+/// Every URL in it is relative, so it works from a subpath; `.nojekyll`
+/// keeps GitHub Pages from dropping the standard library's `_`-files
+/// (`_collections_abc.py`, `__init__.py`).
+fn write_site(root: &Path, out: &Path) -> Result {
+    let dist = root.join("www").join("dist");
+    if !dist.join("index.html").exists() {
+        return Err(format!("{} has no built page", dist.display()));
+    }
+    if out.exists() {
+        std::fs::remove_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    copy_tree(&dist, out)?;
+    std::fs::write(out.join(".nojekyll"), "").map_err(|e| e.to_string())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let target = to.join(entry.file_name());
+        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)
+                .map_err(|e| format!("{}: {e}", target.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn serve(args: &[String]) -> Result {
@@ -312,6 +368,10 @@ fn test() -> Result {
         )
     })?;
     step("page: build", &mut || build_page(&root))?;
+    // The static site the end-to-end tests serve from a subpath.
+    step("page: static site", &mut || {
+        write_site(&root, &root.join("target").join("site"))
+    })?;
     step("page: type check", &mut || {
         run(
             &root,
