@@ -278,3 +278,22 @@ test("the static site works served from a subpath, as GitHub Pages serves a proj
     site.close();
   }
 });
+
+test("the panels in the dark theme, for the docs' screenshots", async () => {
+  const { page, errors } = await openPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  await runExample(page, "ddp");
+  for (const panel of ["summary", "kernels", "timeline", "torus"]) {
+    await page.click(`.tabs [data-panel=${panel}]`);
+    await page.screenshot({ path: join(artifacts, `dark-ddp-${panel}.png`) });
+  }
+  await runExample(page, "deadlock");
+  await page.click(".tabs [data-panel=torus]");
+  await page.selectOption("#torus-view select", "1");
+  await page.screenshot({ path: join(artifacts, "dark-deadlock-torus.png") });
+  // The page itself is in its dark colour scheme, whatever the system says.
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).colorScheme), "dark");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

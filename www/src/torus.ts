@@ -138,7 +138,9 @@ function worldCollectives(report: Report, layout: SliceLayout): Shown[] {
     return {
       label,
       about:
-        `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${bytesText(c.bytes)}) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}` +
+        (c.complete || c.seq === null
+          ? `${c.name}${op} of ${c.dtype} [${c.shape.join(", ")}] (${bytesText(c.bytes)}) in group ${c.group}${c.seq !== null ? `, collective #${c.seq}` : ""}`
+          : `Collective #${c.seq} of group ${c.group}`) +
         `${c.cause ? `, made by ${c.cause}` : ""}: ${waits}. ${ran}`,
       layout,
       traffic: c.traffic.length === layout.links.length ? c.traffic : null,
