@@ -168,7 +168,7 @@ test("the Summary panel shows the busy fraction and groups fallbacks and syncs",
   assert.match(await page.textContent("#status"), /^ok /);
   const summary = await page.textContent("#summary-view");
   assert.match(summary, /(dispatch-bound|compute-bound|memory-bound)/);
-  assert.match(summary, /chip busy [\d.]+ (µs|ms) of [\d.]+ (µs|ms) simulated \([\d.]+%\)/);
+  assert.match(summary, /chip busy [\d.]+ (ns|µs|ms) of [\d.]+ (µs|ms) simulated \([\d.]+%\)/);
   // Fallbacks grouped by op: fewer rows than fallback ops, each with its count and reason.
   const fallbackOps = await page.evaluate(() => Number(document.querySelector("#summary-view h3").textContent.match(/(\d+) op/)[1]));
   const groups = await page.$$eval("#summary-view table.fallbacks tbody tr", (trs) =>

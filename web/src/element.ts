@@ -20,9 +20,12 @@ function dedent(text: string): string {
   return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n") + "\n";
 }
 
-/** Simulated microseconds, in µs or, from a millisecond up, in ms. */
+/** Simulated microseconds, in µs, in ms from a millisecond up, in ns under
+ * a tenth of a microsecond (the page's `us`, which the package cannot import). */
 function time(us: number): string {
-  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 1)} µs`;
+  if (us >= 1000) return `${(us / 1000).toFixed(2)} ms`;
+  if (us > 0 && us < 0.1) return `${(us * 1000).toFixed(us < 0.01 ? 2 : 1)} ns`;
+  return `${us.toFixed(us < 10 ? 2 : 1)} µs`;
 }
 
 const STYLE = `
@@ -124,7 +127,8 @@ export class TpuPlaygroundElement extends HTMLElement {
         busy += e.duration_us;
         this.timeline.append(rect((100 * e.start_us) / total, Math.max((100 * e.duration_us) / total, 0.4)));
       }
-      this.caption.textContent = `the simulated TensorCore, busy ${time(busy)} of ${time(total)} (${((100 * busy) / total).toFixed(1)}%)`;
+      const percent = (100 * busy) / total;
+      this.caption.textContent = `the simulated TensorCore, busy ${time(busy)} of ${time(total)} (${percent.toFixed(percent > 0 && percent < 0.1 ? 3 : 1)}%)`;
     }
     const outcome = report.diagnostics.length ? report.diagnostics[0].kind : "ok";
     const simulated = report.device ? ` · ${time(total)} simulated on ${report.device.chip_name}` : "";

@@ -28,9 +28,11 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<
   return node;
 }
 
-/** Simulated microseconds, in µs or, from a millisecond up, in ms. */
+/** Simulated microseconds, in µs or, from a millisecond up, in ms (under a
+ * tenth of a microsecond, in ns: a tiny kernel is not "0.00 µs"). */
 export function us(value: number): string {
   if (value >= 1000) return `${(value / 1000).toFixed(2)} ms`;
+  if (value > 0 && value < 0.1) return `${(value * 1000).toFixed(value < 0.01 ? 2 : 1)} ns`;
   return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
 }
 

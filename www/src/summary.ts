@@ -28,7 +28,9 @@ export function renderSummary(target: HTMLElement, report: Report) {
     target.replaceChildren(el("p", {}, "No summary: the run launched no tpu kernels."));
     return;
   }
-  const percent = (summary.chip_busy_fraction * 100).toFixed(summary.chip_busy_fraction < 0.1 ? 1 : 0);
+  // A sliver of a percent keeps its first digits (not "0.0%" for a chip that ran kernels).
+  const fraction = summary.chip_busy_fraction;
+  const percent = (fraction * 100).toFixed(fraction > 0 && fraction < 0.001 ? 3 : fraction < 0.1 ? 1 : 0);
   const fallbackCount = summary.fallbacks.reduce((n, f) => n + f.count, 0);
   const syncCount = summary.syncs.reduce((n, s) => n + s.count, 0);
   target.replaceChildren(

@@ -120,9 +120,16 @@ pub(crate) fn summarize(report: &Report) -> RunSummary {
 }
 
 fn explain(bound: RunBound, fraction: f64, simulated_us: f64, mode: EagerMode) -> String {
+    // A sliver of a percent keeps its first digits: not "0.0%" for a chip
+    // that did run kernels.
+    let percent = fraction * 100.0;
+    let percent = if percent > 0.0 && percent < 0.1 {
+        format!("{percent:.3}")
+    } else {
+        format!("{percent:.1}")
+    };
     let busy = format!(
-        "The chip is busy {:.1}% of the {} simulated timeline",
-        fraction * 100.0,
+        "The chip is busy {percent}% of the {} simulated timeline",
         duration(simulated_us)
     );
     match bound {
@@ -148,9 +155,11 @@ fn explain(bound: RunBound, fraction: f64, simulated_us: f64, mode: EagerMode) -
     }
 }
 
-/// Microseconds as a person reads them: `850 µs`, `10.23 ms`, `1.50 s`.
+/// Microseconds as a person reads them: `40 ns`, `850 µs`, `10.23 ms`, `1.50 s`.
 fn duration(us: f64) -> String {
-    if us < 1e3 {
+    if us > 0.0 && us < 1.0 {
+        format!("{:.0} ns", us * 1e3)
+    } else if us < 1e3 {
         format!("{us:.0} µs")
     } else if us < 1e6 {
         format!("{:.2} ms", us / 1e3)
@@ -233,6 +242,7 @@ mod tests {
              launches fewer kernels."
         );
         assert_eq!(duration(850.0), "850 µs");
+        assert_eq!(duration(0.04), "40 ns");
         assert_eq!(duration(1.5e6), "1.50 s");
     }
 }
