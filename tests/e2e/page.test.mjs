@@ -343,6 +343,17 @@ test("the packed npm package runs <tpu-playground> widgets in a fixture page", a
     assert.equal(await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector(".output").textContent), "14.0\n");
     const status = await page.evaluate(() => document.querySelector("#w").shadowRoot.querySelector(".status").textContent);
     assert.match(status, /^ok · \d+ kernels · [\d.]+ µs simulated on TPU v5e/);
+    // The mini-timeline: the TensorCore's kernels on a track of the whole
+    // run, and a caption with the busy time in units that read (tiny kernels
+    // in ns, never "0.00 µs"), all simulated.
+    const lane = await page.evaluate(() => {
+      const root = document.querySelector("#w").shadowRoot;
+      return { track: root.querySelectorAll("svg rect.track").length, kernels: root.querySelectorAll("svg rect:not(.track)").length, caption: root.querySelector(".lane-caption").textContent };
+    });
+    assert.equal(lane.track, 1);
+    assert.ok(lane.kernels >= 1, JSON.stringify(lane));
+    assert.match(lane.caption, /^the simulated TensorCore, busy [\d.]+ (ns|µs) of [\d.]+ µs \([\d.]+%\)$/);
+    assert.doesNotMatch(lane.caption, /busy 0\.00 µs|\(0\.0%\)/);
     await page.screenshot({ path: join(artifacts, "npm-widget.png"), fullPage: true });
     // The package's own docs example: two widgets on one page, one runtime.
     await page.goto(`${served.url}node_modules/tpu-playground/example/index.html`);

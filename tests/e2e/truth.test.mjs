@@ -18,6 +18,20 @@ async function runExample(page, id) {
   await waitForRun(page);
 }
 
+test("the first screen says what the page is and what to try", async () => {
+  const { page, errors } = await openPage();
+  const intro = await page.textContent("#intro");
+  assert.match(intro, /simulated TPU/);
+  assert.match(intro, /computed for real/);
+  assert.match(intro, /set ranks to 4/);
+  // Two sentences, visible without scrolling at a laptop's size.
+  assert.equal(intro.split(/[.:] (?=[A-Z])/).length >= 2, true);
+  const box = await page.locator("#intro").boundingBox();
+  assert.ok(box && box.y + box.height < 720, JSON.stringify(box));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("no panel shows another program's run: the Modes table, and a distributed example's chip", async () => {
   const { page, errors } = await openPage();
   await setProgram(page, 'import torch\nprint((torch.ones(3, device="tpu") * 2).sum().item())\n');
@@ -193,6 +207,16 @@ test("the Kernels panel counts kernels per mode, and the cache's counts add up t
   const m = summary.match(/^(\d+) kernels \((\d+) in fused, then (\d+) in strict, then (\d+) in fused: the program changed mode\)/);
   assert.ok(m, summary);
   assert.equal(+m[1], +m[2] + +m[3] + +m[4]);
+  // A fused kernel's source opens at its entry point, past its helpers.
+  const fused = page.locator("#kernels-view tr", { hasText: "fused_" }).first();
+  await fused.locator("summary").click();
+  const opened = await fused.locator("pre.source").evaluate((pre) => {
+    const lines = pre.textContent.split("\n");
+    const entry = lines.findIndex((l) => l.startsWith("@compute"));
+    return { entry, scrollTop: pre.scrollTop, scrollable: pre.scrollHeight > pre.clientHeight };
+  });
+  assert.ok(opened.entry > 0, JSON.stringify(opened));
+  if (opened.scrollable) assert.ok(opened.scrollTop > 0, JSON.stringify(opened));
   await runExample(page, "ddp");
   const status = await page.textContent("#status");
   const c = status.match(/(\d+) kernels · cache (\d+) hits \(\d+ persisted\), (\d+) misses(?:, (\d+) host fallbacks)?/);
