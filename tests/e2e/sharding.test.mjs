@@ -304,9 +304,12 @@ test("the FSDP2 example: parameters sharded along dim 0, FSDP's collectives by l
   assert.equal(stepped.length, steps);
   for (const row of stepped) assert.equal(row[6], text(2 * shardBytes(0)), JSON.stringify(row));
   assert.equal(await page.locator("#sharding-view svg.memory-chart g.memory-bar").count(), memoryRows.length);
-  // Each step of the three is labelled once, none drawn over another.
+  // Each step the points belong to is labelled once, in order, none drawn
+  // over another (the first as "step N", the others by number).
   const stepLabels = await page.$$eval("#sharding-view svg.memory-chart text.axis", (ts) => ts.slice(1).map((t) => t.textContent));
-  assert.deepEqual(stepLabels, ["step 0", "1", "2"]);
+  const stepsShown = [...new Set(memoryRows.map((row) => row[0]))];
+  assert.ok(stepsShown.length >= steps, JSON.stringify(stepsShown));
+  assert.deepEqual(stepLabels, stepsShown.map((n, i) => (i === 0 ? `step ${n}` : n)));
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.$eval("#sharding-view section.memory", (m) => m.scrollIntoView());
   await page.screenshot({ path: join(artifacts, "sharding-memory.png") });
