@@ -278,6 +278,11 @@ for (const width of [390, 1024, 1440]) {
     }
     await page.screenshot({ path: join(artifacts, `fsdp2-sharding-${width}.png`), fullPage: true });
     assert.deepEqual(problems, []);
+    if (width >= 1440) {
+      // The ten tabs fit on one row of the results pane.
+      const rows = await page.$$eval(".tabs button", (bs) => new Set(bs.map((b) => Math.round(b.getBoundingClientRect().top))).size);
+      assert.equal(rows, 1);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });
