@@ -217,6 +217,20 @@ test("the Kernels panel counts kernels per mode, and the cache's counts add up t
   });
   assert.ok(opened.entry > 0, JSON.stringify(opened));
   if (opened.scrollable) assert.ok(opened.scrollTop > 0, JSON.stringify(opened));
+  // Every WGSL kernel offers its source, Strict's one-op kernels too: its
+  // own, or its first launch's in this run.
+  const rows = await page.$$eval("#kernels-view table.kernels tbody tr", (trs) =>
+    trs.map((tr) => ({
+      name: tr.children[1].firstChild.textContent,
+      source: tr.querySelector("details pre.source") !== null,
+      same: tr.querySelector(".same-source")?.textContent ?? null,
+      cache: tr.children[3].textContent,
+    })),
+  );
+  const strict = rows.filter((r) => !r.name.startsWith("fused_") && r.cache !== "host fallback");
+  assert.ok(strict.length > 0, JSON.stringify(rows));
+  for (const r of strict) assert.ok(r.source || /^source: as kernel #\d+$/.test(r.same ?? ""), JSON.stringify(r));
+  assert.ok(strict.some((r) => r.source), JSON.stringify(strict));
   await runExample(page, "ddp");
   const status = await page.textContent("#status");
   const c = status.match(/(\d+) kernels · cache (\d+) hits \(\d+ persisted\), (\d+) misses(?:, (\d+) host fallbacks)?/);

@@ -60,6 +60,12 @@ function sourceBlock(source: string): HTMLElement {
 
 export function renderKernels(target: HTMLElement, report: Report) {
   const several = ranked(report);
+  // The Report holds a kernel's source once a run (its first launch); later
+  // launches of it point there.
+  const firstWithSource = new Map<string, number>();
+  report.kernels.forEach((k, i) => {
+    if (k.source && !firstWithSource.has(k.name)) firstWithSource.set(k.name, i);
+  });
   const kernelRow = (k: KernelRecord, i: number) => {
     // A convolution's matmul says which convolution it is.
     const ops = k.ops.map((o) => {
@@ -71,7 +77,12 @@ export function renderKernels(target: HTMLElement, report: Report) {
     const cost = k.cost;
     // The source opens in a block that scrolls inside its cell; the table's
     // fixed layout keeps it from widening the table.
-    const source = k.source ? sourceBlock(k.source) : "";
+    const same = firstWithSource.get(k.name);
+    const source = k.source
+      ? sourceBlock(k.source)
+      : same !== undefined
+        ? el("div", { className: "hint same-source" }, `source: as kernel #${same + 1}`)
+        : "";
     // Hints sit under the kernel's name, where the column is wide enough to read them.
     const hints = cost?.hints.length ? el("div", { className: "hint" }, cost.hints.join("; ")) : "";
     return el(

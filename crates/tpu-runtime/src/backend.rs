@@ -240,4 +240,10 @@ pub trait Backend {
     fn pallas_source(&self, _kernel: &tpu_ir::PallasKernel) -> Option<String> {
         None
     }
+
+    /// The source of the kernel `execute` ran `op` with (WGSL), for the
+    /// Report; none for a backend whose kernels are its own code.
+    fn op_source(&self, _op: &Op) -> Option<String> {
+        None
+    }
 }

@@ -31,7 +31,8 @@ pub struct CacheEntry {
     pub backend: String,
     /// The kernel's name in the Report.
     pub name: String,
-    /// The generated source, for fused kernels.
+    /// The generated source: a fused kernel's, or an op kernel's when the
+    /// entry was made by its first launch in a run (WGSL only).
     pub source: Option<String>,
     /// Milliseconds the first compile-and-run took when it was made.
     pub compile_ms: Option<f64>,

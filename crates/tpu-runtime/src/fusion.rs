@@ -134,6 +134,9 @@ pub struct FusingBackend {
     /// Milliseconds from some fixed origin, for compile times (the host's
     /// clock natively, `Date.now()` in a browser); none, none measured.
     pub(crate) clock: Option<Box<dyn Fn() -> f64>>,
+    /// The op kernels whose source a record of this run already carries:
+    /// the Report holds each kernel's source once, not once per launch.
+    pub(crate) sourced: std::collections::HashSet<String>,
 }
 
 impl FusingBackend {
@@ -148,6 +151,7 @@ impl FusingBackend {
             kernels: Vec::new(),
             cache: CompilationCache::default(),
             op_index: 0,
+            sourced: Default::default(),
             clock: None,
         }
     }
@@ -275,13 +279,18 @@ impl FusingBackend {
         let (fingerprint, lookup) = self.cache.launch(self.inner.kind(), &code_key);
         let started = self.now(lookup != Lookup::Hit);
         let done = self.inner.execute(op, operands, out_shape, out_dtype)?;
+        // The first launch of each kernel in a run carries its source.
+        let source = match self.sourced.insert(done.kernel.clone()) {
+            true => self.inner.op_source(op),
+            false => None,
+        };
         let launch = Launch {
             name: done.kernel.clone(),
             language: done.kernel_language,
             fingerprint,
             code_key,
             lookup,
-            source: None,
+            source,
             work: crate::work::op_work(op, operands, out_shape, out_dtype),
         };
         self.record(launch, vec![op_index], started);

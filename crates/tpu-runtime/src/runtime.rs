@@ -238,6 +238,7 @@ impl Runtime {
         self.tpu.flush()?;
         report.ops = std::mem::take(&mut self.ops);
         report.kernels = std::mem::take(&mut self.tpu.kernels);
+        self.tpu.sourced.clear();
         report.syncs = std::mem::take(&mut self.syncs);
         report.cache = self.tpu.cache.run_stats();
         report.mode = self.mode;

@@ -371,6 +371,15 @@ impl Backend for WgpuBackend {
             .map_or(0, |l| l.compile_some(&self.device, cache, max))
     }
 
+    fn op_source(&self, op: &Op) -> Option<String> {
+        match op {
+            // A Pallas call's WGSL is its own record's (`pallas_source`).
+            Op::Pallas { .. } => None,
+            // Asked only after `execute` ran `op`, so `launch` accepted it.
+            _ => Some(kernels::source(op)),
+        }
+    }
+
     fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
         pallas::shader(kernel, self.loop_cap())
             .ok()

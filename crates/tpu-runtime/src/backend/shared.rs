@@ -123,4 +123,8 @@ impl Backend for SharedBackend {
     fn pallas_source(&self, kernel: &tpu_ir::PallasKernel) -> Option<String> {
         self.0.borrow().pallas_source(kernel)
     }
+
+    fn op_source(&self, op: &Op) -> Option<String> {
+        self.0.borrow().op_source(op)
+    }
 }

@@ -154,6 +154,10 @@ impl Backend for FusingBackend {
         self.inner.pallas_source(kernel)
     }
 
+    fn op_source(&self, op: &Op) -> Option<String> {
+        self.inner.op_source(op)
+    }
+
     fn live_buffers(&self) -> usize {
         self.inner.live_buffers()
             + self
