@@ -138,7 +138,7 @@ fn plan(report: &Report) -> String {
                 .iter()
                 .map(|&i| format!("{}{:?}", report.ops[i].name, report.ops[i].output_shape))
                 .collect();
-            let name = if k.source.is_some() {
+            let name = if is_fused(k) {
                 "fused"
             } else {
                 k.name.as_str()
@@ -148,11 +148,17 @@ fn plan(report: &Report) -> String {
         .collect()
 }
 
+/// Whether a kernel ran a fusion group (an op kernel's first launch in a run
+/// carries its source too, so the source does not say).
+fn is_fused(k: &tpu_runtime::KernelRecord) -> bool {
+    k.name.starts_with("fused_")
+}
+
 fn largest_wgsl(report: &Report) -> String {
     report
         .kernels
         .iter()
-        .filter(|k| k.source.is_some())
+        .filter(|k| is_fused(k))
         .max_by_key(|k| k.ops.len())
         .and_then(|k| k.source.clone())
         .unwrap_or_default()
@@ -283,7 +289,7 @@ fn a_run_after_the_library_compiled_finds_its_fused_kernels_precompiled() {
         let fused: std::collections::HashSet<&str> = report
             .kernels
             .iter()
-            .filter(|k| k.source.is_some())
+            .filter(|k| is_fused(k))
             .filter_map(|k| k.fingerprint.as_deref())
             .collect();
         (fused.len() as u64, report.cache.precompiled)
