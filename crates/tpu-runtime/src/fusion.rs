@@ -280,9 +280,13 @@ impl FusingBackend {
         let started = self.now(lookup != Lookup::Hit);
         let done = self.inner.execute(op, operands, out_shape, out_dtype)?;
         // The first launch of each kernel in a run carries its source.
-        let source = match self.sourced.insert(done.kernel.clone()) {
-            true => self.inner.op_source(op),
-            false => None,
+        // (`contains` first: no allocation on the launches after it.)
+        let source = match self.sourced.contains(&done.kernel) {
+            true => None,
+            false => {
+                self.sourced.insert(done.kernel.clone());
+                self.inner.op_source(op)
+            }
         };
         let launch = Launch {
             name: done.kernel.clone(),

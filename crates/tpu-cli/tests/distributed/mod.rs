@@ -12,6 +12,26 @@ mod spawn;
 use super::support;
 use std::process::Command;
 
+/// `tpu run --backend cpu --nproc-per-node 4 --report ...` of `path`:
+/// (exit status, stderr, the Report as JSON).
+fn report_of(path: &std::path::Path) -> (i32, String, serde_json::Value) {
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let report = std::env::temp_dir().join(format!("report-{name}-{}.json", std::process::id()));
+    let (code, _, stderr) = tpu(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--nproc-per-node",
+        "4",
+        "--report",
+        report.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let _ = std::fs::remove_file(&report);
+    (code, stderr, serde_json::from_str(&text).unwrap())
+}
+
 /// Runs `tpu run` with `args`, returning (exit status, stdout, stderr).
 fn tpu(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
@@ -171,21 +191,8 @@ fn a_slice_with_fewer_chips_than_ranks_is_refused_naming_both() {
 #[test]
 fn a_mismatched_collective_is_reported_as_each_rank_called_it_and_never_run() {
     let path = support::corpus_dir("tests/corpus/distributed/deadlock_different_collectives.py");
-    let report = std::env::temp_dir().join(format!("mismatch-{}.json", std::process::id()));
-    let (code, _, stderr) = tpu(&[
-        "run",
-        "--backend",
-        "cpu",
-        "--nproc-per-node",
-        "4",
-        "--report",
-        report.to_str().unwrap(),
-        path.to_str().unwrap(),
-    ]);
+    let (code, stderr, json) = report_of(&path);
     assert_eq!(code, 1, "{stderr}");
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&report);
     let collectives = json["world"]["collectives"].as_array().unwrap();
     // The first all_reduce ran; the second collective is the mismatch.
     assert_eq!(collectives.len(), 2, "{collectives:#?}");

@@ -8,35 +8,13 @@
 
 use crate::support;
 use serde_json::Value;
-use std::process::Command;
 
 /// `tpu run --backend cpu --nproc-per-node 4 --report ...` of a corpus
 /// program: its source and the Report's `world`.
 fn world_of(path: std::path::PathBuf) -> (String, Value) {
     let source = std::fs::read_to_string(&path).unwrap();
-    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-    let report = std::env::temp_dir().join(format!("sharding-{name}-{}.json", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
-        .args([
-            "run",
-            "--backend",
-            "cpu",
-            "--nproc-per-node",
-            "4",
-            "--report",
-        ])
-        .arg(&report)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&report).unwrap();
-    let _ = std::fs::remove_file(&report);
-    let mut json: Value = serde_json::from_str(&text).unwrap();
+    let (code, stderr, mut json) = super::report_of(&path);
+    assert_eq!(code, 0, "{stderr}");
     (source, json["world"].take())
 }
 
