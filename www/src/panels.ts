@@ -98,7 +98,7 @@ export function renderKernels(target: HTMLElement, report: Report) {
     );
   };
   target.replaceChildren(
-    el("p", { className: "summary" }, `${kernelCount(report)} for ${report.ops.length} ops · ${cacheCounts(report)}`),
+    el("p", { className: "summary" }, `${kernelCount(report)} for ${report.ops.length} ops · ${cacheCounts(report)}${submissionsText(report)}`),
     paginated(
       report.kernels,
       kernelRow,
@@ -124,6 +124,15 @@ export function renderKernels(target: HTMLElement, report: Report) {
         )
       : el("p", {}, "none"),
   );
+}
+
+/** How often the run gave the GPU's queue work: the kernels between two
+ *  reads go together, so this is about the number of reads, not of kernels.
+ *  Empty on the CPU reference, which has no queue. */
+function submissionsText(report: Report): string {
+  const n = report.submissions;
+  if (!n) return "";
+  return ` · ${n} queue submission${n === 1 ? "" : "s"} (the kernels between two reads go to the GPU together)`;
 }
 
 /** The Ops panel: every op dispatched, a page at a time. */

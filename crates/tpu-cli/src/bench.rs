@@ -6,6 +6,8 @@
 //! cache misses cancel out. Measured time is this machine's wall clock, not
 //! simulated TPU time.
 
+pub mod dispatch;
+
 use serde::Serialize;
 use std::time::Instant;
 use tpu_runtime::{EagerMode, Report, Runtime};

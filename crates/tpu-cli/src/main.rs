@@ -129,6 +129,10 @@ enum Command {
         /// measured per step: what running ranks costs the scheduler.
         #[arg(long)]
         ranks: bool,
+        /// Instead: the wgpu backend's cost of one kernel launch (batched and
+        /// submitted one by one) and its matmul's GFLOP/s at 1024 and 4096.
+        #[arg(long)]
+        dispatch: bool,
     },
 }
 
@@ -200,12 +204,18 @@ fn command(command: Command) -> ExitCode {
             ..
         } => finish("bench --collectives", bench::collectives(json)),
         Command::Bench {
+            dispatch: true,
+            json,
+            ..
+        } => finish("bench --dispatch", bench::dispatch::run(json)),
+        Command::Bench {
             backend,
             steps,
             small,
             json,
             collectives: false,
             ranks,
+            ..
         } => {
             let worker = std::thread::Builder::new()
                 .name("tpu-bench".into())

@@ -207,8 +207,35 @@ fn transformer_block_forward_and_backward() {
 fn wgpu_generates_the_wgsl_the_reference_records() {
     for source in [mlp_source(), transformer_source()] {
         let (_, wgsl) = plan_and_wgsl(&source);
-        let on_gpu = fused_report(&source, Box::new(gpu()));
+        // The reference records codegen's naive-matmul WGSL (`fused`); a
+        // real GPU would put matmuls on the tiled kernel (`fused_with`).
+        let mut backend = gpu();
+        backend.set_matmul_kernel(tpu_wgpu::MatmulKernel::Naive);
+        let on_gpu = fused_report(&source, Box::new(backend));
         assert_eq!(largest_wgsl(&on_gpu), wgsl, "wgpu generated other WGSL");
+    }
+}
+
+/// The kernels between two reads reach the GPU's queue together: a training
+/// step's many kernels make one submission per read (per sync in the
+/// Report), not one each.
+#[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
+fn a_training_step_submits_once_per_read() {
+    for source in [mlp_source(), transformer_source()] {
+        let report = fused_report(&source, Box::new(gpu()));
+        let reads = report.syncs.len() as u64;
+        assert!(reads > 0);
+        assert_eq!(report.submissions, reads, "{:?}", report.syncs);
+        assert!(
+            report.kernels.len() as u64 > 5 * report.submissions,
+            "{} kernels in {} submissions",
+            report.kernels.len(),
+            report.submissions
+        );
     }
 }
 
@@ -247,7 +274,7 @@ fn the_precompiled_library_is_what_fused_mode_makes_of_its_workloads() {
     assert!(kernels.len() > 20, "{} fused kernels", kernels.len());
     expect_file!["../../tpu-wgpu/library/kernels.jsonl"]
         .assert_eq(&tpu_wgpu::library::fused_text(&kernels));
-    let library: Vec<String> = tpu_wgpu::library::kernels()
+    let library: Vec<String> = tpu_wgpu::library::kernels(tpu_wgpu::MatmulKernel::Naive)
         .into_iter()
         .filter(|(name, _)| name.starts_with("fused_"))
         .map(|(name, source)| {

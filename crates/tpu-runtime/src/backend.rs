@@ -193,7 +193,7 @@ pub trait Backend {
     }
 
     /// Whether fused kernels may read bool inputs (`FusedNode::Where`'s
-    /// condition): the reference's do; WGSL buffers hold float32 only.
+    /// condition): the reference's and wgpu's do.
     fn fuses_masks(&self) -> bool {
         false
     }
@@ -219,6 +219,13 @@ pub trait Backend {
 
     /// How many buffers are alive: lets tests prove that dropped tensors free memory.
     fn live_buffers(&self) -> usize;
+
+    /// How many times this backend has given its device's queue work so far
+    /// (wgpu: one submission per read, not per kernel); zero for a backend
+    /// without a queue.
+    fn submissions(&self) -> u64 {
+        0
+    }
 
     /// The name under which this backend's driver-level pipeline cache is
     /// persisted, where the driver has one (Vulkan natively); none otherwise.

@@ -82,10 +82,28 @@ impl ReferenceBackend {
                 })
             }
             Op::CompareScalar { op, scalar } => {
-                // PyTorch compares in the promoted type; comparing in f64 is
-                // exact for float values and for integers below 2^53.
-                let values = self.get(inputs[0].buffer)?.to_f64();
-                HostData::Bool(values.into_iter().map(|v| op.apply(v, *scalar)).collect())
+                // PyTorch rounds the number to a float tensor's dtype and
+                // compares there (`float32 0.1 == 0.1` is true); integers
+                // compare in f64, exact below 2^53.
+                let round = |to: fn(f32) -> u16, from: fn(u16) -> f32| from(to(*scalar as f32));
+                HostData::Bool(match self.get(inputs[0].buffer)? {
+                    HostData::F32(x) => {
+                        let s = *scalar as f32;
+                        x.iter().map(|&v| op.apply(v, s)).collect()
+                    }
+                    HostData::BF16(x) => {
+                        let s = round(f32_to_bf16, bf16_to_f32);
+                        x.iter().map(|&v| op.apply(bf16_to_f32(v), s)).collect()
+                    }
+                    HostData::F16(x) => {
+                        let s = round(f32_to_f16, f16_to_f32);
+                        x.iter().map(|&v| op.apply(f16_to_f32(v), s)).collect()
+                    }
+                    other => {
+                        let values = other.to_f64();
+                        values.into_iter().map(|v| op.apply(v, *scalar)).collect()
+                    }
+                })
             }
             Op::Unary { op } => match self.get(inputs[0].buffer)? {
                 data if data.dtype().is_integer() && op.keeps_integers() => {

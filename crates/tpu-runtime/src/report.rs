@@ -61,6 +61,12 @@ pub struct Report {
     /// Where the host waited for the device, and why.
     #[serde(default)]
     pub syncs: Vec<SyncRecord>,
+    /// How many times the run gave the device's queue work: on wgpu one per
+    /// read (a batch of every kernel recorded since the last), plus one
+    /// whenever the kernels' parameter arena fills; none on the reference
+    /// backend, which has no queue. For a world of ranks, the world's.
+    #[serde(default)]
+    pub submissions: u64,
     /// What this run did with the compilation cache (its hits and misses,
     /// not those of earlier runs in the same session).
     #[serde(default)]

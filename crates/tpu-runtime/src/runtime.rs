@@ -78,6 +78,8 @@ pub struct Runtime {
     /// The modes this run's kernels were launched in (`Report::modes`).
     mode_spans: Vec<crate::report::ModeSpan>,
     pub(crate) syncs: Vec<SyncRecord>,
+    /// The backend's queue submissions when this run started.
+    submissions_at_start: u64,
     /// Why the next read happens, set by the caller (`item()`, `print`, ...).
     sync_reason: Option<&'static str>,
     pub(crate) first_nonfinite: Option<NonFinite>,
@@ -131,6 +133,7 @@ impl Runtime {
             mode: EagerMode::Strict,
             mode_spans: Vec::new(),
             syncs: Vec::new(),
+            submissions_at_start: 0,
             sync_reason: None,
             first_nonfinite: None,
             release: ReleaseQueue::default(),
@@ -188,6 +191,7 @@ impl Runtime {
         self.collectives.clear();
         self.grad_enabled = true;
         self.syncs.clear();
+        self.submissions_at_start = self.tpu.submissions();
         self.mode_spans = vec![crate::report::ModeSpan {
             mode: self.mode,
             first_kernel: 0,
@@ -240,6 +244,7 @@ impl Runtime {
         report.kernels = std::mem::take(&mut self.tpu.kernels);
         self.tpu.sourced.clear();
         report.syncs = std::mem::take(&mut self.syncs);
+        report.submissions = self.tpu.submissions() - self.submissions_at_start;
         report.cache = self.tpu.cache.run_stats();
         report.mode = self.mode;
         report.modes = std::mem::take(&mut self.mode_spans);

@@ -1,15 +1,17 @@
 //! `WgpuBackend`: buffers, pipelines and dispatch (which kernel an op runs, and
-//! its parameters, come from `kernels/`). Each op is encoded and submitted
-//! at once without waiting (the host runs ahead of the GPU); only a read waits, and
-//! it waits by awaiting the buffer-mapping callback, never by spinning, because in a
-//! browser that callback only fires after control returns to the event loop.
+//! its parameters, come from `kernels/`). Each op is recorded into the open
+//! batch (`batch.rs`), which the queue is given when the program reads a
+//! value; only a read waits, and it waits by awaiting the buffer-mapping
+//! callback, never by spinning, because in a browser that callback only fires
+//! after control returns to the event loop.
 //!
 //! wgpu reports validation and out-of-memory errors through a device callback that
 //! panics by default; this backend installs its own handler and turns what it
 //! records into `BackendError`s, so a bad kernel is an error and not a crash.
 
+use crate::batch::{Batch, Kernel};
 use crate::codegen;
-use crate::kernels::{self, elementwise_grid, unsupported_dtype};
+use crate::kernels::{self, MatmulKernel, Variant, unsupported_dtype};
 use crate::library;
 use crate::pallas;
 use std::collections::HashMap;
@@ -35,8 +37,12 @@ pub struct WgpuBackend {
     info: wgpu::AdapterInfo,
     buffers: HashMap<u64, wgpu::Buffer>,
     next_id: u64,
-    /// Compiled pipelines by kernel name; a name determines its WGSL source.
-    pipelines: HashMap<String, wgpu::ComputePipeline>,
+    /// Compiled kernels by name; a name determines its WGSL source.
+    pipelines: HashMap<String, Kernel>,
+    /// What is recorded and not yet submitted.
+    batch: Batch,
+    /// Readback buffers by size, for the next read of that size.
+    staging: HashMap<u64, Vec<wgpu::Buffer>>,
     device_error: Arc<Mutex<Option<String>>>,
     /// Tensor buffers released by dropped tensors, by size, for the next
     /// kernel that needs one that size (at most `POOL_BYTES` in all).
@@ -51,6 +57,10 @@ pub struct WgpuBackend {
     library: Option<library::Library>,
     /// Whether the last pipeline asked for came from the library.
     from_library: bool,
+    /// The kernel matmuls run on.
+    matmul: MatmulKernel,
+    /// The variant of the last op `execute` ran, for `op_source`.
+    last_variant: Option<Variant>,
 }
 
 impl Drop for WgpuBackend {
@@ -63,6 +73,10 @@ impl Drop for WgpuBackend {
 
 /// The most bytes of released buffers kept for reuse.
 const POOL_BYTES: u64 = 256 << 20;
+
+/// Readback buffers kept per size, and the largest kept.
+const STAGING_PER_SIZE: usize = 2;
+const STAGING_MAX_BYTES: u64 = 16 << 20;
 
 impl WgpuBackend {
     pub async fn new() -> Result<Self, WgpuInitError> {
@@ -93,7 +107,20 @@ impl WgpuBackend {
             let mut slot = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             slot.get_or_insert_with(|| error.to_string());
         }));
+        // The tiled matmul on GPUs; on a CPU rasteriser the naive one, which
+        // measured faster there (docs/performance.md). `TPU_MATMUL=naive` or
+        // `tiled` chooses natively, for measuring one against the other.
+        let matmul = match std::env::var("TPU_MATMUL").as_deref() {
+            Ok("naive") => MatmulKernel::Naive,
+            Ok("tiled") => MatmulKernel::Tiled,
+            _ if crate::adapter_label(&info).software => MatmulKernel::Naive,
+            _ => MatmulKernel::Tiled,
+        };
         Ok(WgpuBackend {
+            matmul,
+            last_variant: None,
+            batch: Batch::new(&device),
+            staging: HashMap::new(),
             device,
             queue,
             info,
@@ -110,6 +137,17 @@ impl WgpuBackend {
         })
     }
 
+    /// Submits every launch on its own, as this backend did before it
+    /// batched (for `tpu bench --dispatch`'s comparison), or not.
+    pub fn set_submit_each(&mut self, each: bool) {
+        self.batch.set_each(each);
+    }
+
+    /// Runs matmuls on `kernel` from now on (for `tpu bench --dispatch`).
+    pub fn set_matmul_kernel(&mut self, kernel: MatmulKernel) {
+        self.matmul = kernel;
+    }
+
     /// Starts compiling the precompiled library (`library.rs`) in the
     /// background: natively on a thread of its own (the device is shared),
     /// so a run starts at once and finds the pipelines done; in the browser
@@ -117,7 +155,7 @@ impl WgpuBackend {
     pub fn start_precompiling(&mut self) {
         if self.library.is_none() {
             let cache = self.pipeline_cache.as_ref();
-            self.library = Some(library::Library::start(&self.device, cache));
+            self.library = Some(library::Library::start(&self.device, cache, self.matmul));
         }
     }
 
@@ -138,35 +176,30 @@ impl WgpuBackend {
         })
     }
 
-    /// Binds `resources` in order (binding 0, 1, ...) and dispatches `grid`.
+    /// Records one launch of `kernel` (see `Batch::dispatch`).
     fn launch(
-        &self,
+        &mut self,
         name: &str,
-        pipeline: &wgpu::ComputePipeline,
-        resources: Vec<wgpu::BindingResource<'_>>,
+        kernel: &Kernel,
+        params: Option<&[u32]>,
+        buffers: &[&wgpu::Buffer],
         grid: (u32, u32, u32),
     ) {
-        let entries: Vec<wgpu::BindGroupEntry> = resources
-            .into_iter()
-            .enumerate()
-            .map(|(i, resource)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource,
-            })
-            .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(name),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(grid.0, grid.1, grid.2);
+        let (device, queue) = (&self.device, &self.queue);
+        self.batch
+            .dispatch(device, queue, name, kernel, params, buffers, grid);
+    }
+
+    /// Gives the queue what is recorded; an error wgpu raises then names
+    /// the kernels the batch held.
+    fn submit(&mut self) -> Result<(), BackendError> {
+        let kernels = self.batch.submit(&self.queue);
+        match self.take_device_error() {
+            Err(BackendError::Device(message)) => {
+                Err(BackendError::Device(Batch::attribute(message, &kernels)))
+            }
+            other => other,
         }
-        self.queue.submit([encoder.finish()]);
     }
 
     fn take_device_error(&self) -> Result<(), BackendError> {
@@ -220,30 +253,47 @@ impl WgpuBackend {
         let scratch_size = (shader.scratch > 0)
             .then(|| self.storage_size(shader.scratch))
             .transpose()?;
-        let out = self.tensor_buffer(size);
-        let nan = vec![f32::NAN; out_shape.numel().max(1)];
-        self.queue.write_buffer(&out, 0, bytemuck::cast_slice(&nan));
+        // A new buffer made with its contents: a queue write into a pooled
+        // one would land before the kernels already recorded (`batch.rs`).
+        let nan = vec![f32::NAN; (size / 4) as usize];
+        let out = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("tensor"),
+                contents: bytemuck::cast_slice(&nan),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+            });
         let scratch = scratch_size.map(|size| self.pallas_scratch(size));
         let name = Op::Pallas {
             kernel: Box::new(kernel.clone()),
         }
         .kernel_name();
         let pipeline = self.pipeline(&name, || shader.source.clone());
-        let mut resources = Vec::new();
+        let mut buffers = Vec::new();
         for input in inputs {
-            resources.push(self.buffer(input.buffer)?.as_entire_binding());
+            buffers.push(self.buffer(input.buffer)?.clone());
         }
-        resources.push(out.as_entire_binding());
-        if let Some(scratch) = &scratch {
-            resources.push(scratch.as_entire_binding());
-        }
-        self.launch(&name, &pipeline, resources, (shader.groups, 1, 1));
+        buffers.push(out.clone());
+        buffers.extend(scratch);
+        let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        self.launch(&name, &pipeline, None, &buffers, (shader.groups, 1, 1));
         self.take_device_error()?;
         Ok(Dispatched {
             buffer: self.insert(out),
             kernel: name,
             kernel_language: "WGSL",
         })
+    }
+
+    /// Keeps a readback buffer for the next read of its size (a few per
+    /// size: a program reads the same few sizes again and again).
+    fn keep_staging(&mut self, staging: wgpu::Buffer) {
+        let kept = self.staging.entry(staging.size()).or_default();
+        if kept.len() < STAGING_PER_SIZE && staging.size() <= STAGING_MAX_BYTES {
+            kept.push(staging);
+        }
     }
 
     /// lavapipe's cap on an invocation's loop iterations, when this is lavapipe.
@@ -273,20 +323,25 @@ impl WgpuBackend {
         b
     }
 
-    fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> wgpu::ComputePipeline {
+    fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> Kernel {
         self.from_library = false;
-        if let Some(p) = self.pipelines.get(name) {
-            return p.clone();
+        if let Some(k) = self.pipelines.get(name) {
+            return k.clone();
         }
-        if let Some(p) = self.library.as_ref().and_then(|l| l.claim(name)) {
-            self.pipelines.insert(name.to_string(), p.clone());
-            self.from_library = true;
-            return p;
-        }
-        let pipeline =
-            library::compile(&self.device, name, &source(), self.pipeline_cache.as_ref());
-        self.pipelines.insert(name.to_string(), pipeline.clone());
-        pipeline
+        let kernel = match self.library.as_ref().and_then(|l| l.claim(name)) {
+            Some(p) => {
+                self.from_library = true;
+                Kernel::new(p)
+            }
+            None => Kernel::new(library::compile(
+                &self.device,
+                name,
+                &source(),
+                self.pipeline_cache.as_ref(),
+            )),
+        };
+        self.pipelines.insert(name.to_string(), kernel.clone());
+        kernel
     }
 }
 
@@ -309,14 +364,24 @@ impl Backend for WgpuBackend {
     }
 
     fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
-        let HostData::F32(data) = data else {
-            return Err(unsupported_dtype(data.dtype()));
+        // A bool is one u32 word (`kernels/mask.rs`).
+        let words: Vec<u32>;
+        let contents: &[u8] = match data {
+            HostData::F32(values) => {
+                self.storage_size(values.len())?;
+                bytemuck::cast_slice(values)
+            }
+            HostData::Bool(values) => {
+                self.storage_size(values.len())?;
+                words = values.iter().map(|&b| u32::from(b)).collect();
+                bytemuck::cast_slice(&words)
+            }
+            other => return Err(unsupported_dtype(other.dtype())),
         };
-        self.storage_size(data.len())?;
-        let contents: &[u8] = if data.is_empty() {
+        let contents = if contents.is_empty() {
             &[0; 4]
         } else {
-            bytemuck::cast_slice(data)
+            contents
         };
         let buffer = self
             .device
@@ -342,17 +407,18 @@ impl Backend for WgpuBackend {
             self.storage_size(out_shape.numel())?;
             return pallas::shader(kernel, self.loop_cap()).map(|_| ());
         }
-        if let Some(d) = std::iter::once(out_dtype)
-            .chain(inputs.iter().map(|i| i.dtype))
-            .find(|&d| d != DType::Float32)
-        {
-            return Err(unsupported_dtype(d));
-        }
+        kernels::check_dtypes(op, inputs, out_dtype)?;
         self.storage_size(out_shape.numel())?;
-        kernels::launch(op, inputs, out_shape).map(|_| ())
+        let variant = Variant::of(self.matmul, inputs, out_dtype);
+        kernels::launch_with(op, inputs, out_shape, variant).map(|_| ())
     }
 
     fn supports_fused(&self) -> bool {
+        true
+    }
+
+    /// Fused kernels read bool inputs as u32 words (`codegen.rs`).
+    fn fuses_masks(&self) -> bool {
         true
     }
 
@@ -376,7 +442,14 @@ impl Backend for WgpuBackend {
             // A Pallas call's WGSL is its own record's (`pallas_source`).
             Op::Pallas { .. } => None,
             // Asked only after `execute` ran `op`, so `launch` accepted it.
-            _ => Some(kernels::source(op)),
+            _ => Some(kernels::source_with(
+                op,
+                self.last_variant.unwrap_or(Variant {
+                    matmul: self.matmul,
+                    out: DType::Float32,
+                    input: None,
+                }),
+            )),
         }
     }
 
@@ -395,35 +468,26 @@ impl Backend for WgpuBackend {
         for j in 0..kernel.outputs.len() {
             sizes.push(self.storage_size(kernel.output_shape(j).numel())?);
         }
-        let source = codegen::fused(kernel);
+        let source = codegen::fused_with(kernel, self.matmul);
         // Named by its source: the same pattern at another size (or from
         // the precompiled library) finds its pipeline.
         let name = library::fused_name(&source);
         let pipeline = self.pipeline(&name, || source.clone());
         let params = codegen::fused_params(kernel);
-        let params = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("params"),
-                contents: bytemuck::cast_slice(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
         let outs: Vec<wgpu::Buffer> = sizes.iter().map(|&s| self.tensor_buffer(s)).collect();
-        {
-            let mut resources = vec![params.as_entire_binding()];
-            for &input in inputs {
-                resources.push(self.buffer(input)?.as_entire_binding());
-            }
-            for out in &outs {
-                resources.push(out.as_entire_binding());
-            }
-            self.launch(
-                &name,
-                &pipeline,
-                resources,
-                elementwise_grid(codegen::threads(kernel)),
-            );
+        let mut buffers = Vec::with_capacity(inputs.len() + outs.len());
+        for &input in inputs {
+            buffers.push(self.buffer(input)?.clone());
         }
+        buffers.extend(outs.iter().cloned());
+        let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        self.launch(
+            &name,
+            &pipeline,
+            Some(&params),
+            &buffers,
+            codegen::grid(kernel, self.matmul),
+        );
         self.take_device_error()?;
         let buffers = outs.into_iter().map(|b| self.insert(b)).collect();
         Ok(FusedDispatch {
@@ -443,33 +507,30 @@ impl Backend for WgpuBackend {
         if let Op::Pallas { kernel } = op {
             return self.execute_pallas(kernel, inputs, out_shape);
         }
-        if let Some(d) = std::iter::once(out_dtype)
-            .chain(inputs.iter().map(|i| i.dtype))
-            .find(|&d| d != DType::Float32)
-        {
-            return Err(unsupported_dtype(d));
-        }
+        kernels::check_dtypes(op, inputs, out_dtype)?;
         // Size first: a refused size must never reach the grid arithmetic of
         // `kernels::launch`.
         let size = self.storage_size(out_shape.numel())?;
-        let launch = kernels::launch(op, inputs, out_shape)?;
-        let name = op.kernel_name();
+        let variant = Variant::of(self.matmul, inputs, out_dtype);
+        let launch = kernels::launch_with(op, inputs, out_shape, variant)?;
+        let name = kernels::pipeline_name(op, variant);
+        self.last_variant = Some(variant);
         let out = self.tensor_buffer(size);
         if out_shape.numel() > 0 {
-            let pipeline = self.pipeline(&name, || kernels::source(op));
-            let params = self
-                .device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("params"),
-                    contents: bytemuck::cast_slice(&launch.params),
-                    usage: wgpu::BufferUsages::STORAGE,
-                });
-            let mut resources = vec![params.as_entire_binding()];
+            let pipeline = self.pipeline(&name, || kernels::source_with(op, variant));
+            let mut buffers = Vec::with_capacity(inputs.len() + 1);
             for input in inputs {
-                resources.push(self.buffer(input.buffer)?.as_entire_binding());
+                buffers.push(self.buffer(input.buffer)?.clone());
             }
-            resources.push(out.as_entire_binding());
-            self.launch(&name, &pipeline, resources, launch.workgroups);
+            buffers.push(out.clone());
+            let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
+            self.launch(
+                &name,
+                &pipeline,
+                Some(&launch.params),
+                &buffers,
+                launch.workgroups,
+            );
         }
         self.take_device_error()?;
         Ok(Dispatched {
@@ -480,23 +541,26 @@ impl Backend for WgpuBackend {
     }
 
     fn read(&mut self, id: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
-        if dtype != DType::Float32 {
+        if !matches!(dtype, DType::Float32 | DType::Bool) {
             return Box::pin(async move { Err(unsupported_dtype(dtype)) });
         }
         let source = match self.buffer(id) {
             Ok(b) => b,
             Err(e) => return Box::pin(async move { Err(e) }),
         };
+        let source = source.clone();
         let size = source.size();
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
-        self.queue.submit([encoder.finish()]);
+        let staging = match self.staging.get_mut(&size).and_then(Vec::pop) {
+            Some(b) => b,
+            None => self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        };
+        self.batch.copy(&self.device, &source, &staging, size);
+        let submitted = self.submit();
         let (sender, receiver) = futures_channel::oneshot::channel();
         staging
             .slice(..)
@@ -507,6 +571,7 @@ impl Backend for WgpuBackend {
         // does, and `poll` is a no-op there.
         let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
         Box::pin(async move {
+            submitted?;
             polled.map_err(|e| BackendError::Device(e.to_string()))?;
             receiver
                 .await
@@ -518,29 +583,41 @@ impl Backend for WgpuBackend {
                     .slice(..)
                     .get_mapped_range()
                     .map_err(|e| BackendError::Device(e.to_string()))?;
-                let mut values = bytemuck::cast_slice::<u8, f32>(&view).to_vec();
-                values.truncate(len);
-                values
+                let view = &view[..(len * 4).min(view.len())];
+                match dtype {
+                    DType::Bool => HostData::Bool(
+                        bytemuck::cast_slice::<u8, u32>(view)
+                            .iter()
+                            .map(|&w| w != 0)
+                            .collect(),
+                    ),
+                    _ => HostData::F32(bytemuck::cast_slice::<u8, f32>(view).to_vec()),
+                }
             };
             staging.unmap();
-            Ok(HostData::F32(values))
+            self.keep_staging(staging);
+            Ok(values)
         })
     }
 
     fn free(&mut self, buffer: BufferId) {
         if let Some(b) = self.buffers.remove(&buffer.0) {
             let size = b.size();
+            // Not destroyed when the pool is full: the open batch may still
+            // use it, and wgpu frees a dropped buffer once nothing does.
             if self.pooled_bytes + size <= POOL_BYTES {
                 self.pooled_bytes += size;
                 self.pool.entry(size).or_default().push(b);
-            } else {
-                b.destroy();
             }
         }
     }
 
     fn live_buffers(&self) -> usize {
         self.buffers.len()
+    }
+
+    fn submissions(&self) -> u64 {
+        self.batch.submissions()
     }
 
     fn driver_cache_key(&self) -> Option<String> {

@@ -16,8 +16,8 @@
 //! depends only on the kernel's structure (`FusedKernel::code_key`), never on
 //! sizes or scalar values, which are parameters.
 
-use crate::kernels::expr;
-use crate::kernels::{MAX_RANK, elementwise_index};
+use crate::kernels::{MAX_RANK, MatmulKernel, elementwise_grid, elementwise_index};
+use crate::kernels::{expr, matmul};
 use std::collections::{BTreeSet, HashMap};
 use tpu_ir::{FusedKernel, FusedNode};
 
@@ -49,6 +49,20 @@ pub fn threads(kernel: &FusedKernel) -> usize {
         Some((rows, _, _)) => rows,
         None => kernel.shape.numel(),
     }
+}
+
+/// The lets that place matmul operand `x` (`a` or `b`) of batch `batch`,
+/// from its layout at word `at` of `params` (see `Gen::matmul_prologue`).
+fn layout(x: &str, at: usize) -> String {
+    format!(
+        "    let {x}o = param({at}u) + (batch / param({}u)) * param({}u) + (batch % param({}u)) * param({}u);\n    let {x}r = param({}u);\n    let {x}c = param({}u);\n",
+        at + 2,
+        at + 1,
+        at + 2,
+        at + 3,
+        at + 4,
+        at + 5
+    )
 }
 
 /// The `params` of a fused kernel (see the module documentation).
@@ -116,6 +130,34 @@ pub fn fused(kernel: &FusedKernel) -> String {
     format!("{}{}{index}\n{body}}}\n", g.helpers(), g.decls())
 }
 
+/// `fused`, with a matmul and its epilogue on `matmul`'s kernel: the tiled
+/// one computes a block of the product per workgroup (`kernels/matmul.rs`)
+/// and runs the epilogue on each of a thread's outputs.
+pub fn fused_with(kernel: &FusedKernel, matmul: MatmulKernel) -> String {
+    if tiled(kernel, matmul) {
+        Gen::new(kernel).tiled_matmul()
+    } else {
+        fused(kernel)
+    }
+}
+
+/// Whether `fused_with` puts `kernel` on the tiled matmul.
+fn tiled(kernel: &FusedKernel, matmul: MatmulKernel) -> bool {
+    matmul == MatmulKernel::Tiled && kernel.matmul().is_some() && kernel.reduce_axis.is_none()
+}
+
+/// The grid `fused_with(kernel, matmul)` runs on.
+pub fn grid(kernel: &FusedKernel, matmul: MatmulKernel) -> (u32, u32, u32) {
+    match kernel.matmul() {
+        Some(mm) if tiled(kernel, matmul) => (
+            (mm.n as u32).div_ceil(matmul::BLOCK),
+            (mm.m as u32).div_ceil(matmul::BLOCK),
+            (threads(kernel) / (mm.m * mm.n).max(1)) as u32,
+        ),
+        _ => elementwise_grid(threads(kernel)),
+    }
+}
+
 struct Gen<'k> {
     kernel: &'k FusedKernel,
     /// Per node, whether it is one value per row (row kernels only).
@@ -148,9 +190,15 @@ impl<'k> Gen<'k> {
             "@group(0) @binding(0) var<uniform> params: array<vec4<u32>, {words}>;\nfn param(i: u32) -> u32 {{\n    return params[i / 4u][i % 4u];\n}}\n"
         );
         let k = self.kernel.inputs.len();
-        for i in 0..k {
+        for (i, input) in self.kernel.inputs.iter().enumerate() {
+            // A bool (a `where` condition) is a u32 word (`kernels/mask.rs`).
+            let element = if input.dtype == tpu_ir::DType::Bool {
+                "u32"
+            } else {
+                "f32"
+            };
             decls.push_str(&format!(
-                "@group(0) @binding({}) var<storage, read> in{i}: array<f32>;\n",
+                "@group(0) @binding({}) var<storage, read> in{i}: array<{element}>;\n",
                 i + 1
             ));
         }
@@ -226,10 +274,18 @@ impl<'k> Gen<'k> {
     fn expr(&self, n: usize, along: Option<&str>) -> String {
         let param = |n: usize| format!("bitcast<f32>(param({}u))", self.scalar_param[&n]);
         match &self.kernel.nodes[n] {
-            FusedNode::Input { index } => match along {
-                Some(e) if !self.per_row[n] => format!("in{index}[o{index} + {e} * s{index}]"),
-                _ => format!("in{index}[o{index}]"),
-            },
+            FusedNode::Input { index } => {
+                let load = match along {
+                    Some(e) if !self.per_row[n] => format!("in{index}[o{index} + {e} * s{index}]"),
+                    _ => format!("in{index}[o{index}]"),
+                };
+                // A bool reads as 0.0 or 1.0, as `Where` expects.
+                if self.kernel.inputs[*index].dtype == tpu_ir::DType::Bool {
+                    format!("f32({load})")
+                } else {
+                    load
+                }
+            }
             FusedNode::Const { .. } => param(n),
             FusedNode::Binary { op, a, b } => expr::binary(*op, &format!("v{a}"), &format!("v{b}")),
             FusedNode::Scalar {
@@ -275,17 +331,6 @@ impl<'k> Gen<'k> {
         } else {
             "p * br + col * bc"
         };
-        let layout = |x: &str, at: usize| {
-            format!(
-                "    let {x}o = param({at}u) + (batch / param({}u)) * param({}u) + (batch % param({}u)) * param({}u);\n    let {x}r = param({}u);\n    let {x}c = param({}u);\n",
-                at + 2,
-                at + 1,
-                at + 2,
-                at + 3,
-                at + 4,
-                at + 5
-            )
-        };
         body.push_str(&format!(
             "    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let col = i % n;\n    let row = (i / n) % m;\n    let batch = i / (m * n);\n{}{}    var acc = 0.0;\n    for (var p = 0u; p < k; p = p + 1u) {{\n        acc = acc + in{a}[ao + {a_index}] * in{b}[bo + {b_index}];\n    }}\n",
             base + 1,
@@ -293,6 +338,53 @@ impl<'k> Gen<'k> {
             layout("a", sa),
             layout("b", sb),
         ));
+    }
+
+    /// A fused matmul on the tiled kernel: the block's sums, then the
+    /// epilogue once per output the thread owns (`fused_with`).
+    fn tiled_matmul(&self) -> String {
+        let mm = self.kernel.matmul().expect("a matmul kernel");
+        let (a, b) = (mm.a, mm.b);
+        let (base, _) = extra(self.kernel);
+        let load_a = |row: &str, p: &str| {
+            if mm.transpose_a {
+                format!("in{a}[ao + ({p}) * ar + ({row}) * ac]")
+            } else {
+                format!("in{a}[ao + ({row}) * ar + ({p}) * ac]")
+            }
+        };
+        let load_b = |p: &str, col: &str| {
+            if mm.transpose_b {
+                format!("in{b}[bo + ({col}) * br + ({p}) * bc]")
+            } else {
+                format!("in{b}[bo + ({p}) * br + ({col}) * bc]")
+            }
+        };
+        let mut epilogue = String::from("    let i = batch * m * n + row * n + col;\n");
+        self.offsets("i", &mut epilogue);
+        for n in 0..self.kernel.nodes.len() {
+            epilogue.push_str(&format!("    let v{n} = {};\n", self.expr(n, None)));
+        }
+        for (j, node) in self.kernel.outputs.iter().enumerate() {
+            epilogue.push_str(&format!("    out{j}[i] = v{node};\n"));
+        }
+        let epilogue: String = epilogue
+            .lines()
+            .map(|line| format!("            {line}\n"))
+            .collect();
+        format!(
+            "{}{}{}{}    let m = param({base}u);\n    let k = param({}u);\n    let n = param({}u);\n    let batch = wg.z;\n{}{}    let row0 = wg.y * BLOCK;\n    let col0 = wg.x * BLOCK;\n{}{}}}\n",
+            self.helpers(),
+            self.decls(),
+            matmul::tiled_decls(),
+            matmul::tiled_entry(),
+            base + 1,
+            base + 2,
+            layout("a", strides_at(a)),
+            layout("b", strides_at(b)),
+            matmul::tiled_sums(mm.transpose_a, mm.transpose_b, load_a, load_b),
+            matmul::tiled_outputs(&epilogue),
+        )
     }
 
     /// The full-size nodes (not per row) that node `n` needs, itself included

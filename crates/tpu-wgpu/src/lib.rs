@@ -8,12 +8,14 @@
 //! not required (`TPU_REQUIRE_GPU` unset when tests are built), wgpu tests are
 //! ignored with the reason (`build.rs`).
 //!
-//! `backend.rs` holds buffers, pipelines and dispatch; `kernels/` the per-op
+//! `backend.rs` holds buffers, pipelines and dispatch, `batch.rs` the commands
+//! recorded since the last submission; `kernels/` the per-op
 //! kernels, one module per family with its WGSL and its parameter packing;
 //! `codegen.rs` the WGSL of fusion groups; `edge_values.rs` the float32
 //! edge-value check that the native and the browser tests share.
 
 mod backend;
+mod batch;
 pub mod codegen;
 pub mod edge_values;
 mod kernels;
@@ -22,6 +24,7 @@ mod pallas;
 mod testing;
 
 pub use backend::{WgpuBackend, WgpuInitError};
+pub use kernels::MatmulKernel;
 pub use testing::{REQUIRE_GPU, wgpu_for_tests};
 
 use tpu_runtime::{Backend, ReferenceBackend};

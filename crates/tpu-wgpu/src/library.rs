@@ -15,7 +15,8 @@
 //! thread of its own, in the browser a few kernels at a time while the
 //! worker is idle (`WgpuBackend::precompile`).
 
-use crate::{codegen, kernels};
+use crate::codegen;
+use crate::kernels::{self, MatmulKernel};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tpu_ir::{BinaryOp, FusedKernel, Op, ReduceOp, UnaryOp};
@@ -45,8 +46,9 @@ pub fn fused_name(source: &str) -> String {
     format!("fused_{}", tpu_ir::fingerprint(source))
 }
 
-/// The library: `(pipeline name, WGSL)` per kernel, per-op kernels first.
-pub fn kernels() -> Vec<(String, String)> {
+/// The library: `(pipeline name, WGSL)` per kernel, per-op kernels first,
+/// with matmuls on `matmul`'s kernel.
+pub fn kernels(matmul: MatmulKernel) -> Vec<(String, String)> {
     let mut ops = vec![Op::Fill { value: 0.0 }, Op::SumAll];
     let binary = [
         BinaryOp::Add,
@@ -104,10 +106,20 @@ pub fn kernels() -> Vec<(String, String)> {
     });
     let mut out: Vec<(String, String)> = ops
         .iter()
-        .map(|op| (op.kernel_name(), kernels::source(op)))
+        .map(|op| {
+            let variant = kernels::Variant {
+                matmul,
+                out: tpu_ir::DType::Float32,
+                input: Some(tpu_ir::DType::Float32),
+            };
+            (
+                kernels::pipeline_name(op, variant),
+                kernels::source_with(op, variant),
+            )
+        })
         .collect();
     out.extend(fused_kernels().iter().map(|kernel| {
-        let source = codegen::fused(kernel);
+        let source = codegen::fused_with(kernel, matmul);
         (fused_name(&source), source)
     }));
     out
@@ -183,9 +195,13 @@ impl Library {
     /// thread of its own (the device is shared), so a run starts at once and
     /// finds the pipelines done; in the browser it waits for `compile_some`,
     /// which the worker calls while idle.
-    pub(crate) fn start(device: &wgpu::Device, cache: Option<&wgpu::PipelineCache>) -> Library {
+    pub(crate) fn start(
+        device: &wgpu::Device,
+        cache: Option<&wgpu::PipelineCache>,
+        matmul: MatmulKernel,
+    ) -> Library {
         let queue = Arc::new(Mutex::new(Queue {
-            kernels: kernels().into(),
+            kernels: kernels(matmul).into(),
             compiling: 0,
             done: HashMap::new(),
         }));
@@ -259,10 +275,12 @@ impl Drop for Library {
 mod tests {
     #[test]
     fn every_library_kernel_parses_and_validates_as_wgsl() {
-        let kernels = super::kernels();
-        assert!(kernels.len() > 40, "{} kernels", kernels.len());
-        for (_, source) in kernels {
-            crate::codegen::tests::validate(&source);
+        for matmul in super::MatmulKernel::ALL {
+            let kernels = super::kernels(matmul);
+            assert!(kernels.len() > 40, "{} kernels", kernels.len());
+            for (_, source) in kernels {
+                crate::codegen::tests::validate(&source);
+            }
         }
     }
 

@@ -110,6 +110,11 @@ fn cases(seed: &Op) -> Vec<Case> {
                     )
                 })
             })
+            // Bool fills: any nonzero (NaN too) is true.
+            .chain(
+                [0.0, 1.0, f64::NAN]
+                    .map(|value| Case::exact(Op::Fill { value }, vec![], [1000], DType::Bool)),
+            )
             .collect(),
         Op::Binary { .. } => every::<BinaryOp>().into_iter().flat_map(binary).collect(),
         Op::BinaryScalar { .. } => every::<BinaryOp>()
@@ -119,11 +124,11 @@ fn cases(seed: &Op) -> Vec<Case> {
         Op::Unary { .. } => every::<UnaryOp>().into_iter().flat_map(unary).collect(),
         Op::Compare { .. } => every::<CompareOp>()
             .into_iter()
-            .map(|op| compare(op, false))
+            .flat_map(|op| compare(op, false))
             .collect(),
         Op::CompareScalar { .. } => every::<CompareOp>()
             .into_iter()
-            .map(|op| compare(op, true))
+            .flat_map(|op| compare(op, true))
             .collect(),
         // No wgpu kernels yet for the creation ops and nonzero: refused, so
         // they run on the host reference (recorded as fallbacks).
@@ -161,18 +166,30 @@ fn cases(seed: &Op) -> Vec<Case> {
             Shape::new([7]),
             DType::Float32,
         )],
-        Op::Cast { .. } => [
-            DType::Int64,
-            DType::Int32,
-            DType::Float64,
-            DType::Bool,
-            DType::BFloat16,
-        ]
-        .map(|to| {
-            let x = (HostData::F32(mixed(7)), Shape::new([7]));
-            Case::refused(Op::Cast { to }, vec![x], Shape::new([7]), to)
-        })
-        .into(),
+        Op::Cast { .. } => {
+            let x = || (HostData::F32(mixed(70)), Shape::new([70]));
+            let mask = || (HostData::Bool(bools(70)), Shape::new([70]));
+            let mut cases: Vec<Case> =
+                [DType::Int64, DType::Int32, DType::Float64, DType::BFloat16]
+                    .map(|to| Case::refused(Op::Cast { to }, vec![x()], Shape::new([70]), to))
+                    .into();
+            let cast = |to| Op::Cast { to };
+            // NaN and -0.0 among the floats: true and false.
+            cases.push(Case::exact(cast(DType::Bool), vec![x()], [70], DType::Bool));
+            cases.push(Case::exact(
+                cast(DType::Float32),
+                vec![mask()],
+                [70],
+                DType::Float32,
+            ));
+            cases.push(Case::exact(
+                cast(DType::Bool),
+                vec![mask()],
+                [70],
+                DType::Bool,
+            ));
+            cases
+        }
         Op::MatMul { .. } => matmul(),
         Op::Pallas { .. } => pallas::cases(36),
         Op::SumAll => [1, 7, 257, 1000, 70_001]
@@ -212,12 +229,19 @@ fn cases(seed: &Op) -> Vec<Case> {
             let cond = (HostData::Bool(vec![true, false, true]), Shape::new([3]));
             let a = (HostData::F32(vec![1.0, 2.0, 3.0]), Shape::new([3]));
             let b = (HostData::F32(vec![4.0]), Shape::new([1]));
-            vec![Case::refused(
-                Op::Where,
-                vec![cond, a, b],
-                Shape::new([3]),
-                DType::Float32,
-            )]
+            // A causal mask over scores, NaN and infinities kept as chosen.
+            let mask = (HostData::Bool(bools(7 * 7)), Shape::new([7, 7]));
+            let scores = (HostData::F32(mixed(2 * 7 * 7)), Shape::new([2, 1, 7, 7]));
+            let fill = (HostData::F32(vec![f32::NEG_INFINITY]), Shape::new([1]));
+            vec![
+                Case::exact(Op::Where, vec![cond, a, b], [3], DType::Float32),
+                Case::exact(
+                    Op::Where,
+                    vec![mask, scores, fill],
+                    [2, 1, 7, 7],
+                    DType::Float32,
+                ),
+            ]
         }
         Op::Reduce { .. } => every::<ReduceOp>().into_iter().flat_map(reduce).collect(),
         Op::Cumsum { .. } => {
@@ -397,24 +421,47 @@ fn unary(op: UnaryOp) -> Vec<Case> {
         .into()
 }
 
-/// Comparisons give bool tensors, which wgpu does not hold yet: refused.
-fn compare(op: CompareOp, with_scalar: bool) -> Case {
-    let x = || (HostData::F32(mixed(7)), Shape::new([7]));
-    let (op, inputs) = match op {
-        CompareOp::Eq
-        | CompareOp::Ne
-        | CompareOp::Lt
-        | CompareOp::Le
-        | CompareOp::Gt
-        | CompareOp::Ge => {
-            if with_scalar {
-                (Op::CompareScalar { op, scalar: 0.5 }, vec![x()])
-            } else {
-                (Op::Compare { op }, vec![x(), x()])
-            }
-        }
+/// Comparisons into bool tensors: NaN, signed zeros and equal values on
+/// both sides, broadcasting, and numbers that float32 holds exactly.
+fn compare(op: CompareOp, with_scalar: bool) -> Vec<Case> {
+    let x = |n: usize, dims: &[usize]| (HostData::F32(mixed(n)), Shape::new(dims.to_vec()));
+    if with_scalar {
+        return [0.5, -0.0, 2.5, f64::INFINITY]
+            .map(|scalar| {
+                Case::exact(
+                    Op::CompareScalar { op, scalar },
+                    vec![x(70, &[70])],
+                    [70],
+                    DType::Bool,
+                )
+            })
+            .into();
+    }
+    // `mixed` against itself reversed meets NaN with numbers and with NaN.
+    let reversed = {
+        let mut v = mixed(70);
+        v.reverse();
+        (HostData::F32(v), Shape::new([70]))
     };
-    Case::refused(op, inputs, Shape::new([7]), DType::Bool)
+    vec![
+        Case::exact(
+            Op::Compare { op },
+            vec![x(70, &[70]), reversed],
+            [70],
+            DType::Bool,
+        ),
+        Case::exact(
+            Op::Compare { op },
+            vec![x(6, &[3, 1, 2]), x(8, &[4, 1])],
+            [3, 4, 2],
+            DType::Bool,
+        ),
+    ]
+}
+
+/// `n` bools in an irregular pattern.
+fn bools(n: usize) -> Vec<bool> {
+    (0..n).map(|i| (i * 7 + i / 3) % 5 < 2).collect()
 }
 
 fn reduce(op: ReduceOp) -> Vec<Case> {
@@ -450,15 +497,19 @@ fn reduce(op: ReduceOp) -> Vec<Case> {
 }
 
 fn matmul() -> Vec<Case> {
-    let mut cases = Vec::new();
-    let sizes = [
+    matmul_cases(&[
         (1, 1, 1, 1),
         (1, 2, 3, 2),
         (1, 17, 33, 5),
         (1, 65, 1, 129),
         (3, 5, 7, 3),
-    ];
-    for (batch, m, k, n) in sizes {
+    ])
+}
+
+/// Matmuls of `(batch, m, k, n)`, each with every pair of transposes.
+fn matmul_cases(sizes: &[(usize, usize, usize, usize)]) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for &(batch, m, k, n) in sizes {
         for (transpose_a, transpose_b) in
             [(false, false), (true, false), (false, true), (true, true)]
         {
@@ -489,6 +540,41 @@ fn matmul() -> Vec<Case> {
         }
     }
     cases
+}
+
+/// Both matmul kernels, whichever the adapter would choose: the tiled one
+/// on shapes that fill several of its 64x64 blocks and 16-deep slices, end
+/// part way through them, and batch; every product exact, as the reference.
+#[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
+fn both_matmul_kernels_match_the_reference() {
+    let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests());
+    let mut cases = matmul();
+    cases.extend(matmul_cases(&[
+        (1, 64, 16, 64),
+        (1, 130, 70, 67),
+        (2, 63, 17, 129),
+        (5, 1, 40, 3),
+        (1, 3, 0, 2),
+    ]));
+    let mut failures = Vec::new();
+    for kernel in tpu_wgpu::MatmulKernel::ALL {
+        gpu.set_matmul_kernel(kernel);
+        for case in &cases {
+            if let Err(e) = run_case(&mut gpu, case) {
+                failures.push(format!("{kernel:?}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

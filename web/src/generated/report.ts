@@ -58,6 +58,13 @@ kernels: Array<KernelRecord>,
  */
 syncs: Array<SyncRecord>, 
 /**
+ * How many times the run gave the device's queue work: on wgpu one per
+ * read (a batch of every kernel recorded since the last), plus one
+ * whenever the kernels' parameter arena fills; none on the reference
+ * backend, which has no queue. For a world of ranks, the world's.
+ */
+submissions: number, 
+/**
  * What this run did with the compilation cache (its hits and misses,
  * not those of earlier runs in the same session).
  */

@@ -108,6 +108,10 @@ impl Backend for SharedBackend {
         self.0.borrow().live_buffers()
     }
 
+    fn submissions(&self) -> u64 {
+        self.0.borrow().submissions()
+    }
+
     fn driver_cache_key(&self) -> Option<String> {
         self.0.borrow().driver_cache_key()
     }

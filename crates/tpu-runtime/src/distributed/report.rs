@@ -252,6 +252,9 @@ pub fn world_report(
         merged.kernels.append(&mut r.kernels);
         merged.syncs.append(&mut r.syncs);
         merged.collectives.append(&mut r.collectives);
+        // The ranks share one device and each counts from its own start,
+        // which is before any rank's work: the largest count is the world's.
+        merged.submissions = merged.submissions.max(r.submissions);
         merged.cache.hits += r.cache.hits;
         merged.cache.misses += r.cache.misses;
         merged.cache.persisted_hits += r.cache.persisted_hits;

@@ -158,6 +158,10 @@ impl Backend for FusingBackend {
         self.inner.op_source(op)
     }
 
+    fn submissions(&self) -> u64 {
+        self.inner.submissions()
+    }
+
     fn live_buffers(&self) -> usize {
         self.inner.live_buffers()
             + self

@@ -4,7 +4,7 @@
 //! reference's definitions (`BinaryOp::apply`, `UnaryOp::apply`) live in
 //! `tpu-ir`; these are their float32 translations.
 
-use tpu_ir::{BinaryOp, ReduceOp, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, ReduceOp, UnaryOp};
 
 /// The WGSL expression of `op` on `a` and `b`. Ops whose translation calls a
 /// helper function need `binary_helpers(op)` prepended to the shader.
@@ -20,6 +20,26 @@ pub(crate) fn binary(op: BinaryOp, a: &str, b: &str) -> String {
         BinaryOp::FloorDiv => format!("floor_div_f32({a}, {b})"),
         BinaryOp::Remainder => format!("rem_f32({a}, {b})"),
     }
+}
+
+/// The WGSL `bool` of comparison `op` of floats `a` and `b`, IEEE's: false
+/// with a NaN on either side except for `!=`. NaN is tested by its bits (see
+/// `FLOAT_HELPERS`); needs `compare_helpers()` prepended.
+pub(crate) fn compare(op: CompareOp, a: &str, b: &str) -> String {
+    let both = format!("!is_nan({a}) && !is_nan({b})");
+    match op {
+        CompareOp::Eq => format!("({both} && {a} == {b})"),
+        CompareOp::Ne => format!("!({both} && {a} == {b})"),
+        CompareOp::Lt => format!("({both} && {a} < {b})"),
+        CompareOp::Le => format!("({both} && {a} <= {b})"),
+        CompareOp::Gt => format!("({both} && {a} > {b})"),
+        CompareOp::Ge => format!("({both} && {a} >= {b})"),
+    }
+}
+
+/// The helper functions `compare` calls.
+pub(crate) fn compare_helpers() -> &'static str {
+    FLOAT_HELPERS
 }
 
 /// The helper functions `binary(op, ..)` calls, in order, if any.

@@ -12,7 +12,8 @@ mod axis;
 mod broadcast;
 mod elementwise;
 pub(crate) mod expr;
-mod matmul;
+mod mask;
+pub(crate) mod matmul;
 mod strided;
 mod sum_all;
 mod window;
@@ -28,6 +29,126 @@ pub const MAX_RANK: usize = 8;
 /// Where every kernel on the elementwise grid (all but matmul and sum_all)
 /// keeps its thread count: word 0 of `params`.
 const COUNT: usize = 0;
+
+/// Which kernel the backend runs matmuls with (`matmul.rs`): the tiled one
+/// on GPUs, the naive one on CPU rasterisers (`WgpuBackend::new`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatmulKernel {
+    Naive,
+    Tiled,
+}
+
+impl MatmulKernel {
+    pub const ALL: [MatmulKernel; 2] = [MatmulKernel::Naive, MatmulKernel::Tiled];
+}
+
+/// What besides the op decides its kernel: the matmul kernel in use, the
+/// output's dtype and the first input's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Variant {
+    pub matmul: MatmulKernel,
+    pub out: DType,
+    pub input: Option<DType>,
+}
+
+impl Variant {
+    pub(crate) fn of(matmul: MatmulKernel, inputs: &[Operand<'_>], out: DType) -> Variant {
+        Variant {
+            matmul,
+            out,
+            input: inputs.first().map(|i| i.dtype),
+        }
+    }
+
+    /// Whether this is a bool tensor's fill or strided copy.
+    fn bool_data(&self, op: &Op) -> bool {
+        matches!(op, Op::Fill { .. } | Op::Strided { .. }) && self.out == DType::Bool
+    }
+}
+
+/// Whether the backend has a kernel for `op` on these dtypes: float32
+/// throughout, or bool where a mask is made, read or moved (`mask.rs`).
+pub(crate) fn check_dtypes(
+    op: &Op,
+    inputs: &[Operand<'_>],
+    out: DType,
+) -> Result<(), BackendError> {
+    use DType::{Bool, Float32};
+    let types: Vec<DType> = inputs.iter().map(|i| i.dtype).collect();
+    let fits = match op {
+        Op::Compare { .. } | Op::CompareScalar { .. } => {
+            out == Bool && types.iter().all(|&t| t == Float32)
+        }
+        Op::Where => out == Float32 && types == [Bool, Float32, Float32],
+        Op::Cast { to } => {
+            matches!(to, Bool | Float32) && matches!(types[..], [Bool | Float32]) && out == *to
+        }
+        Op::Fill { .. } => matches!(out, Bool | Float32),
+        Op::Strided { .. } => matches!(out, Bool | Float32) && types == [out],
+        _ => out == Float32 && types.iter().all(|&t| t == Float32),
+    };
+    if fits {
+        return Ok(());
+    }
+    let odd = std::iter::once(out)
+        .chain(types)
+        .find(|&d| d != Float32)
+        .unwrap_or(Float32);
+    Err(unsupported_dtype(odd))
+}
+
+/// The name `op`'s pipeline is kept under, and its kernel is called in the
+/// Report: its kernel's name, which determines its source, and what sets a
+/// variant apart (`_tiled` for the tiled matmul, `_bool` for bool data, a
+/// cast's source dtype).
+pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
+    let name = op.kernel_name();
+    match op {
+        Op::MatMul { .. } if variant.matmul == MatmulKernel::Tiled => format!("{name}_tiled"),
+        Op::Cast { .. } if variant.input == Some(DType::Bool) => format!("{name}_from_bool"),
+        _ if variant.bool_data(op) => format!("{name}_bool"),
+        _ => name,
+    }
+}
+
+/// `source`, for `variant`.
+pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
+    match op {
+        Op::MatMul {
+            transpose_a,
+            transpose_b,
+        } if variant.matmul == MatmulKernel::Tiled => {
+            matmul::tiled_source(*transpose_a, *transpose_b)
+        }
+        Op::Fill { .. } if variant.bool_data(op) => mask::fill(),
+        Op::Strided { .. } if variant.bool_data(op) => strided::copy_of("u32"),
+        Op::Cast { to } => mask::cast(variant.input.unwrap_or(DType::Float32), *to),
+        _ => source(op),
+    }
+}
+
+/// `launch`, for `variant`.
+pub(crate) fn launch_with(
+    op: &Op,
+    inputs: &[Operand<'_>],
+    out: &Shape,
+    variant: Variant,
+) -> Result<Launch, BackendError> {
+    check_dtypes(op, inputs, variant.out)?;
+    match op {
+        Op::MatMul {
+            transpose_a,
+            transpose_b,
+        } if variant.matmul == MatmulKernel::Tiled => Ok(matmul::tiled_launch(
+            inputs[0].shape,
+            inputs[1].shape,
+            *transpose_a,
+            *transpose_b,
+        )),
+        Op::Fill { value } if variant.bool_data(op) => Ok(mask::fill_launch(out, *value)),
+        _ => launch(op, inputs, out),
+    }
+}
 
 /// What a kernel launch needs besides its pipeline: the `params` array the
 /// kernel reads its sizes and constants from, and the grid.
@@ -47,7 +168,7 @@ pub(crate) fn source(op: &Op) -> String {
         } => elementwise::binary_scalar(*op, *scalar_on_left),
         Op::Unary { op } => elementwise::unary(*op),
         Op::Binary { op } => broadcast::binary(*op),
-        Op::Strided { .. } => strided::copy(),
+        Op::Strided { .. } => strided::copy_of("f32"),
         Op::Pad { .. } => window::pad(),
         Op::UnfoldBackward { .. } => window::unfold_backward(),
         Op::Reduce { op, .. } => axis::reduce(*op),
@@ -57,13 +178,12 @@ pub(crate) fn source(op: &Op) -> String {
             transpose_b,
         } => matmul::source(*transpose_a, *transpose_b),
         Op::SumAll => sum_all::source(),
-        Op::Cast { .. }
-        | Op::Compare { .. }
-        | Op::CompareScalar { .. }
-        | Op::Gather
-        | Op::Scatter { .. }
-        | Op::Where => {
-            unreachable!("the wgpu backend refuses non-float32 operands before planning")
+        Op::Compare { op } => mask::compare(*op),
+        Op::CompareScalar { op, .. } => mask::compare_scalar(*op),
+        Op::Where => mask::select(),
+        Op::Cast { to } => mask::cast(DType::Float32, *to),
+        Op::Gather | Op::Scatter { .. } => {
+            unreachable!("the wgpu backend refuses integer operands before planning")
         }
         Op::Arange { .. }
         | Op::Linspace { .. }
@@ -104,13 +224,15 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
             transpose_b,
         } => matmul::launch(inputs[0].shape, inputs[1].shape, *transpose_a, *transpose_b),
         Op::SumAll => sum_all::launch(inputs[0].shape),
-        Op::Gather | Op::Scatter { .. } | Op::Where => {
+        Op::Gather | Op::Scatter { .. } => {
             return Err(unsupported_dtype(DType::Int64));
         }
-        Op::Cast { to } => return Err(unsupported_dtype(*to)),
-        Op::Compare { .. } | Op::CompareScalar { .. } => {
-            return Err(unsupported_dtype(DType::Bool));
+        Op::Compare { .. } => mask::broadcast_launch(&[inputs[0].shape, inputs[1].shape], out)?,
+        Op::CompareScalar { scalar, .. } => elementwise::with_scalar(out, *scalar),
+        Op::Where => {
+            mask::broadcast_launch(&[inputs[0].shape, inputs[1].shape, inputs[2].shape], out)?
         }
+        Op::Cast { .. } => elementwise::plain(out),
         // No kernels yet for the creation ops and `nonzero`: they run on the
         // host reference, recorded as fallbacks.
         Op::Arange { .. } | Op::Linspace { .. } | Op::Eye | Op::Nonzero => {
@@ -135,11 +257,14 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
     })
 }
 
-/// The kernels are float32 only so far; other dtypes are refused by name.
+/// The kernels hold float32 and bool so far; other dtypes are refused by name.
 pub(crate) fn unsupported_dtype(dtype: DType) -> BackendError {
     BackendError::Unsupported {
         backend: "wgpu",
-        what: format!("{} tensors yet (only torch.float32)", dtype.torch_name()),
+        what: format!(
+            "{} tensors yet (only torch.float32, and torch.bool masks)",
+            dtype.torch_name()
+        ),
     }
 }
 
@@ -220,8 +345,18 @@ mod tests {
             broadcast::binary(BinaryOp::Maximum),
             matmul::source(false, false),
             matmul::source(true, true),
+            matmul::tiled_source(false, false),
+            matmul::tiled_source(true, false),
+            matmul::tiled_source(false, true),
             sum_all::source(),
-            strided::copy(),
+            strided::copy_of("f32"),
+            strided::copy_of("u32"),
+            mask::compare(tpu_ir::CompareOp::Ne),
+            mask::compare_scalar(tpu_ir::CompareOp::Gt),
+            mask::select(),
+            mask::cast(DType::Float32, DType::Bool),
+            mask::cast(DType::Bool, DType::Float32),
+            mask::fill(),
             axis::reduce(ReduceOp::Sum),
             axis::reduce(ReduceOp::Max),
             axis::cumsum(true),

@@ -13,11 +13,12 @@ const DIMS: usize = OFFSET + 1;
 const STRIDES: usize = DIMS + MAX_RANK;
 const WORDS: usize = STRIDES + MAX_RANK;
 
-pub(super) fn copy() -> String {
+/// The copy of a tensor of WGSL `element`s (`f32`, or `u32` for bools).
+pub(super) fn copy_of(element: &str) -> String {
     format!(
         "@group(0) @binding(0) var<storage, read> params: array<u32>;
-@group(0) @binding(1) var<storage, read> a: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> a: array<{element}>;
+@group(0) @binding(2) var<storage, read_write> out: array<{element}>;
 {}
     let rank = params[{RANK}];
     var rest = i;

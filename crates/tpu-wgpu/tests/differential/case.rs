@@ -52,6 +52,22 @@ impl Case {
         }
     }
 
+    /// A case of any dtypes whose result must be the reference's exactly.
+    pub fn exact<const R: usize>(
+        op: Op,
+        inputs: Vec<(HostData, Shape)>,
+        out: [usize; R],
+        dtype: DType,
+    ) -> Case {
+        Case {
+            op,
+            inputs,
+            out: Shape::new(out),
+            dtype,
+            expect: Expect::Close(Tolerance::Exact),
+        }
+    }
+
     pub fn refused(op: Op, inputs: Vec<(HostData, Shape)>, out: Shape, dtype: DType) -> Case {
         Case {
             op,
@@ -148,7 +164,17 @@ pub fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
             let actual =
                 pollster::block_on(run_op(gpu, &case.op, &case.inputs, &case.out, case.dtype))
                     .map_err(|e| format!("{what}: wgpu failed: {e}"))?;
-            let (expected, actual) = (reference.as_f32().unwrap(), actual.as_f32().unwrap());
+            if actual.dtype() != reference.dtype() {
+                return Err(format!(
+                    "{what}: wgpu gave {:?}, the reference {:?}",
+                    actual.dtype(),
+                    reference.dtype()
+                ));
+            }
+            // Bools as 0 and 1; float32 exactly through float64.
+            let values =
+                |d: &HostData| -> Vec<f32> { d.to_f64().iter().map(|&v| v as f32).collect() };
+            let (expected, actual) = (values(&reference), values(&actual));
             if expected.len() != actual.len() {
                 return Err(format!(
                     "{what}: {} values, expected {}",
@@ -163,6 +189,7 @@ pub fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
                         .iter()
                         .map(|(d, _)| match d {
                             HostData::F32(v) => format!("{:?}", v.get(i)),
+                            HostData::Bool(v) => format!("{:?}", v.get(i)),
                             _ => String::new(),
                         })
                         .collect();

@@ -31,11 +31,20 @@ pub fn strided() -> Vec<Case> {
         let op = Op::Strided { offset, strides };
         let input = (ramp(2000), Shape::new([2000]));
         cases.push(Case::f32(
-            op,
+            op.clone(),
             vec![input],
-            Shape::new(dims),
+            Shape::new(dims.clone()),
             Tolerance::Exact,
         ));
+        // The same window of a bool tensor (a causal mask's slice).
+        let mask: Vec<bool> = (0..2000).map(|i| (i * 7 + i / 3) % 5 < 2).collect();
+        cases.push(Case {
+            op,
+            inputs: vec![(HostData::Bool(mask), Shape::new([2000]))],
+            out: Shape::new(dims),
+            dtype: DType::Bool,
+            expect: crate::case::Expect::Close(Tolerance::Exact),
+        });
     }
     let nine = Shape::new([1, 2, 1, 2, 1, 2, 1, 2, 1]);
     let op = Op::Strided {
