@@ -429,6 +429,10 @@ fn binary_agrees(
             let t = (b * a.abs().log2()).abs();
             Tolerance::Ulps(8.0 + if t.is_finite() { t } else { 0.0 })
         }
+        // Past 2^24 every float is an integer, so `floor` changes nothing
+        // and `//` is the quotient as `/` rounds it: within WGSL's 2.5 ulp
+        // (an NVIDIA H200's `1e30 // 100.0` was an ulp below PyTorch's).
+        BinaryOp::FloorDiv if expected.abs() >= 16_777_216.0 => Tolerance::Ulps(3.0),
         _ => binary_tolerance(op),
     };
     agrees(expected, actual, flushed, tolerance)

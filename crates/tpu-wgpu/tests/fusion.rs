@@ -301,20 +301,24 @@ fn fused_graphs_match_unfused_on_the_reference_backend() {
     ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
 )]
 fn fused_graphs_match_the_reference_on_wgpu() {
-    let gpu = block_on(tpu_wgpu::wgpu_for_tests());
-    let mut gpu = Some(gpu);
+    // One device per matmul kernel, shared by every case: an NVIDIA H200's
+    // driver refused new devices after a few cases when each had its own.
+    let gpus: Vec<tpu_runtime::SharedBackend> = tpu_wgpu::MatmulKernel::ALL
+        .into_iter()
+        .map(|kernel| {
+            let mut gpu = block_on(tpu_wgpu::wgpu_for_tests());
+            gpu.set_matmul_kernel(kernel);
+            tpu_runtime::SharedBackend::new(Box::new(gpu))
+        })
+        .collect();
     for case in 0..CASES / 3 {
         let mut rng = Rng(Mt19937::new(1000 + case));
         let (shapes, steps) = graph(&mut rng);
         let reference = Box::new(ReferenceBackend::new());
         let (v1, g1, _) = run(reference, EagerMode::Strict, &shapes, &steps, case);
-        let mut backend = match gpu.take() {
-            Some(b) => b,
-            None => block_on(tpu_wgpu::WgpuBackend::new()).unwrap(),
-        };
         // Matmul epilogues on both kernels, whichever the adapter would choose.
-        backend.set_matmul_kernel(tpu_wgpu::MatmulKernel::ALL[case as usize % 2]);
-        let (v2, g2, _) = run(Box::new(backend), EagerMode::Fused, &shapes, &steps, case);
+        let gpu = gpus[case as usize % gpus.len()].clone();
+        let (v2, g2, _) = run(Box::new(gpu), EagerMode::Fused, &shapes, &steps, case);
         close(&v2, &v1, &format!("case {case} values {steps:?}"), 1e-4);
         close(&g2, &g1, &format!("case {case} gradients {steps:?}"), 1e-4);
     }

@@ -97,7 +97,11 @@ fn denormal_steps(x: f32) -> f32 {
 /// `a / b` with IEEE's edges written out (WGSL bounds `/` only for
 /// `2^-126 <= |b| <= 2^126`): `x / 0` is a signed infinity, `0 / 0` and
 /// `inf / inf` NaN, `x / inf` a signed zero; a divisor past `2^126` is scaled
-/// down first, so the quotient stays within WGSL's bound.
+/// down first, so the quotient stays within WGSL's bound. WGSL allows `/` 2.5
+/// ulp: an NVIDIA H200's was an ulp off where the CPU rasterisers' are
+/// correctly rounded (`1e30 // 100.0`). A correction by the residual through
+/// `fma` is no cure: lavapipe's `fma` rounds the product first, and the
+/// "correction" put a correct quotient an ulp off.
 const DIV_HELPER: &str = "fn div_f32(a: f32, b: f32) -> f32 {
     if (is_nan(a) || is_nan(b)) { return nan(); }
     let sign = sign_bit(a) ^ sign_bit(b);
@@ -506,14 +510,17 @@ pub(crate) fn reduce_start(op: ReduceOp) -> Option<&'static str> {
 }
 
 /// A NaN wins max and min reductions; of equal values the first stays (so
-/// the max of `[0.0, -0.0]` is `0.0`), as in PyTorch and the reference.
+/// the max of `[0.0, -0.0]` is `0.0`), as in PyTorch and the reference. The
+/// choice is made on the bits: NVIDIA's compiler turned a float `select` of
+/// this shape into its own `max`, which prefers `+0.0` (an H200 gave `0.0`
+/// for the max of `[-0.0, 0.0]`).
 const REDUCE_HELPERS: &str = "fn max_step(acc: f32, x: f32) -> f32 {
     if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x > acc);
+    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), x > acc));
 }
 fn min_step(acc: f32, x: f32) -> f32 {
     if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return select(acc, x, x < acc);
+    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), x < acc));
 }
 ";
 
