@@ -511,16 +511,23 @@ pub(crate) fn reduce_start(op: ReduceOp) -> Option<&'static str> {
 
 /// A NaN wins max and min reductions; of equal values the first stays (so
 /// the max of `[0.0, -0.0]` is `0.0`), as in PyTorch and the reference. The
-/// choice is made on the bits: NVIDIA's compiler turned a float `select` of
-/// this shape into its own `max`, which prefers `+0.0` (an H200 gave `0.0`
-/// for the max of `[-0.0, 0.0]`).
-const REDUCE_HELPERS: &str = "fn max_step(acc: f32, x: f32) -> f32 {
+/// values are compared as integers (`order_key`: float order, both zeros
+/// equal) and chosen by their bits: NVIDIA's compiler turned a float
+/// comparison and `select` of this shape, bitcasts and all, into its own
+/// `max`, which prefers `+0.0` (an H200 gave `0.0` for the max of `[-0.0,
+/// 0.0]`).
+const REDUCE_HELPERS: &str = "fn order_key(x: f32) -> i32 {
+    let b = bitcast<i32>(x);
+    if ((b & 0x7fffffff) == 0) { return 0; }
+    return select(b, b ^ 0x7fffffff, b < 0);
+}
+fn max_step(acc: f32, x: f32) -> f32 {
     if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), x > acc));
+    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), order_key(x) > order_key(acc)));
 }
 fn min_step(acc: f32, x: f32) -> f32 {
     if (is_nan(acc) || is_nan(x)) { return nan(); }
-    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), x < acc));
+    return bitcast<f32>(select(bitcast<u32>(acc), bitcast<u32>(x), order_key(x) < order_key(acc)));
 }
 ";
 
