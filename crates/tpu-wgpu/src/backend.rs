@@ -107,8 +107,9 @@ impl WgpuBackend {
             let mut slot = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             slot.get_or_insert_with(|| error.to_string());
         }));
-        // The tiled matmul on GPUs; on a CPU rasteriser the naive one, which
-        // measured faster there (docs/performance.md). `TPU_MATMUL=naive` or
+        // The tiled matmul on GPUs; on a CPU rasteriser the naive one, where
+        // an earlier tiled kernel was slower in the training workloads (this
+        // one is faster on a lone large product: docs/performance.md). `TPU_MATMUL=naive` or
         // `tiled` chooses natively, for measuring one against the other.
         let matmul = match std::env::var("TPU_MATMUL").as_deref() {
             Ok("naive") => MatmulKernel::Naive,
