@@ -207,6 +207,14 @@ test("the Kernels panel counts kernels per mode, and the cache's counts add up t
   const m = summary.match(/^(\d+) kernels \((\d+) in fused, then (\d+) in strict, then (\d+) in fused: the program changed mode\)/);
   assert.ok(m, summary);
   assert.equal(+m[1], +m[2] + +m[3] + +m[4]);
+  // On WebGPU the kernels between two reads reach the GPU together: one
+  // queue submission per sync, however many kernels ran.
+  assert.match(await page.textContent("#backend"), /^WebGPU/);
+  const submissions = summary.match(/ (\d+) queue submissions? \(the kernels between two reads go to the GPU together\)/);
+  assert.ok(submissions, summary);
+  const syncs = await page.$$eval("#kernels-view ul.syncs li", (items) => items.length);
+  assert.ok(syncs > 0 && +submissions[1] === syncs, `${submissions[1]} submissions, ${syncs} syncs`);
+  assert.ok(+m[1] > +submissions[1], summary);
   // A fused kernel's source opens at its entry point, past its helpers.
   const fused = page.locator("#kernels-view tr", { hasText: "fused_" }).first();
   await fused.locator("summary").click();
