@@ -107,14 +107,16 @@ impl WgpuBackend {
             let mut slot = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             slot.get_or_insert_with(|| error.to_string());
         }));
-        // The tiled matmul on GPUs; on a CPU rasteriser the naive one, where
-        // an earlier tiled kernel was slower in the training workloads (this
-        // one is faster on a lone large product: docs/performance.md). `TPU_MATMUL=naive` or
-        // `tiled` chooses natively, for measuring one against the other.
+        // The tiled matmul, faster on an H200 and on lavapipe alike
+        // (docs/performance.md); a software adapter in a browser (SwiftShader)
+        // keeps the naive one until it is measured there. `TPU_MATMUL=naive`
+        // or `tiled` chooses natively, for measuring one against the other.
+        let software_in_browser =
+            info.backend == wgpu::Backend::BrowserWebGpu && crate::adapter_label(&info).software;
         let matmul = match std::env::var("TPU_MATMUL").as_deref() {
             Ok("naive") => MatmulKernel::Naive,
             Ok("tiled") => MatmulKernel::Tiled,
-            _ if crate::adapter_label(&info).software => MatmulKernel::Naive,
+            _ if software_in_browser => MatmulKernel::Naive,
             _ => MatmulKernel::Tiled,
         };
         Ok(WgpuBackend {
