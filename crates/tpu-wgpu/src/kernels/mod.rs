@@ -74,24 +74,26 @@ pub(crate) fn check_dtypes(
     out: DType,
 ) -> Result<(), BackendError> {
     use DType::{Bool, Float32};
-    let types: Vec<DType> = inputs.iter().map(|i| i.dtype).collect();
+    // Per launch: no allocation, the dtypes are read in place.
+    let types = || inputs.iter().map(|i| i.dtype);
+    let is = |want: &[DType]| types().eq(want.iter().copied());
     let fits = match op {
         Op::Compare { .. } | Op::CompareScalar { .. } => {
-            out == Bool && types.iter().all(|&t| t == Float32)
+            out == Bool && types().all(|t| t == Float32)
         }
-        Op::Where => out == Float32 && types == [Bool, Float32, Float32],
+        Op::Where => out == Float32 && is(&[Bool, Float32, Float32]),
         Op::Cast { to } => {
-            matches!(to, Bool | Float32) && matches!(types[..], [Bool | Float32]) && out == *to
+            matches!(to, Bool | Float32) && (is(&[Bool]) || is(&[Float32])) && out == *to
         }
         Op::Fill { .. } => matches!(out, Bool | Float32),
-        Op::Strided { .. } => matches!(out, Bool | Float32) && types == [out],
-        _ => out == Float32 && types.iter().all(|&t| t == Float32),
+        Op::Strided { .. } => matches!(out, Bool | Float32) && is(&[out]),
+        _ => out == Float32 && types().all(|t| t == Float32),
     };
     if fits {
         return Ok(());
     }
     let odd = std::iter::once(out)
-        .chain(types)
+        .chain(types())
         .find(|&d| d != Float32)
         .unwrap_or(Float32);
     Err(unsupported_dtype(odd))
