@@ -136,15 +136,15 @@ fn failing_programs_print_a_traceback_and_exit_1() {
     ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
 )]
 fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
-    let (_, report) = run_on_wgpu_with_report("fallback_int64.py");
+    let (_, report) = run_on_wgpu_with_report("fallback_float64.py");
     let ops = report["ops"].as_array().unwrap();
     let mul = ops
         .iter()
         .find(|op| op["name"] == "aten::mul")
-        .expect("the int64 multiply");
+        .expect("the float64 multiply");
     assert_eq!(mul["backend"], "reference");
     assert!(
-        mul["fallback"].as_str().unwrap().contains("torch.int64"),
+        mul["fallback"].as_str().unwrap().contains("torch.float64"),
         "{mul}"
     );
     let add = ops
@@ -156,6 +156,12 @@ fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
         "float32 work goes back to the accelerator"
     );
     assert!(add["fallback"].is_null());
+    // int64 has kernels (emulated in two words): nothing falls back.
+    let (_, report) = run_on_wgpu_with_report("int64_on_device.py");
+    let ops = report["ops"].as_array().unwrap();
+    assert!(ops.iter().all(|op| op["fallback"].is_null()), "{ops:?}");
+    let mul = ops.iter().find(|op| op["name"] == "aten::mul").unwrap();
+    assert_eq!(mul["backend"], "wgpu", "{mul}");
 }
 
 /// The benchmark harness at toy sizes: it runs every workload in both modes

@@ -231,7 +231,12 @@ impl WgpuBackend {
     /// Bytes for `elements` floats, refusing sizes the adapter cannot bind rather
     /// than letting wgpu fail later. Zero-size bindings are invalid, so at least 4.
     fn storage_size(&self, elements: usize) -> Result<u64, BackendError> {
-        let bytes = (elements.max(1) as u64) * 4;
+        self.storage_size_of(elements, DType::Float32)
+    }
+
+    /// `storage_size` for elements of `dtype` (an int64 is two words).
+    fn storage_size_of(&self, elements: usize, dtype: DType) -> Result<u64, BackendError> {
+        let bytes = (elements.max(1) as u64) * kernels::int64::element_bytes(dtype);
         let limit = self.device.limits().max_storage_buffer_binding_size;
         if bytes > limit {
             return Err(BackendError::Device(format!(
@@ -307,6 +312,12 @@ impl WgpuBackend {
             .then_some(pallas::LAVAPIPE_LOOP_CAP)
     }
 
+    /// The scratch buffer a per-op kernel binds after its output (a
+    /// scatter's marks; `kernels::scratch_words`), shared as `pallas_scratch`.
+    fn kernel_scratch(&mut self, size: u64) -> wgpu::Buffer {
+        self.pallas_scratch(size)
+    }
+
     /// The scratch buffer Pallas kernels keep their blocks in, grown to
     /// `size` bytes when a kernel needs more (launches run in queue order, so
     /// one buffer serves them all).
@@ -379,10 +390,20 @@ impl Backend for WgpuBackend {
                 words = values.iter().map(|&b| u32::from(b)).collect();
                 bytemuck::cast_slice(&words)
             }
+            // An int64 is its two words, low first (`kernels/int64.rs`).
+            HostData::I64(values) => {
+                self.storage_size_of(values.len(), DType::Int64)?;
+                bytemuck::cast_slice(values)
+            }
+            HostData::I32(values) => {
+                self.storage_size(values.len())?;
+                bytemuck::cast_slice(values)
+            }
             other => return Err(unsupported_dtype(other.dtype())),
         };
+        // An empty tensor still binds a whole element (an int64's two words).
         let contents = if contents.is_empty() {
-            &[0; 4]
+            &[0; 8]
         } else {
             contents
         };
@@ -411,7 +432,7 @@ impl Backend for WgpuBackend {
             return pallas::shader(kernel, self.loop_cap()).map(|_| ());
         }
         kernels::check_dtypes(op, inputs, out_dtype)?;
-        self.storage_size(out_shape.numel())?;
+        self.storage_size_of(out_shape.numel(), out_dtype)?;
         let variant = Variant::of(self.matmul, inputs, out_dtype);
         kernels::launch_with(op, inputs, out_shape, variant).map(|_| ())
     }
@@ -447,11 +468,8 @@ impl Backend for WgpuBackend {
             // Asked only after `execute` ran `op`, so `launch` accepted it.
             _ => Some(kernels::source_with(
                 op,
-                self.last_variant.unwrap_or(Variant {
-                    matmul: self.matmul,
-                    out: DType::Float32,
-                    input: None,
-                }),
+                self.last_variant
+                    .unwrap_or_else(|| Variant::float(self.matmul)),
             )),
         }
     }
@@ -513,27 +531,34 @@ impl Backend for WgpuBackend {
         kernels::check_dtypes(op, inputs, out_dtype)?;
         // Size first: a refused size must never reach the grid arithmetic of
         // `kernels::launch`.
-        let size = self.storage_size(out_shape.numel())?;
+        let size = self.storage_size_of(out_shape.numel(), out_dtype)?;
         let variant = Variant::of(self.matmul, inputs, out_dtype);
-        let launch = kernels::launch_with(op, inputs, out_shape, variant)?;
+        let launches = kernels::launch_with(op, inputs, out_shape, variant)?;
         let name = kernels::pipeline_name(op, variant);
         self.last_variant = Some(variant);
+        let scratch = match kernels::scratch_words(op, inputs) {
+            0 => None,
+            words => Some(self.storage_size(words)?),
+        };
         let out = self.tensor_buffer(size);
         if out_shape.numel() > 0 {
             let pipeline = self.pipeline(&name, || kernels::source_with(op, variant));
-            let mut buffers = Vec::with_capacity(inputs.len() + 1);
+            let mut buffers = Vec::with_capacity(inputs.len() + 2);
             for input in inputs {
                 buffers.push(self.buffer(input.buffer)?.clone());
             }
             buffers.push(out.clone());
+            buffers.extend(scratch.map(|size| self.kernel_scratch(size)));
             let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
-            self.launch(
-                &name,
-                &pipeline,
-                Some(&launch.params),
-                &buffers,
-                launch.workgroups,
-            );
+            for launch in &launches {
+                self.launch(
+                    &name,
+                    &pipeline,
+                    Some(&launch.params),
+                    &buffers,
+                    launch.workgroups,
+                );
+            }
         }
         self.take_device_error()?;
         Ok(Dispatched {
@@ -544,7 +569,10 @@ impl Backend for WgpuBackend {
     }
 
     fn read(&mut self, id: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
-        if !matches!(dtype, DType::Float32 | DType::Bool) {
+        if !matches!(
+            dtype,
+            DType::Float32 | DType::Bool | DType::Int32 | DType::Int64
+        ) {
             return Box::pin(async move { Err(unsupported_dtype(dtype)) });
         }
         let source = match self.buffer(id) {
@@ -586,8 +614,11 @@ impl Backend for WgpuBackend {
                     .slice(..)
                     .get_mapped_range()
                     .map_err(|e| BackendError::Device(e.to_string()))?;
-                let view = &view[..(len * 4).min(view.len())];
+                let bytes = len * kernels::int64::element_bytes(dtype) as usize;
+                let view = &view[..bytes.min(view.len())];
                 match dtype {
+                    DType::Int64 => HostData::I64(bytemuck::pod_collect_to_vec(view)),
+                    DType::Int32 => HostData::I32(bytemuck::pod_collect_to_vec(view)),
                     DType::Bool => HostData::Bool(
                         bytemuck::cast_slice::<u8, u32>(view)
                             .iter()

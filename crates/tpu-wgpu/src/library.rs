@@ -107,11 +107,7 @@ pub fn kernels(matmul: MatmulKernel) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = ops
         .iter()
         .map(|op| {
-            let variant = kernels::Variant {
-                matmul,
-                out: tpu_ir::DType::Float32,
-                input: Some(tpu_ir::DType::Float32),
-            };
+            let variant = kernels::Variant::float(matmul);
             (
                 kernels::pipeline_name(op, variant),
                 kernels::source_with(op, variant),

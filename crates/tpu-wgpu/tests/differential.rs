@@ -15,6 +15,7 @@
 //! has a case is checked always.
 
 use case::{Case, Expect, Tolerance, run_case};
+use integers::bools;
 use tpu_ir::{BinaryOp, CompareOp, DType, IntOrFloat, Op, RandomDraw, ReduceOp, Shape, UnaryOp};
 use tpu_runtime::{Backend, HostData};
 use values::{divisors, dyadic, exponents, mixed, positive, powers_of_two, within_one};
@@ -24,6 +25,8 @@ use variants::{every, variant_names};
 // live in `tests/differential/`, which Cargo does not take for a test.
 #[path = "differential/case.rs"]
 mod case;
+#[path = "differential/integers.rs"]
+mod integers;
 #[path = "differential/pallas.rs"]
 mod pallas;
 #[path = "differential/values.rs"]
@@ -115,38 +118,41 @@ fn cases(seed: &Op) -> Vec<Case> {
                 [0.0, 1.0, f64::NAN]
                     .map(|value| Case::exact(Op::Fill { value }, vec![], [1000], DType::Bool)),
             )
+            .chain(integers::fills())
             .collect(),
-        Op::Binary { .. } => every::<BinaryOp>().into_iter().flat_map(binary).collect(),
+        Op::Binary { .. } => every::<BinaryOp>()
+            .into_iter()
+            .flat_map(|op| [binary(op), integers::binary(op)].into_iter().flatten())
+            .collect(),
         Op::BinaryScalar { .. } => every::<BinaryOp>()
             .into_iter()
-            .flat_map(binary_scalar)
+            .flat_map(|op| {
+                [binary_scalar(op), integers::binary_scalar(op)]
+                    .into_iter()
+                    .flatten()
+            })
             .collect(),
-        Op::Unary { .. } => every::<UnaryOp>().into_iter().flat_map(unary).collect(),
+        Op::Unary { .. } => every::<UnaryOp>()
+            .into_iter()
+            .flat_map(|op| [unary(op), integers::unary(op)].into_iter().flatten())
+            .collect(),
         Op::Compare { .. } => every::<CompareOp>()
             .into_iter()
-            .flat_map(|op| compare(op, false))
+            .flat_map(|op| {
+                [compare(op, false), integers::compare(op, false)]
+                    .into_iter()
+                    .flatten()
+            })
             .collect(),
         Op::CompareScalar { .. } => every::<CompareOp>()
             .into_iter()
-            .flat_map(|op| compare(op, true))
+            .flat_map(|op| {
+                [compare(op, true), integers::compare(op, true)]
+                    .into_iter()
+                    .flatten()
+            })
             .collect(),
-        // No wgpu kernels yet for the creation ops and nonzero: refused, so
-        // they run on the host reference (recorded as fallbacks).
-        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye => {
-            let arange = Op::Arange {
-                start: IntOrFloat::Float(0.5),
-                step: IntOrFloat::Float(0.25),
-            };
-            let linspace = Op::Linspace {
-                start: -1.0,
-                end: 1.0,
-            };
-            vec![
-                Case::refused(arange, vec![], Shape::new([7]), DType::Float32),
-                Case::refused(linspace, vec![], Shape::new([257]), DType::Float32),
-                Case::refused(Op::Eye, vec![], Shape::new([3, 5]), DType::Float32),
-            ]
-        }
+        Op::Arange { .. } | Op::Linspace { .. } | Op::Eye => integers::creations(),
         Op::Nonzero => {
             let x = (HostData::F32(vec![0.0, 1.5, 0.0, -2.0]), Shape::new([2, 2]));
             vec![Case::refused(
@@ -166,30 +172,7 @@ fn cases(seed: &Op) -> Vec<Case> {
             Shape::new([7]),
             DType::Float32,
         )],
-        Op::Cast { .. } => {
-            let x = || (HostData::F32(mixed(70)), Shape::new([70]));
-            let mask = || (HostData::Bool(bools(70)), Shape::new([70]));
-            let mut cases: Vec<Case> =
-                [DType::Int64, DType::Int32, DType::Float64, DType::BFloat16]
-                    .map(|to| Case::refused(Op::Cast { to }, vec![x()], Shape::new([70]), to))
-                    .into();
-            let cast = |to| Op::Cast { to };
-            // NaN and -0.0 among the floats: true and false.
-            cases.push(Case::exact(cast(DType::Bool), vec![x()], [70], DType::Bool));
-            cases.push(Case::exact(
-                cast(DType::Float32),
-                vec![mask()],
-                [70],
-                DType::Float32,
-            ));
-            cases.push(Case::exact(
-                cast(DType::Bool),
-                vec![mask()],
-                [70],
-                DType::Bool,
-            ));
-            cases
-        }
+        Op::Cast { .. } => integers::casts(),
         Op::MatMul { .. } => matmul(),
         Op::Pallas { .. } => pallas::cases(36),
         Op::SumAll => [1, 7, 257, 1000, 70_001]
@@ -197,34 +180,17 @@ fn cases(seed: &Op) -> Vec<Case> {
                 let x = (dyadic(n), Shape::new([n]));
                 Case::f32(Op::SumAll, vec![x], Shape::scalar(), Tolerance::Exact)
             })
-            .into(),
-        Op::Strided { .. } => windows::strided(),
+            .into_iter()
+            .chain(integers::sums())
+            .collect(),
+        Op::Strided { .. } => [windows::strided(), integers::strided()]
+            .into_iter()
+            .flatten()
+            .collect(),
         Op::Pad { .. } => windows::pads(),
         Op::UnfoldBackward { .. } => windows::unfold_backwards(),
-        Op::Gather => {
-            let x = (HostData::F32(mixed(7)), Shape::new([7]));
-            let index = (HostData::I64(vec![6, 0, 3]), Shape::new([3]));
-            vec![Case::refused(
-                Op::Gather,
-                vec![x, index],
-                Shape::new([3]),
-                DType::Float32,
-            )]
-        }
-        Op::Scatter { .. } => [false, true]
-            .map(|accumulate| {
-                let base = (HostData::F32(mixed(7)), Shape::new([7]));
-                let index = (HostData::I64(vec![6, 0, 6]), Shape::new([3]));
-                let values = (HostData::F32(vec![1.0, 2.0, 3.0]), Shape::new([3]));
-                let op = Op::Scatter { accumulate };
-                Case::refused(
-                    op,
-                    vec![base, index, values],
-                    Shape::new([7]),
-                    DType::Float32,
-                )
-            })
-            .into(),
+        Op::Gather => integers::gathers(),
+        Op::Scatter { .. } => integers::scatters(),
         Op::Where => {
             let cond = (HostData::Bool(vec![true, false, true]), Shape::new([3]));
             let a = (HostData::F32(vec![1.0, 2.0, 3.0]), Shape::new([3]));
@@ -242,8 +208,14 @@ fn cases(seed: &Op) -> Vec<Case> {
                     DType::Float32,
                 ),
             ]
+            .into_iter()
+            .chain(integers::wheres())
+            .collect()
         }
-        Op::Reduce { .. } => every::<ReduceOp>().into_iter().flat_map(reduce).collect(),
+        Op::Reduce { .. } => every::<ReduceOp>()
+            .into_iter()
+            .flat_map(|op| [reduce(op), integers::reduce(op)].into_iter().flatten())
+            .collect(),
         Op::Cumsum { .. } => {
             let mut cases = Vec::new();
             for dims in [vec![1000], vec![7, 1, 257], vec![3, 4, 5, 2]] {
@@ -258,6 +230,7 @@ fn cases(seed: &Op) -> Vec<Case> {
                     }
                 }
             }
+            cases.extend(integers::cumsums());
             cases
         }
     }
@@ -459,11 +432,6 @@ fn compare(op: CompareOp, with_scalar: bool) -> Vec<Case> {
     ]
 }
 
-/// `n` bools in an irregular pattern.
-fn bools(n: usize) -> Vec<bool> {
-    (0..n).map(|i| (i * 7 + i / 3) % 5 < 2).collect()
-}
-
 fn reduce(op: ReduceOp) -> Vec<Case> {
     let (expect, values): (Expect, fn(usize) -> Vec<f32>) = match op {
         // Pairwise on the reference, sequential on wgpu: exact on inputs
@@ -471,8 +439,8 @@ fn reduce(op: ReduceOp) -> Vec<Case> {
         ReduceOp::Sum => (Expect::Close(Tolerance::Exact), dyadic),
         ReduceOp::Prod => (Expect::Close(Tolerance::Exact), powers_of_two),
         ReduceOp::Max | ReduceOp::Min => (Expect::Close(Tolerance::Exact), mixed),
-        // int64 results.
-        ReduceOp::ArgMax | ReduceOp::ArgMin => (Expect::Refused, mixed),
+        // int64 results: `integers::reduce`.
+        ReduceOp::ArgMax | ReduceOp::ArgMin => return Vec::new(),
     };
     let mut cases = Vec::new();
     for dims in [vec![1], vec![1000], vec![7, 1, 257], vec![3, 4, 5, 2]] {

@@ -13,7 +13,7 @@ const LEN: usize = LANES + 1;
 const INNER: usize = LEN + 1;
 
 /// The WGSL that finds lane `i`'s first element, `base`.
-fn lane_start() -> String {
+pub(super) fn lane_start() -> String {
     format!(
         "    let n = params[{LEN}];
     let inner = params[{INNER}];

@@ -57,14 +57,15 @@ pub(super) fn compare_scalar(op: CompareOp) -> String {
     )
 }
 
-/// `out[i] = cond ? a : b`, broadcasting all three (`torch.where`).
-pub(super) fn select() -> String {
+/// `out[i] = cond ? a : b`, broadcasting all three (`torch.where`), of WGSL
+/// `element`s.
+pub(super) fn select(element: &str) -> String {
     format!(
         "@group(0) @binding(0) var<storage, read> params: array<u32>;
 @group(0) @binding(1) var<storage, read> cond: array<u32>;
-@group(0) @binding(2) var<storage, read> a: array<f32>;
-@group(0) @binding(3) var<storage, read> b: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> a: array<{element}>;
+@group(0) @binding(3) var<storage, read> b: array<{element}>;
+@group(0) @binding(4) var<storage, read_write> out: array<{element}>;
 {}
 {}
     out[i] = select(b[ib], a[ia], cond[ic] != 0u);
@@ -114,7 +115,7 @@ pub(super) fn fill() -> String {
 
 /// The loop that places each operand of a broadcasting kernel: offset
 /// `names[j]` of operand `j` at this thread's output coordinates.
-fn walk(names: &[&str]) -> String {
+pub(super) fn walk(names: &[&str]) -> String {
     let mut text = format!("    let rank = params[{RANK}];\n    var rest = i;\n");
     for name in names {
         text.push_str(&format!("    var {name} = 0u;\n"));

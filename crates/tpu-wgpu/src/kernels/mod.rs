@@ -10,8 +10,12 @@
 
 mod axis;
 mod broadcast;
+mod creation;
 mod elementwise;
 pub(crate) mod expr;
+mod index;
+pub(crate) mod int64;
+mod ints;
 mod mask;
 pub(crate) mod matmul;
 mod strided;
@@ -43,50 +47,138 @@ impl MatmulKernel {
 }
 
 /// What besides the op decides its kernel: the matmul kernel in use, the
-/// output's dtype and the first input's.
+/// output's dtype and the inputs'.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Variant {
     pub matmul: MatmulKernel,
     pub out: DType,
-    pub input: Option<DType>,
+    pub inputs: [Option<DType>; 3],
 }
 
 impl Variant {
     pub(crate) fn of(matmul: MatmulKernel, inputs: &[Operand<'_>], out: DType) -> Variant {
+        let mut dtypes = [None; 3];
+        for (slot, input) in dtypes.iter_mut().zip(inputs) {
+            *slot = Some(input.dtype);
+        }
         Variant {
             matmul,
             out,
-            input: inputs.first().map(|i| i.dtype),
+            inputs: dtypes,
         }
+    }
+
+    /// Float32 throughout, as the precompiled library's kernels are.
+    pub(crate) fn float(matmul: MatmulKernel) -> Variant {
+        Variant {
+            matmul,
+            out: DType::Float32,
+            inputs: [Some(DType::Float32); 3],
+        }
+    }
+
+    /// The first input's dtype.
+    fn input(&self) -> DType {
+        self.inputs[0].unwrap_or(DType::Float32)
     }
 
     /// Whether this is a bool tensor's fill or strided copy.
     fn bool_data(&self, op: &Op) -> bool {
         matches!(op, Op::Fill { .. } | Op::Strided { .. }) && self.out == DType::Bool
     }
+
+    /// Whether `op` runs on the integer kernels (`ints.rs`, `index.rs`,
+    /// `creation.rs`): an int32 or int64 anywhere, or bools compared,
+    /// reduced or summed as integers.
+    fn integer(&self, op: &Op) -> bool {
+        let wide = |d: DType| matches!(d, DType::Int32 | DType::Int64);
+        let bool_in = self.input() == DType::Bool;
+        wide(self.out)
+            || self.inputs.iter().flatten().any(|&d| wide(d))
+            || (bool_in
+                && matches!(
+                    op,
+                    Op::Compare { .. }
+                        | Op::CompareScalar { .. }
+                        | Op::Reduce { .. }
+                        | Op::SumAll
+                        | Op::Cumsum { .. }
+                ))
+    }
+
+    /// What sets an integer kernel's name apart: its dtypes, the output's
+    /// first (`_i64_f32` is an int64 out of a float32).
+    fn signature(&self) -> String {
+        let code = |d: DType| match d {
+            DType::Float32 => "f32",
+            DType::Bool => "b",
+            DType::Int32 => "i32",
+            DType::Int64 => "i64",
+            _ => "x",
+        };
+        std::iter::once(self.out)
+            .chain(self.inputs.iter().flatten().copied())
+            .map(|d| format!("_{}", code(d)))
+            .collect()
+    }
+}
+
+/// The dtypes the device holds: float32, bool (one `u32` word), int32 and
+/// int64 (two words, `int64.rs`).
+fn on_device(d: DType) -> bool {
+    matches!(
+        d,
+        DType::Float32 | DType::Bool | DType::Int32 | DType::Int64
+    )
 }
 
 /// Whether the backend has a kernel for `op` on these dtypes: float32
-/// throughout, or bool where a mask is made, read or moved (`mask.rs`).
+/// throughout, and bool, int32 and int64 where an op takes them.
 pub(crate) fn check_dtypes(
     op: &Op,
     inputs: &[Operand<'_>],
     out: DType,
 ) -> Result<(), BackendError> {
-    use DType::{Bool, Float32};
+    use DType::{Bool, Float32, Int32, Int64};
     // Per launch: no allocation, the dtypes are read in place.
     let types = || inputs.iter().map(|i| i.dtype);
     let is = |want: &[DType]| types().eq(want.iter().copied());
+    let int = |d: DType| matches!(d, Int32 | Int64);
+    let first = types().next().unwrap_or(Float32);
+    let all_first = || types().all(|t| t == first);
     let fits = match op {
         Op::Compare { .. } | Op::CompareScalar { .. } => {
-            out == Bool && types().all(|t| t == Float32)
+            out == Bool && (types().all(|t| t == Float32) || types().all(ints::integral))
         }
-        Op::Where => out == Float32 && is(&[Bool, Float32, Float32]),
-        Op::Cast { to } => {
-            matches!(to, Bool | Float32) && (is(&[Bool]) || is(&[Float32])) && out == *to
+        Op::Where => {
+            on_device(out)
+                && out != Bool
+                && inputs.len() == 3
+                && inputs[0].dtype == Bool
+                && inputs[1].dtype == out
+                && inputs[2].dtype == out
         }
-        Op::Fill { .. } => matches!(out, Bool | Float32),
-        Op::Strided { .. } => matches!(out, Bool | Float32) && is(&[out]),
+        Op::Cast { to } => on_device(*to) && on_device(first) && out == *to,
+        Op::Fill { .. } | Op::Eye => on_device(out),
+        Op::Strided { .. } => on_device(out) && is(&[out]),
+        Op::Gather => on_device(out) && is(&[out, Int64]),
+        Op::Scatter { accumulate } => {
+            on_device(out) && is(&[out, Int64, out]) && !(*accumulate && out == Bool)
+        }
+        Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } if int(out) => {
+            all_first() && first == out && unary_keeps(op)
+        }
+        Op::Reduce {
+            op: ReduceOp::ArgMax | ReduceOp::ArgMin,
+            ..
+        } => out == Int64 && (first == Float32 || int(first)),
+        Op::Reduce { op: r, .. } if ints::integral(first) => {
+            ints::check_reduce(*r, first)?;
+            on_device(out)
+        }
+        Op::Cumsum { .. } | Op::SumAll if ints::integral(first) => int(out),
+        Op::Arange { .. } => matches!(out, Float32 | Int32 | Int64),
+        Op::Linspace { .. } => out == Float32,
         _ => out == Float32 && types().all(|t| t == Float32),
     };
     if fits {
@@ -94,20 +186,30 @@ pub(crate) fn check_dtypes(
     }
     let odd = std::iter::once(out)
         .chain(types())
-        .find(|&d| d != Float32)
-        .unwrap_or(Float32);
+        .find(|&d| !on_device(d))
+        .unwrap_or(out);
     Err(unsupported_dtype(odd))
+}
+
+/// A unary op on integers must be one that keeps them (the reference's
+/// others compute in float).
+fn unary_keeps(op: &Op) -> bool {
+    match op {
+        Op::Unary { op } => op.keeps_integers(),
+        _ => true,
+    }
 }
 
 /// The name `op`'s pipeline is kept under, and its kernel is called in the
 /// Report: its kernel's name, which determines its source, and what sets a
 /// variant apart (`_tiled` for the tiled matmul, `_bool` for bool data, a
-/// cast's source dtype).
+/// cast's source dtype, an integer kernel's dtypes).
 pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
     let name = op.kernel_name();
     match op {
         Op::MatMul { .. } if variant.matmul == MatmulKernel::Tiled => format!("{name}_tiled"),
-        Op::Cast { .. } if variant.input == Some(DType::Bool) => format!("{name}_from_bool"),
+        _ if variant.integer(op) => format!("{name}{}", variant.signature()),
+        Op::Cast { .. } if variant.input() == DType::Bool => format!("{name}_from_bool"),
         _ if variant.bool_data(op) => format!("{name}_bool"),
         _ => name,
     }
@@ -115,6 +217,8 @@ pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
 
 /// `source`, for `variant`.
 pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
+    let out = variant.out;
+    let input = variant.input();
     match op {
         Op::MatMul {
             transpose_a,
@@ -123,32 +227,88 @@ pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
             matmul::tiled_source(*transpose_a, *transpose_b)
         }
         Op::Fill { .. } if variant.bool_data(op) => mask::fill(),
-        Op::Strided { .. } if variant.bool_data(op) => strided::copy_of("u32"),
-        Op::Cast { to } => mask::cast(variant.input.unwrap_or(DType::Float32), *to),
+        Op::Fill { .. } if variant.integer(op) => creation::fill(out),
+        Op::Strided { .. } if out != DType::Float32 => strided::copy_of(int64::storage(out)),
+        Op::Cast { to } if variant.integer(op) => ints::cast(input, *to),
+        Op::Cast { to } => mask::cast(input, *to),
+        Op::Where => mask::select(int64::storage(out)),
+        Op::Arange { .. } => creation::arange(out),
+        Op::Linspace { .. } => creation::linspace(),
+        Op::Eye => creation::eye(out),
+        Op::Gather => index::gather(out),
+        Op::Scatter { accumulate } => index::scatter(out, *accumulate),
+        _ if !variant.integer(op) => source(op),
+        Op::Binary { op } => ints::binary(*op, out),
+        Op::BinaryScalar {
+            op, scalar_on_left, ..
+        } => ints::binary_scalar(*op, *scalar_on_left, out),
+        Op::Unary { op } => ints::unary(*op, out),
+        Op::Compare { op } => ints::compare(*op, input, variant.inputs[1].unwrap_or(input)),
+        Op::CompareScalar { op, .. } => ints::compare_scalar(*op, input),
+        Op::Reduce {
+            op: r @ (ReduceOp::ArgMax | ReduceOp::ArgMin),
+            ..
+        } => ints::arg_reduce(*r, input, out),
+        Op::Reduce { op, .. } => ints::reduce(*op, input, out),
+        Op::Cumsum { reverse, .. } => ints::cumsum(*reverse, input, out),
+        Op::SumAll => ints::sum_all(input, out),
         _ => source(op),
     }
 }
 
-/// `launch`, for `variant`.
+/// The launches of `op` for `variant`: one, but for a scatter's phases
+/// (`index.rs`).
 pub(crate) fn launch_with(
     op: &Op,
     inputs: &[Operand<'_>],
     out: &Shape,
     variant: Variant,
-) -> Result<Launch, BackendError> {
+) -> Result<Vec<Launch>, BackendError> {
     check_dtypes(op, inputs, variant.out)?;
-    match op {
+    let one = match op {
         Op::MatMul {
             transpose_a,
             transpose_b,
-        } if variant.matmul == MatmulKernel::Tiled => Ok(matmul::tiled_launch(
-            inputs[0].shape,
-            inputs[1].shape,
-            *transpose_a,
-            *transpose_b,
-        )),
-        Op::Fill { value } if variant.bool_data(op) => Ok(mask::fill_launch(out, *value)),
-        _ => launch(op, inputs, out),
+        } if variant.matmul == MatmulKernel::Tiled => {
+            matmul::tiled_launch(inputs[0].shape, inputs[1].shape, *transpose_a, *transpose_b)
+        }
+        Op::Fill { value } if variant.bool_data(op) => mask::fill_launch(out, *value),
+        Op::Fill { value } if variant.integer(op) => {
+            creation::fill_launch(out, variant.out, *value)
+        }
+        Op::Arange { start, step } => creation::arange_launch(*start, *step, out, variant.out)?,
+        Op::Linspace { start, end } => creation::linspace_launch(*start, *end, out)?,
+        Op::Eye => creation::eye_launch(out),
+        Op::Gather => index::gather_launch(out.numel()),
+        Op::Scatter { accumulate } => {
+            return index::scatter_launches(
+                inputs[1].shape.numel(),
+                inputs[0].shape.numel(),
+                *accumulate,
+            );
+        }
+        Op::Reduce { op: r, axis }
+            if variant.integer(op) || matches!(r, ReduceOp::ArgMax | ReduceOp::ArgMin) =>
+        {
+            axis::launch(inputs[0].shape, *axis)
+        }
+        Op::BinaryScalar { scalar, .. } if variant.integer(op) => {
+            ints::binary_scalar_launch(out, *scalar)
+        }
+        Op::CompareScalar { op: c, scalar } if variant.integer(op) => {
+            ints::compare_scalar_launch(*c, *scalar, out)
+        }
+        _ => launch(op, inputs, out)?,
+    };
+    Ok(vec![one])
+}
+
+/// The words of scratch `op`'s kernel binds after its output: a
+/// last-wins scatter's marks, one per element of its base.
+pub(crate) fn scratch_words(op: &Op, inputs: &[Operand<'_>]) -> usize {
+    match op {
+        Op::Scatter { accumulate: false } => inputs[0].shape.numel(),
+        _ => 0,
     }
 }
 
@@ -182,17 +342,12 @@ pub(crate) fn source(op: &Op) -> String {
         Op::SumAll => sum_all::source(),
         Op::Compare { op } => mask::compare(*op),
         Op::CompareScalar { op, .. } => mask::compare_scalar(*op),
-        Op::Where => mask::select(),
+        Op::Where => mask::select("f32"),
         Op::Cast { to } => mask::cast(DType::Float32, *to),
-        Op::Gather | Op::Scatter { .. } => {
-            unreachable!("the wgpu backend refuses integer operands before planning")
+        Op::Gather | Op::Scatter { .. } | Op::Arange { .. } | Op::Linspace { .. } | Op::Eye => {
+            unreachable!("`source_with` writes {}", op.kernel_name())
         }
-        Op::Arange { .. }
-        | Op::Linspace { .. }
-        | Op::Eye
-        | Op::Nonzero
-        | Op::Random { .. }
-        | Op::Pallas { .. } => {
+        Op::Nonzero | Op::Random { .. } | Op::Pallas { .. } => {
             unreachable!(
                 "the wgpu backend refuses {} when planning",
                 op.kernel_name()
@@ -355,13 +510,42 @@ mod tests {
             strided::copy_of("u32"),
             mask::compare(tpu_ir::CompareOp::Ne),
             mask::compare_scalar(tpu_ir::CompareOp::Gt),
-            mask::select(),
+            mask::select("f32"),
+            mask::select("vec2<u32>"),
             mask::cast(DType::Float32, DType::Bool),
             mask::cast(DType::Bool, DType::Float32),
             mask::fill(),
             axis::reduce(ReduceOp::Sum),
             axis::reduce(ReduceOp::Max),
             axis::cumsum(true),
+            strided::copy_of("vec2<u32>"),
+            ints::binary(BinaryOp::FloorDiv, DType::Int64),
+            ints::binary(BinaryOp::Pow, DType::Int32),
+            ints::binary_scalar(BinaryOp::Remainder, true, DType::Int64),
+            ints::unary(UnaryOp::Sign, DType::Int64),
+            ints::compare(tpu_ir::CompareOp::Le, DType::Int64, DType::Int32),
+            ints::compare_scalar(tpu_ir::CompareOp::Ge, DType::Bool),
+            ints::cast(DType::Float32, DType::Int64),
+            ints::cast(DType::Float32, DType::Int32),
+            ints::cast(DType::Int64, DType::Float32),
+            ints::cast(DType::Int32, DType::Bool),
+            ints::reduce(ReduceOp::Max, DType::Bool, DType::Bool),
+            ints::reduce(ReduceOp::Sum, DType::Int32, DType::Int64),
+            ints::arg_reduce(ReduceOp::ArgMax, DType::Float32, DType::Int64),
+            ints::arg_reduce(ReduceOp::ArgMin, DType::Int64, DType::Int64),
+            ints::cumsum(true, DType::Int64, DType::Int64),
+            ints::sum_all(DType::Bool, DType::Int64),
+            creation::arange(DType::Int64),
+            creation::arange(DType::Float32),
+            creation::linspace(),
+            creation::eye(DType::Float32),
+            creation::fill(DType::Int64),
+            creation::fill(DType::Int32),
+            index::gather(DType::Float32),
+            index::gather(DType::Int64),
+            index::scatter(DType::Float32, false),
+            index::scatter(DType::Float32, true),
+            index::scatter(DType::Int64, true),
         ];
         for source in sources {
             crate::codegen::tests::validate(&source);

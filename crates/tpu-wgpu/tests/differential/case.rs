@@ -171,7 +171,22 @@ pub fn run_case(gpu: &mut WgpuBackend, case: &Case) -> Result<(), String> {
                     reference.dtype()
                 ));
             }
-            // Bools as 0 and 1; float32 exactly through float64.
+            // Integers (and bools) exactly.
+            if let (Some(expected), Some(actual)) = (reference.as_i64(), actual.as_i64()) {
+                return match expected.iter().zip(&actual).position(|(e, a)| e != a) {
+                    _ if expected.len() != actual.len() => Err(format!(
+                        "{what}: {} values, expected {}",
+                        actual.len(),
+                        expected.len()
+                    )),
+                    Some(i) => Err(format!(
+                        "{what}: element {i}: reference {}, wgpu {}",
+                        expected[i], actual[i]
+                    )),
+                    None => Ok(()),
+                };
+            }
+            // Float32 exactly through float64.
             let values =
                 |d: &HostData| -> Vec<f32> { d.to_f64().iter().map(|&v| v as f32).collect() };
             let (expected, actual) = (values(&reference), values(&actual));

@@ -1,4 +1,4 @@
-# int64 tensors on the tpu device: ops without an accelerator kernel run on the host.
+# int64 tensors on the tpu device, and float32 ones made from them.
 import torch
 
 a = torch.tensor([1, 2, 3], device="tpu")
