@@ -93,7 +93,13 @@ export function renderKernels(target: HTMLElement, report: Report) {
       el("td", {}, k.name, hints, source),
       el("td", {}, `${ops.length}: ${ops.join(" ")}`),
       el("td", {}, cacheText(k)),
-      el("td", {}, cost ? `${us(cost.simulated_us)} (${cost.unit}, ${cost.bound}-bound)` : ""),
+      el(
+        "td",
+        {},
+        cost ? `${us(cost.simulated_us)} (${cost.unit}, ${cost.bound}-bound)` : "",
+        // Where this machine's GPU timed it (native runs): measured, not simulated.
+        k.measured ? el("div", { className: "hint measured" }, `${us(k.measured.duration_us)} measured on this machine's GPU`) : "",
+      ),
       el("td", {}, cost?.mxu_utilization != null ? `${Math.round(cost.mxu_utilization * 100)}%` : ""),
     );
   };

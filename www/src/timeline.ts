@@ -23,6 +23,8 @@ const LANE_MEANING: Record<string, string> = {
   SparseCore: "gathers and scatters on a SparseCore",
   "HBM ↔ host transfers": "values read back to the host at a sync",
   ICI: "collectives between chips",
+  "this machine's GPU (measured)":
+    "the kernels as this machine's GPU ran them, from timestamps around each (measured wall time on the GPU's own clock, from its first kernel: not simulated)",
 };
 
 function laneClass(name: string): string {
@@ -57,7 +59,12 @@ export function renderTimeline(target: HTMLElement, report: Report, trace: (r: R
     target.replaceChildren(el("p", {}, "No timeline: the run launched no kernels."));
     return;
   }
-  const total = Math.max(timeline.total_us, 1e-9);
+  // The measured lane (native runs only) may outlast the simulated chip.
+  const end = timeline.lanes.reduce(
+    (m, l) => l.events.reduce((n, e) => Math.max(n, e.start_us + e.duration_us), m),
+    timeline.total_us,
+  );
+  const total = Math.max(end, 1e-9);
   const lanes = timeline.lanes;
   const layout = report.device.layout;
   // One row per lane, and a header row before each rank's group of lanes.

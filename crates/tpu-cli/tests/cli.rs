@@ -164,6 +164,58 @@ fn ops_without_a_wgpu_kernel_fall_back_to_the_host_and_say_so() {
     assert_eq!(mul["backend"], "wgpu", "{mul}");
 }
 
+#[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
+fn wgpu_kernels_carry_their_measured_times_beside_the_simulated_ones() {
+    // lavapipe, like Vulkan GPUs, has timestamps inside compute passes.
+    let (_, report) = run_on_wgpu_with_report("int64_on_device.py");
+    let kernels = report["kernels"].as_array().unwrap();
+    assert!(!kernels.is_empty());
+    for k in kernels {
+        let m = &k["measured"];
+        let duration = m["duration_us"].as_f64().unwrap_or(-1.0);
+        assert!(duration >= 0.0 && duration.is_finite(), "{k}");
+        assert!(k["cost"]["simulated_us"].as_f64().unwrap() > 0.0, "{k}");
+    }
+    let lanes = report["timeline"]["lanes"].as_array().unwrap();
+    let lane = lanes
+        .iter()
+        .find(|l| l["name"] == "this machine's GPU (measured)")
+        .expect("a lane of measured times");
+    let events = lane["events"].as_array().unwrap();
+    assert_eq!(events.len(), kernels.len());
+    assert_eq!(
+        events[0]["start_us"].as_f64(),
+        Some(0.0),
+        "from the first kernel"
+    );
+    // Turned off: nothing measured, no lane.
+    let dir = std::env::temp_dir().join(format!("tpu-cli-untimed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tpu"))
+        .env("TPU_GPU_TIMESTAMPS", "0")
+        .args(["run", "--backend", "wgpu", "--report"])
+        .arg(&path)
+        .arg(program("int64_on_device.py"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let kernels = report["kernels"].as_array().unwrap();
+    assert!(kernels.iter().all(|k| k["measured"].is_null()));
+    let lanes = report["timeline"]["lanes"].as_array().unwrap();
+    assert!(
+        lanes
+            .iter()
+            .all(|l| l["name"] != "this machine's GPU (measured)")
+    );
+}
+
 /// The benchmark harness at toy sizes: it runs every workload in both modes
 /// and prints the JSON fields the issue asks for. Times at these sizes are
 /// noise and are not checked (benchmarks are not timed unit tests); kernel

@@ -61,6 +61,9 @@ pub struct Dispatched {
     pub kernel: String,
     /// The language the kernel is written in: `WGSL` or `Rust`.
     pub kernel_language: &'static str,
+    /// The launch's number on a backend that measures its kernels
+    /// (`Backend::measured`).
+    pub launch: Option<u64>,
 }
 
 /// What running a fusion group produced.
@@ -70,6 +73,17 @@ pub struct FusedDispatch {
     /// The generated source (WGSL), or a description for the reference.
     pub source: String,
     pub kernel_language: &'static str,
+    /// As `Dispatched::launch`.
+    pub launch: Option<u64>,
+}
+
+/// What one launch took on this machine's device, from its timestamps
+/// (wall time measured, not simulated): its start on the device's clock,
+/// whose origin means nothing, and its duration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub start_ns: f64,
+    pub duration_ns: f64,
 }
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -229,6 +243,13 @@ pub trait Backend {
 
     /// The name under which this backend's driver-level pipeline cache is
     /// persisted, where the driver has one (Vulkan natively); none otherwise.
+    /// What launch `launch` (`Dispatched::launch`) took on this machine, once
+    /// its timestamps are back; each launch is claimed once. None where the
+    /// backend does not measure.
+    fn measured(&mut self, _launch: u64) -> Option<Measured> {
+        None
+    }
+
     fn driver_cache_key(&self) -> Option<String> {
         None
     }

@@ -103,6 +103,8 @@ struct Launch {
     lookup: Lookup,
     source: Option<String>,
     work: tpu_device::cost::Work,
+    /// The backend's number for it (`Dispatched::launch`).
+    launch: Option<u64>,
 }
 
 /// A pending op defined with a value that already exists: a compiled graph
@@ -262,7 +264,25 @@ impl FusingBackend {
             compile_ms,
             work: launch.work,
             cost: None,
+            measured: None,
+            launch: launch.launch,
         });
+    }
+
+    /// Fills in what the launches recorded so far took on this machine,
+    /// where the backend measured them.
+    pub(crate) fn claim_measured(&mut self) {
+        for k in &mut self.kernels {
+            if let (Some(launch), None) = (k.launch, k.measured) {
+                k.measured = self
+                    .inner
+                    .measured(launch)
+                    .map(|m| crate::report::MeasuredTime {
+                        start_us: m.start_ns / 1000.0,
+                        duration_us: m.duration_ns / 1000.0,
+                    });
+            }
+        }
     }
 
     /// Runs one op as a kernel of its own, through the compilation cache
@@ -296,6 +316,7 @@ impl FusingBackend {
             lookup,
             source,
             work: crate::work::op_work(op, operands, out_shape, out_dtype),
+            launch: done.launch,
         };
         self.record(launch, vec![op_index], started);
         Ok(done)
@@ -487,6 +508,7 @@ impl FusingBackend {
                 lookup,
                 source: Some(done.source),
                 work: crate::work::fused_work(&kernel),
+                launch: done.launch,
             };
             self.record(launch, ops, started);
         }

@@ -28,8 +28,8 @@ mod work;
 
 pub use autograd::{Node, Walk, WalkStep};
 pub use backend::{
-    Backend, BackendError, BackendKind, BackendLabel, BufferId, Dispatched, FusedDispatch, Operand,
-    ReadFuture, SharedBackend, run_op,
+    Backend, BackendError, BackendKind, BackendLabel, BufferId, Dispatched, FusedDispatch,
+    Measured, Operand, ReadFuture, SharedBackend, run_op,
 };
 pub use cache::CacheEntry;
 pub use data::{HostData, Scalar};

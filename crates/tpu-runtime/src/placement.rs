@@ -198,6 +198,8 @@ impl Runtime {
                 compile_ms: None,
                 work,
                 cost: None,
+                measured: None,
+                launch: None,
             });
         }
         // A padded graph's ops are not the program's: neither logged nor

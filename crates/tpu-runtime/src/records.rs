@@ -104,6 +104,25 @@ pub struct KernelRecord {
     /// What the chosen TPU would take for it (simulated, not measured).
     #[serde(default)]
     pub cost: Option<tpu_device::cost::Cost>,
+    /// What it took on this machine's GPU (measured, not simulated), where
+    /// the backend measures kernels and its times were back when the Report
+    /// was made.
+    #[serde(default)]
+    pub measured: Option<MeasuredTime>,
+    /// The backend's number for the launch, to claim its measured time.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub launch: Option<u64>,
+}
+
+/// A kernel's time on this machine's GPU, from timestamps around it: its
+/// start on the device's clock (only differences between starts mean
+/// anything) and its duration, in microseconds.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MeasuredTime {
+    pub start_us: f64,
+    pub duration_us: f64,
 }
 
 /// A materialisation point: the host waited for a device value.

@@ -468,6 +468,7 @@ impl Backend for ReferenceBackend {
             buffer: self.store(data),
             kernel: op.kernel_name(),
             kernel_language: "Rust",
+            launch: None,
         })
     }
 
@@ -529,6 +530,7 @@ impl Backend for ReferenceBackend {
                 ),
             },
             kernel_language: "Rust",
+            launch: None,
         })
     }
 

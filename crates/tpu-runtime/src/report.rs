@@ -11,8 +11,8 @@ use crate::backend::BackendKind;
 use serde::{Deserialize, Serialize};
 
 pub use crate::records::{
-    CacheStats, CollectiveRecord, DeviceSummary, Diagnostic, HintCount, KernelRecord, ModeSpan,
-    NonFinite, OpRecord, SourceSpan, SyncRecord,
+    CacheStats, CollectiveRecord, DeviceSummary, Diagnostic, HintCount, KernelRecord, MeasuredTime,
+    ModeSpan, NonFinite, OpRecord, SourceSpan, SyncRecord,
 };
 
 mod summary;

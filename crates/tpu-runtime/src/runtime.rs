@@ -20,7 +20,7 @@ use crate::tensor::{Device, Home, ReleaseQueue, Tensor};
 use tpu_ir::{DType, Op, Shape};
 
 mod creation;
-mod device;
+pub(crate) mod device;
 mod distributed;
 mod elementwise;
 mod error;
@@ -240,6 +240,7 @@ impl Runtime {
     /// syncs, cache counters, mode, Debug findings.
     pub fn finish_report(&mut self, report: &mut crate::Report) -> Result<(), RuntimeError> {
         self.tpu.flush()?;
+        self.tpu.claim_measured();
         report.ops = std::mem::take(&mut self.ops);
         report.kernels = std::mem::take(&mut self.tpu.kernels);
         self.tpu.sourced.clear();

@@ -61,6 +61,8 @@ pub struct WgpuBackend {
     matmul: MatmulKernel,
     /// The variant of the last op `execute` ran, for `op_source`.
     last_variant: Option<Variant>,
+    /// The number the next op's launch gets, for its measured time.
+    next_launch: u64,
 }
 
 impl Drop for WgpuBackend {
@@ -90,8 +92,16 @@ impl WgpuBackend {
             .map_err(|e| WgpuInitError::NoAdapter(e.to_string()))?;
         let info = adapter.get_info();
         // A driver-level pipeline cache where there is one: compiled pipelines
-        // can then be persisted between runs (`tpu run --cache-dir`).
-        let required_features = adapter.features() & wgpu::Features::PIPELINE_CACHE;
+        // can then be persisted between runs (`tpu run --cache-dir`). And
+        // timestamps to measure each kernel (`timing.rs`), natively: Chrome
+        // rounds WebGPU's timestamps to 100 us, longer than most kernels take.
+        let mut wanted = wgpu::Features::PIPELINE_CACHE;
+        let measure = std::env::var("TPU_GPU_TIMESTAMPS").as_deref() != Ok("0");
+        if measure && info.backend != wgpu::Backend::BrowserWebGpu {
+            wanted |=
+                wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+        }
+        let required_features = adapter.features() & wanted;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("tpu-playground"),
@@ -122,7 +132,8 @@ impl WgpuBackend {
         Ok(WgpuBackend {
             matmul,
             last_variant: None,
-            batch: Batch::new(&device),
+            batch: Batch::new(&device, &queue),
+            next_launch: 0,
             staging: HashMap::new(),
             device,
             queue,
@@ -179,9 +190,12 @@ impl WgpuBackend {
         })
     }
 
-    /// Records one launch of `kernel` (see `Batch::dispatch`).
+    /// Records one launch of `kernel` (see `Batch::dispatch`) for the op
+    /// numbered `launch`.
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &mut self,
+        launch: u64,
         name: &str,
         kernel: &Kernel,
         params: Option<&[u32]>,
@@ -190,7 +204,26 @@ impl WgpuBackend {
     ) {
         let (device, queue) = (&self.device, &self.queue);
         self.batch
-            .dispatch(device, queue, name, kernel, params, buffers, grid);
+            .dispatch(device, queue, launch, name, kernel, params, buffers, grid);
+    }
+
+    /// The next op's launch number.
+    fn number_launch(&mut self) -> u64 {
+        self.next_launch += 1;
+        self.next_launch
+    }
+
+    /// Stops measuring kernels (for `tpu bench --dispatch`, which measures
+    /// the host's cost of a launch without the timestamps' share).
+    pub fn set_measuring(&mut self, on: bool) {
+        if !on {
+            self.batch.timing = None;
+        }
+    }
+
+    /// Whether kernels are measured on this device.
+    pub fn measures(&self) -> bool {
+        self.batch.timing.is_some()
     }
 
     /// Gives the queue what is recorded; an error wgpu raises then names
@@ -286,12 +319,21 @@ impl WgpuBackend {
         buffers.push(out.clone());
         buffers.extend(scratch);
         let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
-        self.launch(&name, &pipeline, None, &buffers, (shader.groups, 1, 1));
+        let launch = self.number_launch();
+        self.launch(
+            launch,
+            &name,
+            &pipeline,
+            None,
+            &buffers,
+            (shader.groups, 1, 1),
+        );
         self.take_device_error()?;
         Ok(Dispatched {
             buffer: self.insert(out),
             kernel: name,
             kernel_language: "WGSL",
+            launch: Some(launch),
         })
     }
 
@@ -502,7 +544,9 @@ impl Backend for WgpuBackend {
         }
         buffers.extend(outs.iter().cloned());
         let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        let launch = self.number_launch();
         self.launch(
+            launch,
             &name,
             &pipeline,
             Some(&params),
@@ -515,6 +559,7 @@ impl Backend for WgpuBackend {
             buffers,
             source,
             kernel_language: "WGSL",
+            launch: Some(launch),
         })
     }
 
@@ -541,6 +586,7 @@ impl Backend for WgpuBackend {
             words => Some(self.storage_size(words)?),
         };
         let out = self.tensor_buffer(size);
+        let launch = self.number_launch();
         if out_shape.numel() > 0 {
             let pipeline = self.pipeline(&name, || kernels::source_with(op, variant));
             let mut buffers = Vec::with_capacity(inputs.len() + 2);
@@ -550,13 +596,14 @@ impl Backend for WgpuBackend {
             buffers.push(out.clone());
             buffers.extend(scratch.map(|size| self.kernel_scratch(size)));
             let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
-            for launch in &launches {
+            for phase in &launches {
                 self.launch(
+                    launch,
                     &name,
                     &pipeline,
-                    Some(&launch.params),
+                    Some(&phase.params),
                     &buffers,
-                    launch.workgroups,
+                    phase.workgroups,
                 );
             }
         }
@@ -565,6 +612,7 @@ impl Backend for WgpuBackend {
             buffer: self.insert(out),
             kernel: name,
             kernel_language: "WGSL",
+            launch: Some(launch),
         })
     }
 
@@ -652,6 +700,25 @@ impl Backend for WgpuBackend {
 
     fn submissions(&self) -> u64 {
         self.batch.submissions()
+    }
+
+    /// A launch still in the open batch is submitted first; natively the
+    /// queue is then waited for (in a browser a readback arrives from the
+    /// event loop, and one not yet there is reported unmeasured).
+    fn measured(&mut self, launch: u64) -> Option<tpu_runtime::Measured> {
+        let pending = self.batch.timing.as_ref()?.is_pending(launch);
+        if pending {
+            self.submit().ok()?;
+        }
+        let timing = self.batch.timing.as_mut()?;
+        if let Some(m) = timing.claim(launch) {
+            return Some(m);
+        }
+        if !timing.waiting() {
+            return None;
+        }
+        self.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+        self.batch.timing.as_mut()?.claim(launch)
     }
 
     fn driver_cache_key(&self) -> Option<String> {

@@ -17,7 +17,11 @@
 //! made (at once, so the backend names the op), and the rest (a dispatch the
 //! pass refuses) when the batch is submitted; those name the kernels the
 //! batch held.
+//!
+//! Where the device measures (`timing.rs`), each launch is bracketed by
+//! timestamps, resolved at the end of its batch's encoder.
 
+use crate::timing::{Bracket, Timing};
 use std::num::NonZeroU64;
 
 /// A compiled kernel: its pipeline and the layout of its bind group.
@@ -42,6 +46,7 @@ const ARENA_BYTES: u64 = 1 << 20;
 const NAMED: usize = 8;
 
 pub(crate) struct Batch {
+    device: wgpu::Device,
     encoder: Option<wgpu::CommandEncoder>,
     pass: Option<wgpu::ComputePass<'static>>,
     /// The kernels recorded since the last submission, by name.
@@ -54,10 +59,12 @@ pub(crate) struct Batch {
     /// `tpu bench --dispatch`'s comparison).
     each: bool,
     submissions: u64,
+    /// Timestamps around each launch, where the device has them.
+    pub timing: Option<Timing>,
 }
 
 impl Batch {
-    pub(crate) fn new(device: &wgpu::Device) -> Batch {
+    pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Batch {
         let limits = device.limits();
         let align = limits
             .min_storage_buffer_offset_alignment
@@ -71,6 +78,8 @@ impl Batch {
             mapped_at_creation: false,
         });
         Batch {
+            device: device.clone(),
+            timing: Timing::new(device, queue),
             encoder: None,
             pass: None,
             kernels: Vec::new(),
@@ -109,12 +118,15 @@ impl Batch {
     /// Records one launch of `kernel` on `grid`: its `params` (binding 0,
     /// from the arena) where it has them, then `buffers` (the next bindings,
     /// in order). The bind group is made here, so wgpu's complaints about it
-    /// are raised at once, while the backend still knows the op.
+    /// are raised at once, while the backend still knows the op. `launch`
+    /// names the op's launch for its measured time (the dispatches of one op
+    /// share it).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn dispatch(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
+        launch: u64,
         name: &str,
         kernel: &Kernel,
         params: Option<&[u32]>,
@@ -145,10 +157,39 @@ impl Batch {
             layout: &kernel.layout,
             entries: &entries,
         });
-        let pass = self.pass(device);
-        pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(grid.0, grid.1, grid.2);
+        if self.timing.as_ref().is_some_and(|t| !t.has_room()) {
+            self.submit(queue);
+        }
+        let record = |pass: &mut wgpu::ComputePass<'_>| {
+            pass.set_pipeline(&kernel.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(grid.0, grid.1, grid.2);
+        };
+        match self.timing.as_ref().map(|t| t.bracket) {
+            None => record(self.pass(device)),
+            Some(Bracket::InsidePass) => {
+                self.pass(device);
+                let (Some(pass), Some(timing)) = (self.pass.as_mut(), self.timing.as_mut()) else {
+                    unreachable!("the pass was just begun and timing checked")
+                };
+                let (begin, end) = timing.bracket_next(launch);
+                pass.write_timestamp(timing.queries(), begin);
+                record(pass);
+                pass.write_timestamp(timing.queries(), end);
+            }
+            Some(Bracket::OwnPass) => {
+                self.pass = None;
+                let encoder = self
+                    .encoder
+                    .get_or_insert_with(|| device.create_command_encoder(&Default::default()));
+                let timing = self.timing.as_mut().expect("checked above");
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(name),
+                    timestamp_writes: Some(timing.pass_writes(launch)),
+                });
+                record(&mut pass);
+            }
+        }
         self.kernels.push(name.to_string());
         if self.each {
             self.submit(queue);
@@ -195,11 +236,18 @@ impl Batch {
         let Some(encoder) = self.encoder.take() else {
             return Vec::new();
         };
+        let mut encoder = encoder;
+        if let Some(timing) = self.timing.as_mut() {
+            timing.resolve(&self.device, &mut encoder);
+        }
         if !self.params.is_empty() {
             queue.write_buffer(&self.arena, 0, &self.params);
             self.params.clear();
         }
         queue.submit([encoder.finish()]);
+        if let Some(timing) = self.timing.as_mut() {
+            timing.submitted();
+        }
         self.submissions += 1;
         std::mem::take(&mut self.kernels)
     }

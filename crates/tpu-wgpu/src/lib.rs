@@ -22,6 +22,7 @@ mod kernels;
 pub mod library;
 mod pallas;
 mod testing;
+mod timing;
 
 pub use backend::{WgpuBackend, WgpuInitError};
 pub use kernels::MatmulKernel;

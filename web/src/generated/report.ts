@@ -663,7 +663,13 @@ work: Work,
 /**
  * What the chosen TPU would take for it (simulated, not measured).
  */
-cost: Cost | null, };
+cost: Cost | null, 
+/**
+ * What it took on this machine's GPU (measured, not simulated), where
+ * the backend measures kernels and its times were back when the Report
+ * was made.
+ */
+measured: MeasuredTime | null, };
 
 /**
  * What one link carried over a whole collective, in each direction.
@@ -673,6 +679,13 @@ export type LinkTraffic = {
  * Towards the link's `to` chip.
  */
 forward_bytes: number, backward_bytes: number, };
+
+/**
+ * A kernel's time on this machine's GPU, from timestamps around it: its
+ * start on the device's clock (only differences between starts mean
+ * anything) and its duration, in microseconds.
+ */
+export type MeasuredTime = { start_us: number, duration_us: number, };
 
 /**
  * What one rank's chip held at a phase of an FSDP run, in bytes by kind.

@@ -192,6 +192,8 @@ fn matmul(
 
 pub fn run(json: bool) -> Result<(), String> {
     let mut backend = pollster::block_on(WgpuBackend::new()).map_err(err)?;
+    // The host's cost of a launch, without the timestamps around it.
+    backend.set_measuring(false);
     let device = backend.device_description();
     let mut lines = Vec::new();
     for each in [false, true] {

@@ -112,6 +112,10 @@ impl Backend for SharedBackend {
         self.0.borrow().submissions()
     }
 
+    fn measured(&mut self, launch: u64) -> Option<super::Measured> {
+        self.0.borrow_mut().measured(launch)
+    }
+
     fn driver_cache_key(&self) -> Option<String> {
         self.0.borrow().driver_cache_key()
     }

@@ -303,7 +303,11 @@ pub fn world_report(
         &merged.kernels,
         timed.timeline.total_us,
     ));
-    merged.timeline = Some(timed.timeline);
+    let mut timeline = timed.timeline;
+    timeline
+        .lanes
+        .extend(crate::runtime::device::measured_lane(&merged.kernels));
+    merged.timeline = Some(timeline);
     merged.world = Some(WorldReport {
         nproc,
         ranks: rank_reports,

@@ -63,6 +63,7 @@ impl Backend for FusingBackend {
                 buffer: id,
                 kernel: "deferred".into(),
                 kernel_language: "",
+                launch: None,
             });
         }
         let mut reals = Vec::with_capacity(inputs.len());
@@ -84,6 +85,7 @@ impl Backend for FusingBackend {
             buffer: id,
             kernel: done.kernel,
             kernel_language: done.kernel_language,
+            launch: done.launch,
         })
     }
 
@@ -160,6 +162,10 @@ impl Backend for FusingBackend {
 
     fn submissions(&self) -> u64 {
         self.inner.submissions()
+    }
+
+    fn measured(&mut self, launch: u64) -> Option<crate::backend::Measured> {
+        self.inner.measured(launch)
     }
 
     fn live_buffers(&self) -> usize {

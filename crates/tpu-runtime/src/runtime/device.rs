@@ -16,6 +16,37 @@ pub(super) fn default_device() -> (Chip, Slice) {
 }
 
 /// A simulated collective as a timeline item on the ICI lane.
+/// The name of the Timeline's lane of measured kernel times.
+pub const MEASURED_LANE: &str = "this machine's GPU (measured)";
+
+/// The kernels this machine's GPU ran, at their measured times (wall time,
+/// not simulated) from the first one's start: a lane under the simulated
+/// chip's, on its own clock. None when nothing was measured.
+pub(crate) fn measured_lane(kernels: &[KernelRecord]) -> Option<tpu_device::timeline::Lane> {
+    let first = kernels
+        .iter()
+        .filter_map(|k| k.measured)
+        .map(|m| m.start_us)
+        .min_by(f64::total_cmp)?;
+    let mut events: Vec<tpu_device::timeline::Event> = kernels
+        .iter()
+        .filter_map(|k| {
+            k.measured.map(|m| tpu_device::timeline::Event {
+                name: k.name.clone(),
+                start_us: m.start_us - first,
+                duration_us: m.duration_us,
+            })
+        })
+        .collect();
+    events.sort_by(|a, b| a.start_us.total_cmp(&b.start_us));
+    Some(tpu_device::timeline::Lane {
+        chip: None,
+        rank: None,
+        name: MEASURED_LANE.to_string(),
+        events,
+    })
+}
+
 fn collective_item(c: &CollectiveRecord) -> Item {
     let sim = &c.simulation;
     Item::Collective {
@@ -115,7 +146,8 @@ impl Runtime {
         }
         items.extend(collectives.map(collective_item));
         items.extend(syncs.map(sync_item));
-        let timeline = build(chip, &items, self.mode == EagerMode::Debug);
+        let mut timeline = build(chip, &items, self.mode == EagerMode::Debug);
+        timeline.lanes.extend(measured_lane(&report.kernels));
         report.device = Some(device_summary(
             chip,
             &self.device.1,
@@ -169,5 +201,50 @@ impl Runtime {
             simulation: sim.clone(),
         });
         Ok(sim)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(name: &str, measured: Option<(f64, f64)>) -> KernelRecord {
+        KernelRecord {
+            rank: 0,
+            name: name.into(),
+            ops: vec![],
+            backend: crate::BackendKind::Wgpu,
+            kernel_language: "WGSL".into(),
+            fingerprint: None,
+            cache_hit: None,
+            cache_persisted: false,
+            compile_ms: None,
+            source: None,
+            work: Default::default(),
+            cost: None,
+            measured: measured.map(|(start_us, duration_us)| crate::report::MeasuredTime {
+                start_us,
+                duration_us,
+            }),
+            launch: None,
+        }
+    }
+
+    #[test]
+    fn the_measured_lane_starts_at_the_first_measured_kernel_in_time_order() {
+        let kernels = [
+            kernel("b", Some((1_000_050.0, 3.0))),
+            kernel("host", None),
+            kernel("a", Some((1_000_000.0, 20.0))),
+        ];
+        let lane = measured_lane(&kernels).expect("two were measured");
+        assert_eq!(lane.name, MEASURED_LANE);
+        let events: Vec<(&str, f64, f64)> = lane
+            .events
+            .iter()
+            .map(|e| (e.name.as_str(), e.start_us, e.duration_us))
+            .collect();
+        assert_eq!(events, [("a", 0.0, 20.0), ("b", 50.0, 3.0)]);
+        assert_eq!(measured_lane(&[kernel("host", None)]), None);
     }
 }

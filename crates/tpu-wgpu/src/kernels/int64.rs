@@ -208,3 +208,70 @@ pub(super) fn store(dtype: DType, v: &str) -> String {
 pub(super) fn words(v: i64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
 }
+
+/// `source` without the helper functions nothing in it calls: every kernel
+/// writes `LIB` whole, and a shader compiler pays for each function it is
+/// given (the division alone is a 64-step loop). A function is a line
+/// `fn NAME(` at the start of a line through the next line that is `}`, with
+/// the `//` lines just above it; `main` always stays.
+pub(super) fn prune(source: &str) -> String {
+    let mut items: Vec<(Option<String>, String)> = Vec::new();
+    let mut pending = String::new();
+    let mut lines = source.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let name = line
+            .strip_prefix("fn ")
+            .and_then(|rest| rest.split('(').next())
+            .filter(|name| *name != "main");
+        match name {
+            Some(name) => {
+                let mut text = std::mem::take(&mut pending);
+                text.push_str(line);
+                for line in lines.by_ref() {
+                    text.push_str(line);
+                    if line.trim_end() == "}" {
+                        break;
+                    }
+                }
+                items.push((Some(name.to_string()), text));
+            }
+            None if line.starts_with("//") => pending.push_str(line),
+            None => {
+                let text = std::mem::take(&mut pending) + line;
+                items.push((None, text));
+            }
+        }
+    }
+    if !pending.is_empty() {
+        items.push((None, pending));
+    }
+    // Keep what the kernel calls, then what that calls, until nothing changes.
+    let mut kept: Vec<bool> = items.iter().map(|(name, _)| name.is_none()).collect();
+    loop {
+        let text: String = items
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| **k)
+            .map(|((_, t), _)| t.as_str())
+            .collect();
+        let mut changed = false;
+        for ((name, _), keep) in items.iter().zip(kept.iter_mut()) {
+            if let Some(name) = name
+                && !*keep
+                && text.contains(&format!("{name}("))
+            {
+                *keep = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    items
+        .into_iter()
+        .zip(kept)
+        .filter(|(_, k)| *k)
+        .map(|((_, t), _)| t)
+        .collect()
+}

@@ -217,6 +217,17 @@ pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
 
 /// `source`, for `variant`.
 pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
+    let source = written(op, variant);
+    let helped = variant.integer(op) || matches!(op, Op::Arange { .. } | Op::Eye);
+    if helped {
+        int64::prune(&source)
+    } else {
+        source
+    }
+}
+
+/// The WGSL `source_with` returns, before `int64::prune`.
+fn written(op: &Op, variant: Variant) -> String {
     let out = variant.out;
     let input = variant.input();
     match op {
@@ -548,6 +559,32 @@ mod tests {
             index::scatter(DType::Int64, true),
         ];
         for source in sources {
+            crate::codegen::tests::validate(&source);
+        }
+    }
+
+    #[test]
+    fn integer_kernels_keep_only_the_helpers_they_call() {
+        let int64 = Variant {
+            matmul: MatmulKernel::Naive,
+            out: DType::Int64,
+            inputs: [Some(DType::Int64), None, None],
+        };
+        let neg = source_with(&Op::Unary { op: UnaryOp::Neg }, int64);
+        // Negation calls `i64_neg`, which calls `i64_add`; nothing divides.
+        assert!(
+            neg.contains("fn i64_neg(") && neg.contains("fn i64_add("),
+            "{neg}"
+        );
+        assert!(!neg.contains("fn u64_divmod(") && !neg.contains("fn i64_to_f32("));
+        let floor_div = Op::Binary {
+            op: BinaryOp::FloorDiv,
+        };
+        let div = source_with(&floor_div, int64);
+        assert!(div.contains("fn u64_divmod(") && !div.contains("fn int_pow("));
+        // The `//` comment above a helper goes with it.
+        assert!(!neg.contains("Unsigned quotient"));
+        for source in [neg, div] {
             crate::codegen::tests::validate(&source);
         }
     }
