@@ -88,13 +88,15 @@ impl Variant {
     }
 
     /// Whether `op` runs on the integer kernels (`ints.rs`, `index.rs`,
-    /// `creation.rs`): an int32 or int64 anywhere, or bools compared,
-    /// reduced or summed as integers.
+    /// `creation.rs`), or on bool data where a float32 kernel of the same
+    /// name exists (`where` and `eye` of bools): an int32 or int64 anywhere, or bools
+    /// compared, reduced or summed as integers.
     fn integer(&self, op: &Op) -> bool {
         let wide = |d: DType| matches!(d, DType::Int32 | DType::Int64);
         let bool_in = self.input() == DType::Bool;
         wide(self.out)
             || self.inputs.iter().flatten().any(|&d| wide(d))
+            || (matches!(op, Op::Where | Op::Eye) && self.out == DType::Bool)
             || (bool_in
                 && matches!(
                     op,
@@ -152,7 +154,6 @@ pub(crate) fn check_dtypes(
         }
         Op::Where => {
             on_device(out)
-                && out != Bool
                 && inputs.len() == 3
                 && inputs[0].dtype == Bool
                 && inputs[1].dtype == out
@@ -425,12 +426,14 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
     })
 }
 
-/// The kernels hold float32 and bool so far; other dtypes are refused by name.
+/// The kernels hold float32, bool, int32 and int64; other dtypes are
+/// refused by name (WGSL has no float64; float16, bfloat16 and uint8 have no
+/// kernels yet).
 pub(crate) fn unsupported_dtype(dtype: DType) -> BackendError {
     BackendError::Unsupported {
         backend: "wgpu",
         what: format!(
-            "{} tensors yet (only torch.float32, and torch.bool masks)",
+            "{} tensors yet (only torch.float32, torch.bool, torch.int32 and torch.int64)",
             dtype.torch_name()
         ),
     }
@@ -561,6 +564,82 @@ mod tests {
         for source in sources {
             crate::codegen::tests::validate(&source);
         }
+    }
+
+    /// A pipeline is kept by name, so two variants with one name must have
+    /// one source: every dtype combination the backend accepts, op by op.
+    #[test]
+    fn a_kernel_name_determines_its_source() {
+        use tpu_runtime::BufferId;
+        let dtypes = [DType::Float32, DType::Bool, DType::Int32, DType::Int64];
+        let ops = [
+            Op::Where,
+            Op::Compare {
+                op: tpu_ir::CompareOp::Lt,
+            },
+            Op::CompareScalar {
+                op: tpu_ir::CompareOp::Lt,
+                scalar: 1.0,
+            },
+            Op::Reduce {
+                op: ReduceOp::Max,
+                axis: 0,
+            },
+            Op::Reduce {
+                op: ReduceOp::ArgMax,
+                axis: 0,
+            },
+            Op::SumAll,
+            Op::Cast { to: DType::Float32 },
+            Op::Cast { to: DType::Int64 },
+            Op::Cast { to: DType::Bool },
+            Op::Fill { value: 1.0 },
+            Op::Strided {
+                offset: 0,
+                strides: vec![1],
+            },
+            Op::Gather,
+            Op::Scatter { accumulate: false },
+            Op::Binary { op: BinaryOp::Add },
+            Op::Unary { op: UnaryOp::Neg },
+            Op::Eye,
+        ];
+        let shape = Shape::new([4]);
+        let mut sources: std::collections::HashMap<String, String> = Default::default();
+        let mut accepted = 0;
+        for op in &ops {
+            for out in dtypes {
+                for a in dtypes {
+                    for b in dtypes {
+                        let arity = match op {
+                            Op::Fill { .. } | Op::Eye => 0,
+                            Op::Compare { .. } | Op::Binary { .. } | Op::Gather => 2,
+                            Op::Where | Op::Scatter { .. } => 3,
+                            _ => 1,
+                        };
+                        let all = [a, b, b];
+                        let inputs: Vec<Operand> = all[..arity]
+                            .iter()
+                            .map(|&dtype| Operand {
+                                buffer: BufferId(0),
+                                shape: &shape,
+                                dtype,
+                            })
+                            .collect();
+                        if check_dtypes(op, &inputs, out).is_err() {
+                            continue;
+                        }
+                        accepted += 1;
+                        let variant = Variant::of(MatmulKernel::Naive, &inputs, out);
+                        let name = pipeline_name(op, variant);
+                        let source = source_with(op, variant);
+                        let known = sources.entry(name.clone()).or_insert(source.clone());
+                        assert_eq!(*known, source, "two sources named {name}");
+                    }
+                }
+            }
+        }
+        assert!(accepted > 50, "{accepted} variants");
     }
 
     #[test]

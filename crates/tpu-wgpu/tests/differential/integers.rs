@@ -407,17 +407,31 @@ pub fn scatters() -> Vec<Case> {
 }
 
 pub fn wheres() -> Vec<Case> {
-    let cond = (HostData::Bool(bools(12)), Shape::new([3, 4]));
-    vec![Case::exact(
-        Op::Where,
-        vec![
-            cond,
-            of(DType::Int64, int64s(4), &[4]),
-            of(DType::Int64, vec![-100], &[1]),
-        ],
-        [3, 4],
-        DType::Int64,
-    )]
+    let cond = || (HostData::Bool(bools(12)), Shape::new([3, 4]));
+    let mut flipped = bools(4);
+    flipped.reverse();
+    vec![
+        Case::exact(
+            Op::Where,
+            vec![
+                cond(),
+                (HostData::Bool(flipped), Shape::new([4])),
+                (HostData::Bool(vec![true]), Shape::new([1])),
+            ],
+            [3, 4],
+            DType::Bool,
+        ),
+        Case::exact(
+            Op::Where,
+            vec![
+                cond(),
+                of(DType::Int64, int64s(4), &[4]),
+                of(DType::Int64, vec![-100], &[1]),
+            ],
+            [3, 4],
+            DType::Int64,
+        ),
+    ]
 }
 
 /// `arange` with integer values (int64 exact, then the dtype), `linspace`
