@@ -2,7 +2,8 @@
 //! A kernel's WGSL depends on what it computes and on ranks, never on sizes
 //! (sizes are `params`), so a pipeline compiled once serves its pattern at
 //! every size; pipelines are keyed by their source. The library is the
-//! common per-op kernels plus the fused kernels that the workloads in
+//! common per-op kernels (a classifier's integer ones among them) plus the
+//! fused kernels that the workloads in
 //! `library/workloads/` make in Fused mode (an MLP with cross-entropy and
 //! AdamW, a regression with SGD and Adam, softmax and layer norm, forward and
 //! backward; copies of `tpu bench`'s transformer block and of the page's
@@ -114,11 +115,79 @@ pub fn kernels(matmul: MatmulKernel) -> Vec<(String, String)> {
             )
         })
         .collect();
+    out.extend(integer_kernels(matmul).into_iter().map(|(op, variant)| {
+        (
+            kernels::pipeline_name(&op, variant),
+            kernels::source_with(&op, variant),
+        )
+    }));
     out.extend(fused_kernels().iter().map(|kernel| {
         let source = codegen::fused_with(kernel, matmul);
         (fused_name(&source), source)
     }));
     out
+}
+
+/// The integer and mask kernels every classifier's training and accuracy
+/// use: cross-entropy's targets (`ne` with the ignored index, `eq` with an
+/// `arange`, the scatter of its gradient), `argmax`, indexing, `%`, `all`.
+fn integer_kernels(matmul: MatmulKernel) -> Vec<(Op, kernels::Variant)> {
+    use tpu_ir::CompareOp::{Eq, Ne};
+    use tpu_ir::DType::{Bool, Float32, Int64};
+    let of = |out, inputs: &[tpu_ir::DType]| {
+        let mut dtypes = [None; 3];
+        for (slot, &d) in dtypes.iter_mut().zip(inputs) {
+            *slot = Some(d);
+        }
+        kernels::Variant {
+            matmul,
+            out,
+            inputs: dtypes,
+        }
+    };
+    let mut list = Vec::new();
+    for op in [Ne, Eq] {
+        list.push((Op::CompareScalar { op, scalar: 0.0 }, of(Bool, &[Int64])));
+    }
+    list.extend([
+        (Op::Compare { op: Eq }, of(Bool, &[Int64, Int64])),
+        (
+            Op::Arange {
+                start: tpu_ir::IntOrFloat::Int(0),
+                step: tpu_ir::IntOrFloat::Int(1),
+            },
+            of(Int64, &[]),
+        ),
+        (
+            Op::Reduce {
+                op: ReduceOp::ArgMax,
+                axis: 0,
+            },
+            of(Int64, &[Float32]),
+        ),
+        (
+            Op::Reduce {
+                op: ReduceOp::Min,
+                axis: 0,
+            },
+            of(Bool, &[Bool]),
+        ),
+        (Op::Cast { to: Float32 }, of(Float32, &[Bool])),
+        (Op::Gather, of(Float32, &[Float32, Int64])),
+        (
+            Op::BinaryScalar {
+                op: BinaryOp::Remainder,
+                scalar: 1.0,
+                scalar_on_left: false,
+            },
+            of(Int64, &[Int64]),
+        ),
+    ]);
+    for accumulate in [false, true] {
+        let op = Op::Scatter { accumulate };
+        list.push((op, of(Float32, &[Float32, Int64, Float32])));
+    }
+    list
 }
 
 /// A compute pipeline from WGSL `source`, with entry point `main`.
