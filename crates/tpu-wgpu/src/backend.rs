@@ -1,5 +1,6 @@
 //! `WgpuBackend`: buffers, pipelines and dispatch (which kernel an op runs, and
-//! its parameters, come from `kernels/`). Each op is recorded into the open
+//! its parameters, come from `kernels/`; uploads and reads are in
+//! `backend/transfer.rs`, Pallas launches in `backend/pallas_launch.rs`). Each op is recorded into the open
 //! batch (`batch.rs`), which the queue is given when the program reads a
 //! value; only a read waits, and it waits by awaiting the buffer-mapping
 //! callback, never by spinning, because in a browser that callback only fires
@@ -11,7 +12,7 @@
 
 use crate::batch::{Batch, Kernel};
 use crate::codegen;
-use crate::kernels::{self, MatmulKernel, Variant, unsupported_dtype};
+use crate::kernels::{self, MatmulKernel, Variant};
 use crate::library;
 use crate::pallas;
 use std::collections::HashMap;
@@ -21,7 +22,9 @@ use tpu_runtime::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, HostData, Operand,
     ReadFuture,
 };
-use wgpu::util::DeviceExt;
+
+mod pallas_launch;
+mod transfer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WgpuInitError {
@@ -75,10 +78,6 @@ impl Drop for WgpuBackend {
 
 /// The most bytes of released buffers kept for reuse.
 const POOL_BYTES: u64 = 256 << 20;
-
-/// Readback buffers kept per size, and the largest kept.
-const STAGING_PER_SIZE: usize = 2;
-const STAGING_MAX_BYTES: u64 = 16 << 20;
 
 impl WgpuBackend {
     pub async fn new() -> Result<Self, WgpuInitError> {
@@ -261,124 +260,6 @@ impl WgpuBackend {
             .ok_or(BackendError::UnknownBuffer(id))
     }
 
-    /// Bytes for `elements` floats, refusing sizes the adapter cannot bind rather
-    /// than letting wgpu fail later. Zero-size bindings are invalid, so at least 4.
-    fn storage_size(&self, elements: usize) -> Result<u64, BackendError> {
-        self.storage_size_of(elements, DType::Float32)
-    }
-
-    /// `storage_size` for elements of `dtype` (an int64 is two words).
-    fn storage_size_of(&self, elements: usize, dtype: DType) -> Result<u64, BackendError> {
-        let bytes = (elements.max(1) as u64) * kernels::int64::element_bytes(dtype);
-        let limit = self.device.limits().max_storage_buffer_binding_size;
-        if bytes > limit {
-            return Err(BackendError::Device(format!(
-                "out of memory: a tensor of {bytes} bytes exceeds the adapter's largest storage buffer ({limit} bytes)"
-            )));
-        }
-        Ok(bytes)
-    }
-
-    /// A Pallas kernel: its output buffer starts as NaN (interpret mode's
-    /// uninitialised value, which a block never written keeps), then one
-    /// launch of its generated shader over the inputs, the output and, when
-    /// its block values do not fit workgroup memory, a scratch buffer.
-    fn execute_pallas(
-        &mut self,
-        kernel: &tpu_ir::PallasKernel,
-        inputs: &[Operand<'_>],
-        out_shape: &Shape,
-    ) -> Result<Dispatched, BackendError> {
-        let shader = pallas::shader(kernel, self.loop_cap())?;
-        let size = self.storage_size(out_shape.numel())?;
-        let scratch_size = (shader.scratch > 0)
-            .then(|| self.storage_size(shader.scratch))
-            .transpose()?;
-        // A new buffer made with its contents: a queue write into a pooled
-        // one would land before the kernels already recorded (`batch.rs`).
-        let nan = vec![f32::NAN; (size / 4) as usize];
-        let out = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("tensor"),
-                contents: bytemuck::cast_slice(&nan),
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-            });
-        let scratch = scratch_size.map(|size| self.pallas_scratch(size));
-        let name = Op::Pallas {
-            kernel: Box::new(kernel.clone()),
-        }
-        .kernel_name();
-        let pipeline = self.pipeline(&name, || shader.source.clone());
-        let mut buffers = Vec::new();
-        for input in inputs {
-            buffers.push(self.buffer(input.buffer)?.clone());
-        }
-        buffers.push(out.clone());
-        buffers.extend(scratch);
-        let buffers: Vec<&wgpu::Buffer> = buffers.iter().collect();
-        let launch = self.number_launch();
-        self.launch(
-            launch,
-            &name,
-            &pipeline,
-            None,
-            &buffers,
-            (shader.groups, 1, 1),
-        );
-        self.take_device_error()?;
-        Ok(Dispatched {
-            buffer: self.insert(out),
-            kernel: name,
-            kernel_language: "WGSL",
-            launch: Some(launch),
-        })
-    }
-
-    /// Keeps a readback buffer for the next read of its size (a few per
-    /// size: a program reads the same few sizes again and again).
-    fn keep_staging(&mut self, staging: wgpu::Buffer) {
-        let kept = self.staging.entry(staging.size()).or_default();
-        if kept.len() < STAGING_PER_SIZE && staging.size() <= STAGING_MAX_BYTES {
-            kept.push(staging);
-        }
-    }
-
-    /// lavapipe's cap on an invocation's loop iterations, when this is lavapipe.
-    fn loop_cap(&self) -> Option<u64> {
-        self.info
-            .name
-            .contains("llvmpipe")
-            .then_some(pallas::LAVAPIPE_LOOP_CAP)
-    }
-
-    /// The scratch buffer a per-op kernel binds after its output (a
-    /// scatter's marks; `kernels::scratch_words`), shared as `pallas_scratch`.
-    fn kernel_scratch(&mut self, size: u64) -> wgpu::Buffer {
-        self.pallas_scratch(size)
-    }
-
-    /// The scratch buffer Pallas kernels keep their blocks in, grown to
-    /// `size` bytes when a kernel needs more (launches run in queue order, so
-    /// one buffer serves them all).
-    fn pallas_scratch(&mut self, size: u64) -> wgpu::Buffer {
-        if let Some(b) = &self.scratch
-            && b.size() >= size
-        {
-            return b.clone();
-        }
-        let b = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("pallas scratch"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
-        self.scratch = Some(b.clone());
-        b
-    }
-
     fn pipeline(&mut self, name: &str, source: impl FnOnce() -> String) -> Kernel {
         self.from_library = false;
         if let Some(k) = self.pipelines.get(name) {
@@ -420,46 +301,7 @@ impl Backend for WgpuBackend {
     }
 
     fn upload(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
-        // A bool is one u32 word (`kernels/mask.rs`).
-        let words: Vec<u32>;
-        let contents: &[u8] = match data {
-            HostData::F32(values) => {
-                self.storage_size(values.len())?;
-                bytemuck::cast_slice(values)
-            }
-            HostData::Bool(values) => {
-                self.storage_size(values.len())?;
-                words = values.iter().map(|&b| u32::from(b)).collect();
-                bytemuck::cast_slice(&words)
-            }
-            // An int64 is its two words, low first (`kernels/int64.rs`).
-            HostData::I64(values) => {
-                self.storage_size_of(values.len(), DType::Int64)?;
-                bytemuck::cast_slice(values)
-            }
-            HostData::I32(values) => {
-                self.storage_size(values.len())?;
-                bytemuck::cast_slice(values)
-            }
-            other => return Err(unsupported_dtype(other.dtype())),
-        };
-        // An empty tensor still binds a whole element (an int64's two words).
-        let contents = if contents.is_empty() {
-            &[0; 8]
-        } else {
-            contents
-        };
-        let buffer = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("tensor"),
-                contents,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-            });
-        self.take_device_error()?;
-        Ok(self.insert(buffer))
+        self.upload_data(data)
     }
 
     fn check(
@@ -617,69 +459,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read(&mut self, id: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
-        if !matches!(
-            dtype,
-            DType::Float32 | DType::Bool | DType::Int32 | DType::Int64
-        ) {
-            return Box::pin(async move { Err(unsupported_dtype(dtype)) });
-        }
-        let source = match self.buffer(id) {
-            Ok(b) => b,
-            Err(e) => return Box::pin(async move { Err(e) }),
-        };
-        let source = source.clone();
-        let size = source.size();
-        let staging = match self.staging.get_mut(&size).and_then(Vec::pop) {
-            Some(b) => b,
-            None => self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("readback"),
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-        };
-        self.batch.copy(&self.device, &source, &staging, size);
-        let submitted = self.submit();
-        let (sender, receiver) = futures_channel::oneshot::channel();
-        staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |result| {
-                let _ = sender.send(result);
-            });
-        // Natively nothing drives callbacks but a poll; in a browser the event loop
-        // does, and `poll` is a no-op there.
-        let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
-        Box::pin(async move {
-            submitted?;
-            polled.map_err(|e| BackendError::Device(e.to_string()))?;
-            receiver
-                .await
-                .map_err(|_| BackendError::Device("the readback was cancelled".into()))?
-                .map_err(|e| BackendError::Device(e.to_string()))?;
-            self.take_device_error()?;
-            let values = {
-                let view = staging
-                    .slice(..)
-                    .get_mapped_range()
-                    .map_err(|e| BackendError::Device(e.to_string()))?;
-                let bytes = len * kernels::int64::element_bytes(dtype) as usize;
-                let view = &view[..bytes.min(view.len())];
-                match dtype {
-                    DType::Int64 => HostData::I64(bytemuck::pod_collect_to_vec(view)),
-                    DType::Int32 => HostData::I32(bytemuck::pod_collect_to_vec(view)),
-                    DType::Bool => HostData::Bool(
-                        bytemuck::cast_slice::<u8, u32>(view)
-                            .iter()
-                            .map(|&w| w != 0)
-                            .collect(),
-                    ),
-                    _ => HostData::F32(bytemuck::cast_slice::<u8, f32>(view).to_vec()),
-                }
-            };
-            staging.unmap();
-            self.keep_staging(staging);
-            Ok(values)
-        })
+        self.read_data(id, dtype, len)
     }
 
     fn free(&mut self, buffer: BufferId) {
