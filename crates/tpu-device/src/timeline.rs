@@ -56,6 +56,10 @@ pub struct Lane {
     pub rank: Option<usize>,
     pub name: String,
     pub events: Vec<Event>,
+    /// Whether its times were measured on this machine rather than
+    /// simulated (the kernels as this machine's GPU ran them).
+    #[serde(default)]
+    pub measured: bool,
 }
 
 /// Simulated time, lane by lane.
@@ -97,6 +101,7 @@ fn chip_lanes(host_chip: Option<usize>, chip: usize, rank: Option<usize>) -> Vec
         rank,
         name: name.to_string(),
         events: Vec::new(),
+        measured: false,
     };
     vec![
         lane(host_chip, "host dispatch"),
@@ -208,12 +213,34 @@ pub fn chrome_trace(timeline: &Timeline, chip_name: &str) -> ChromeTrace {
         cat: None,
         args: Some(TraceArgs { name: value }),
     };
-    if timeline.lanes.iter().any(|l| l.chip.is_none()) {
+    if timeline
+        .lanes
+        .iter()
+        .any(|l| l.chip.is_none() && !l.measured)
+    {
         events.push(meta("process_name", 0, 0, "host".into()));
+    }
+    // Measured lanes are a process of their own, after every chip's.
+    let measured_pid = timeline
+        .lanes
+        .iter()
+        .filter_map(|l| l.chip)
+        .max()
+        .map_or(1, |c| c + 2);
+    if timeline.lanes.iter().any(|l| l.measured) {
+        events.push(meta(
+            "process_name",
+            measured_pid,
+            0,
+            "this machine (measured, not simulated)".into(),
+        ));
     }
     let mut named = std::collections::BTreeSet::new();
     for (tid, lane) in timeline.lanes.iter().enumerate() {
-        let pid = lane.chip.map_or(0, |c| c + 1);
+        let pid = match (lane.measured, lane.chip) {
+            (true, _) => measured_pid,
+            (false, chip) => chip.map_or(0, |c| c + 1),
+        };
         if let Some(c) = lane.chip
             && named.insert(c)
         {
@@ -234,7 +261,11 @@ pub fn chrome_trace(timeline: &Timeline, chip_name: &str) -> ChromeTrace {
                 tid,
                 ts: Some(e.start_us),
                 dur: Some(e.duration_us),
-                cat: Some("simulated"),
+                cat: Some(if lane.measured {
+                    "measured"
+                } else {
+                    "simulated"
+                }),
                 args: None,
             });
         }
@@ -341,6 +372,52 @@ mod tests {
                 assert!(w[1].0 >= w[0].1 - 1e-9, "{lane:?}: {w:?} overlap");
             }
         }
+    }
+
+    #[test]
+    fn a_measured_lane_is_a_process_of_its_own_in_the_trace() {
+        let chip = preset("v5e").unwrap();
+        let work = Work {
+            matmul: None,
+            vector_flops: 1e6,
+            hbm_bytes: 1e6,
+            sparse: false,
+            conv: None,
+        };
+        let mut timeline = build(&chip, &[launch(&chip, "k", work)], false);
+        timeline.lanes.push(Lane {
+            chip: None,
+            rank: None,
+            name: "this machine's GPU (measured)".into(),
+            events: vec![Event {
+                name: "k".into(),
+                start_us: 0.0,
+                duration_us: 7.0,
+            }],
+            measured: true,
+        });
+        let trace = chrome_trace(&timeline, "TPU v5e");
+        let process = trace
+            .trace_events
+            .iter()
+            .find(|e| {
+                e.name == "process_name" && e.args.as_ref().unwrap().name.contains("measured")
+            })
+            .expect("a process for the measured lane");
+        let measured: Vec<&TraceEvent> = trace
+            .trace_events
+            .iter()
+            .filter(|e| e.ph == "X" && e.cat == Some("measured"))
+            .collect();
+        assert_eq!(measured.len(), 1);
+        assert_eq!(measured[0].pid, process.pid);
+        assert!(
+            trace
+                .trace_events
+                .iter()
+                .filter(|e| e.ph == "X" && e.pid != process.pid)
+                .all(|e| e.cat == Some("simulated"))
+        );
     }
 
     /// A quick check that the trace serialises (the CLI writes it with

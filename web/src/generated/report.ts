@@ -1190,7 +1190,12 @@ chip: number | null,
 /**
  * The rank whose lane it is, in a world timeline (see `world`).
  */
-rank: number | null, name: string, events: Array<TimelineEvent>, };
+rank: number | null, name: string, events: Array<TimelineEvent>, 
+/**
+ * Whether its times were measured on this machine rather than
+ * simulated (the kernels as this machine's GPU ran them).
+ */
+measured: boolean, };
 
 /**
  * How a generation's chips connect.

@@ -44,6 +44,7 @@ pub(crate) fn measured_lane(kernels: &[KernelRecord]) -> Option<tpu_device::time
         rank: None,
         name: MEASURED_LANE.to_string(),
         events,
+        measured: true,
     })
 }
 
