@@ -133,6 +133,11 @@ impl Batch {
         buffers: &[&wgpu::Buffer],
         grid: (u32, u32, u32),
     ) {
+        // Before the parameters are placed: a submission empties the arena,
+        // and a launch must be recorded in the batch its parameters go with.
+        if self.timing.as_ref().is_some_and(|t| !t.has_room()) {
+            self.submit(queue);
+        }
         let mut entries = Vec::with_capacity(buffers.len() + 1);
         if let Some(params) = params {
             let offset = self.reserve(queue, params);
@@ -157,9 +162,6 @@ impl Batch {
             layout: &kernel.layout,
             entries: &entries,
         });
-        if self.timing.as_ref().is_some_and(|t| !t.has_room()) {
-            self.submit(queue);
-        }
         let record = |pass: &mut wgpu::ComputePass<'_>| {
             pass.set_pipeline(&kernel.pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
