@@ -147,15 +147,16 @@ test("examples have URLs, and choosing one can be undone", async () => {
 
 test("the Summary panel shows the busy fraction and groups fallbacks and syncs", async () => {
   const { page, errors } = await openPage();
-  // A float64 loss and its backward in a loop: WGSL has no float64, so each
-  // of their ops (mul, relu, sum, ...) falls back to the host once per step.
+  // A float64 loss on a float32 tensor and its backward in a loop: WGSL has
+  // no float64, so the cast and each op after it (mul, sum, ...) fall back to
+  // the host once per step, and the cast reads relu's result from the device.
   await setProgram(
     page,
     [
       "import torch",
-      'x = torch.randn(8, 4, device="tpu", dtype=torch.float64, requires_grad=True)',
+      'x = torch.randn(8, 4, device="tpu", requires_grad=True)',
       "for step in range(5):",
-      "    loss = (torch.relu(x) * 2).sum()",
+      "    loss = (torch.relu(x).double() * 2).sum()",
       "    loss.backward()",
       "print(loss.item() > 0)",
       "",
@@ -175,7 +176,7 @@ test("the Summary panel shows the busy fraction and groups fallbacks and syncs",
   assert.ok(groups.length > 0 && groups.length < fallbackOps, `${groups.length} groups for ${fallbackOps} ops`);
   assert.ok(groups.every(([op, times, , why]) => op && Number(times) >= 1 && why.length > 0), JSON.stringify(groups));
   const syncGroups = await page.$$eval("#summary-view table.sync-groups tbody tr", (trs) => trs.length);
-  assert.ok(syncGroups > 0);
+  assert.ok(syncGroups > 0, "a fallback that reads the device is a sync");
   await page.screenshot({ path: join(artifacts, "panel-summary.png") });
   assert.deepEqual(errors, []);
   await page.close();
