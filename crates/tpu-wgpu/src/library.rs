@@ -134,17 +134,7 @@ pub fn kernels(matmul: MatmulKernel) -> Vec<(String, String)> {
 fn integer_kernels(matmul: MatmulKernel) -> Vec<(Op, kernels::Variant)> {
     use tpu_ir::CompareOp::{Eq, Ne};
     use tpu_ir::DType::{Bool, Float32, Int64};
-    let of = |out, inputs: &[tpu_ir::DType]| {
-        let mut dtypes = [None; 3];
-        for (slot, &d) in dtypes.iter_mut().zip(inputs) {
-            *slot = Some(d);
-        }
-        kernels::Variant {
-            matmul,
-            out,
-            inputs: dtypes,
-        }
-    };
+    let of = |out, inputs: &[tpu_ir::DType]| kernels::Variant::new(matmul, out, inputs);
     let mut list = Vec::new();
     for op in [Ne, Eq] {
         list.push((Op::CompareScalar { op, scalar: 0.0 }, of(Bool, &[Int64])));

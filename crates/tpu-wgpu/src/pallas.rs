@@ -57,13 +57,16 @@ fn unsupported(what: String) -> BackendError {
 }
 
 /// The shader of `kernel`, or why wgpu runs it on the host: refs other than
-/// float32 (its buffers hold float32 only), or more inputs than the eight
-/// storage buffers WebGPU guarantees leave room for.
+/// float32 and bfloat16 (the shader reads and writes float32 words, which
+/// hold a bfloat16 tensor's values, `kernels/half.rs`; a bfloat16 value is
+/// rounded before it is stored), or more inputs than the eight storage
+/// buffers WebGPU guarantees leave room for.
 pub(crate) fn shader(
     kernel: &PallasKernel,
     loop_cap: Option<u64>,
 ) -> Result<PallasShader, BackendError> {
-    if let Some(r) = kernel.refs.iter().find(|r| r.dtype != DType::Float32) {
+    let held = |d: DType| matches!(d, DType::Float32 | DType::BFloat16);
+    if let Some(r) = kernel.refs.iter().find(|r| !held(r.dtype)) {
         return Err(crate::kernels::unsupported_dtype(r.dtype));
     }
     if kernel.inputs > 6 {

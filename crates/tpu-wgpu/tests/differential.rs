@@ -25,8 +25,12 @@ use variants::{every, variant_names};
 // live in `tests/differential/`, which Cargo does not take for a test.
 #[path = "differential/case.rs"]
 mod case;
+#[path = "differential/halves.rs"]
+mod halves;
 #[path = "differential/integers.rs"]
 mod integers;
+#[path = "differential/matmuls.rs"]
+mod matmuls;
 #[path = "differential/pallas.rs"]
 mod pallas;
 #[path = "differential/values.rs"]
@@ -173,7 +177,7 @@ fn cases(seed: &Op) -> Vec<Case> {
             DType::Float32,
         )],
         Op::Cast { .. } => integers::casts(),
-        Op::MatMul { .. } => matmul(),
+        Op::MatMul { .. } => matmuls::matmul(),
         Op::Pallas { .. } => pallas::cases(36),
         Op::SumAll => [1, 7, 257, 1000, 70_001]
             .map(|n| {
@@ -187,7 +191,10 @@ fn cases(seed: &Op) -> Vec<Case> {
             .into_iter()
             .flatten()
             .collect(),
-        Op::Pad { .. } => windows::pads(),
+        Op::Pad { .. } => [windows::pads(), integers::pads()]
+            .into_iter()
+            .flatten()
+            .collect(),
         Op::UnfoldBackward { .. } => windows::unfold_backwards(),
         Op::Gather => integers::gathers(),
         Op::Scatter { .. } => integers::scatters(),
@@ -464,87 +471,6 @@ fn reduce(op: ReduceOp) -> Vec<Case> {
     cases
 }
 
-fn matmul() -> Vec<Case> {
-    matmul_cases(&[
-        (1, 1, 1, 1),
-        (1, 2, 3, 2),
-        (1, 17, 33, 5),
-        (1, 65, 1, 129),
-        (3, 5, 7, 3),
-    ])
-}
-
-/// Matmuls of `(batch, m, k, n)`, each with every pair of transposes.
-fn matmul_cases(sizes: &[(usize, usize, usize, usize)]) -> Vec<Case> {
-    let mut cases = Vec::new();
-    for &(batch, m, k, n) in sizes {
-        for (transpose_a, transpose_b) in
-            [(false, false), (true, false), (false, true), (true, true)]
-        {
-            let stored = |rows: usize, cols: usize, t: bool| {
-                let (r, c) = if t { (cols, rows) } else { (rows, cols) };
-                if batch == 1 {
-                    vec![r, c]
-                } else {
-                    vec![batch, r, c]
-                }
-            };
-            let (a, b) = (stored(m, k, transpose_a), stored(k, n, transpose_b));
-            let out = if batch == 1 {
-                vec![m, n]
-            } else {
-                vec![batch, m, n]
-            };
-            let op = Op::MatMul {
-                transpose_a,
-                transpose_b,
-            };
-            // Products of quarters summed in the same order on both: exact.
-            let inputs = vec![
-                (dyadic(a.iter().product()), Shape::new(a)),
-                (dyadic(b.iter().product()), Shape::new(b)),
-            ];
-            cases.push(Case::f32(op, inputs, Shape::new(out), Tolerance::Exact));
-        }
-    }
-    cases
-}
-
-/// Both matmul kernels, whichever the adapter would choose: the tiled one
-/// on shapes that fill several of its 64x64 blocks and 16-deep slices, end
-/// part way through them, and batch; every product exact, as the reference.
-#[test]
-#[cfg_attr(
-    not(tpu_gpu),
-    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
-)]
-fn both_matmul_kernels_match_the_reference() {
-    let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests());
-    let mut cases = matmul();
-    cases.extend(matmul_cases(&[
-        (1, 64, 16, 64),
-        (1, 130, 70, 67),
-        (2, 63, 17, 129),
-        (5, 1, 40, 3),
-        (1, 3, 0, 2),
-    ]));
-    let mut failures = Vec::new();
-    for kernel in tpu_wgpu::MatmulKernel::ALL {
-        gpu.set_matmul_kernel(kernel);
-        for case in &cases {
-            if let Err(e) = run_case(&mut gpu, case) {
-                failures.push(format!("{kernel:?}: {e}"));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
 #[test]
 fn every_op_variant_has_a_seed_and_cases() {
     let mut names: Vec<String> = seeds()
@@ -603,4 +529,37 @@ fn oversized_tensors_are_an_error_not_a_crash() {
         .execute(&Op::Fill { value: 0.0 }, &[], &huge, DType::Float32)
         .unwrap_err();
     assert!(err.to_string().contains("out of memory"), "{err}");
+}
+
+/// Every float32 case again in bfloat16 and in float16, and the casts into
+/// and out of them (`differential/halves.rs`).
+#[test]
+#[cfg_attr(
+    not(tpu_gpu),
+    ignore = "needs a wgpu adapter: set TPU_REQUIRE_GPU=1 when building the tests (the test command does), or run with --include-ignored"
+)]
+fn every_float_op_matches_the_reference_in_bfloat16_and_float16() {
+    let mut gpu = pollster::block_on(tpu_wgpu::wgpu_for_tests());
+    let mut failures = Vec::new();
+    let mut count = 0;
+    let halved = seeds().into_iter().flat_map(|seed| {
+        cases(&seed)
+            .into_iter()
+            .flat_map(|case| halves::HALVES.map(|dtype| halves::of(&case, dtype)))
+            .flatten()
+            .collect::<Vec<_>>()
+    });
+    for case in halved.chain(halves::casts()) {
+        count += 1;
+        if let Err(e) = run_case(&mut gpu, &case) {
+            failures.push(e);
+        }
+    }
+    assert!(count > 500, "{count} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -4,6 +4,7 @@
 use super::WgpuBackend;
 use crate::kernels::{self, unsupported_dtype};
 use tpu_ir::DType;
+use tpu_runtime::data::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use tpu_runtime::{BackendError, BufferId, HostData, ReadFuture};
 use wgpu::util::DeviceExt;
 
@@ -44,14 +45,21 @@ impl WgpuBackend {
     }
 
     pub(super) fn upload_data(&mut self, data: &HostData) -> Result<BufferId, BackendError> {
-        // A bool is one u32 word (`kernels/mask.rs`).
+        // A bool or a uint8 is one u32 word (`kernels/mask.rs`, `ints.rs`); a bfloat16 or float16
+        // is the float32 of its value (`kernels/half.rs`).
         let words: Vec<u32>;
+        let floats: Vec<f32>;
         let contents: &[u8] = match data {
             HostData::F32(values) => {
                 self.storage_size(values.len())?;
                 bytemuck::cast_slice(values)
             }
             HostData::Bool(values) => {
+                self.storage_size(values.len())?;
+                words = values.iter().map(|&b| u32::from(b)).collect();
+                bytemuck::cast_slice(&words)
+            }
+            HostData::U8(values) => {
                 self.storage_size(values.len())?;
                 words = values.iter().map(|&b| u32::from(b)).collect();
                 bytemuck::cast_slice(&words)
@@ -64,6 +72,16 @@ impl WgpuBackend {
             HostData::I32(values) => {
                 self.storage_size(values.len())?;
                 bytemuck::cast_slice(values)
+            }
+            HostData::BF16(values) => {
+                self.storage_size(values.len())?;
+                floats = values.iter().map(|&h| bf16_to_f32(h)).collect();
+                bytemuck::cast_slice(&floats)
+            }
+            HostData::F16(values) => {
+                self.storage_size(values.len())?;
+                floats = values.iter().map(|&h| f16_to_f32(h)).collect();
+                bytemuck::cast_slice(&floats)
             }
             other => return Err(unsupported_dtype(other.dtype())),
         };
@@ -87,10 +105,7 @@ impl WgpuBackend {
     }
 
     pub(super) fn read_data(&mut self, id: BufferId, dtype: DType, len: usize) -> ReadFuture<'_> {
-        if !matches!(
-            dtype,
-            DType::Float32 | DType::Bool | DType::Int32 | DType::Int64
-        ) {
+        if dtype == DType::Float64 {
             return Box::pin(async move { Err(unsupported_dtype(dtype)) });
         }
         let source = match self.buffer(id) {
@@ -141,6 +156,25 @@ impl WgpuBackend {
                         bytemuck::cast_slice::<u8, u32>(view)
                             .iter()
                             .map(|&w| w != 0)
+                            .collect(),
+                    ),
+                    DType::UInt8 => HostData::U8(
+                        bytemuck::cast_slice::<u8, u32>(view)
+                            .iter()
+                            .map(|&w| w as u8)
+                            .collect(),
+                    ),
+                    // Exact: the kernels stored values of the dtype.
+                    DType::BFloat16 => HostData::BF16(
+                        bytemuck::cast_slice::<u8, f32>(view)
+                            .iter()
+                            .map(|&x| f32_to_bf16(x))
+                            .collect(),
+                    ),
+                    DType::Float16 => HostData::F16(
+                        bytemuck::cast_slice::<u8, f32>(view)
+                            .iter()
+                            .map(|&x| f32_to_f16(x))
                             .collect(),
                     ),
                     _ => HostData::F32(bytemuck::cast_slice::<u8, f32>(view).to_vec()),

@@ -160,6 +160,8 @@ pub(super) fn fill(out: DType) -> String {
         per_op_index(),
         match out {
             DType::Int64 => "vec2<u32>(params[1], params[2])",
+            // The low byte: `fill_launch` converts as the reference does.
+            DType::UInt8 => "params[1]",
             _ => "bitcast<i32>(params[1])",
         }
     )

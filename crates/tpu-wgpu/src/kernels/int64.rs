@@ -172,7 +172,7 @@ fn i64_to_f32(v: vec2<u32>) -> f32 {
 /// The WGSL storage type of an element of `dtype` on this backend.
 pub(crate) fn storage(dtype: DType) -> &'static str {
     match dtype {
-        DType::Bool => "u32",
+        DType::Bool | DType::UInt8 => "u32",
         DType::Int32 => "i32",
         DType::Int64 => "vec2<u32>",
         _ => "f32",
@@ -193,12 +193,13 @@ pub(super) fn load(dtype: DType, e: &str) -> String {
     }
 }
 
-/// Int64 `v` as an element of `dtype`: int32 keeps the low word, a bool is
-/// whether it is nonzero, a float32 is the nearest.
+/// Int64 `v` as an element of `dtype`: int32 keeps the low word and uint8
+/// its low byte, a bool is whether it is nonzero, a float32 is the nearest.
 pub(super) fn store(dtype: DType, v: &str) -> String {
     match dtype {
         DType::Int64 => v.to_string(),
         DType::Int32 => format!("bitcast<i32>(({v}).x)"),
+        DType::UInt8 => format!("(({v}).x & 0xffu)"),
         DType::Bool => format!("select(0u, 1u, !i64_is_zero({v}))"),
         _ => format!("i64_to_f32({v})"),
     }

@@ -20,7 +20,10 @@ const THRESHOLD: usize = CONSTANT + 1;
 
 /// Whether `dtype` is one these kernels compute in int64.
 pub(super) fn integral(dtype: DType) -> bool {
-    matches!(dtype, DType::Bool | DType::Int32 | DType::Int64)
+    matches!(
+        dtype,
+        DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64
+    )
 }
 
 /// The WGSL int64 expression of `op` on int64 `a` and `b`, as `BinaryOp::apply_i64`.
@@ -275,13 +278,15 @@ pub(super) fn compare_scalar_launch(op: CompareOp, scalar: f64, out: &Shape) -> 
     }
 }
 
-/// A cast between float32, bool, int32 and int64 with an integer on at
-/// least one side (`mask::cast` does float32 and bool): `as` conversions,
-/// a bool is whether the value is nonzero.
+/// A cast between float32, bool, uint8, int32 and int64 with an integer on
+/// at least one side (`mask::cast` does float32 and bool): `as` conversions
+/// (a float to uint8 through int64, as the reference), a bool is whether the
+/// value is nonzero.
 pub(super) fn cast(from: DType, to: DType) -> String {
     let value = match (from, to) {
         (DType::Float32, DType::Int64) => "f32_to_i64(a[i])".to_string(),
         (DType::Float32, DType::Int32) => "f32_to_i32(a[i])".to_string(),
+        (DType::Float32, DType::UInt8) => store(DType::UInt8, "f32_to_i64(a[i])"),
         (DType::Float32, _) => "a[i]".to_string(),
         _ => store(to, &load(from, "a[i]")),
     };

@@ -13,6 +13,7 @@ mod broadcast;
 mod creation;
 mod elementwise;
 pub(crate) mod expr;
+pub(crate) mod half;
 mod index;
 pub(crate) mod int64;
 mod ints;
@@ -47,34 +48,40 @@ impl MatmulKernel {
 }
 
 /// What besides the op decides its kernel: the matmul kernel in use, the
-/// output's dtype and the inputs'.
+/// output's dtype and the inputs' as the kernels hold them (bfloat16 and
+/// float16 as float32, `half.rs`), and the half dtype the output is rounded
+/// to, if it is one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Variant {
     pub matmul: MatmulKernel,
     pub out: DType,
     pub inputs: [Option<DType>; 3],
+    pub rounds_to: Option<DType>,
 }
 
 impl Variant {
     pub(crate) fn of(matmul: MatmulKernel, inputs: &[Operand<'_>], out: DType) -> Variant {
+        let dtypes: Vec<DType> = inputs.iter().map(|i| i.dtype).collect();
+        Variant::new(matmul, out, &dtypes)
+    }
+
+    /// The variant for an output of `out` from inputs of `inputs`.
+    pub(crate) fn new(matmul: MatmulKernel, out: DType, inputs: &[DType]) -> Variant {
         let mut dtypes = [None; 3];
-        for (slot, input) in dtypes.iter_mut().zip(inputs) {
-            *slot = Some(input.dtype);
+        for (slot, &dtype) in dtypes.iter_mut().zip(inputs) {
+            *slot = Some(half::storage(dtype));
         }
         Variant {
             matmul,
-            out,
+            out: half::storage(out),
             inputs: dtypes,
+            rounds_to: half::is_half(out).then_some(out),
         }
     }
 
     /// Float32 throughout, as the precompiled library's kernels are.
     pub(crate) fn float(matmul: MatmulKernel) -> Variant {
-        Variant {
-            matmul,
-            out: DType::Float32,
-            inputs: [Some(DType::Float32); 3],
-        }
+        Variant::new(matmul, DType::Float32, &[DType::Float32; 3])
     }
 
     /// The first input's dtype.
@@ -82,9 +89,10 @@ impl Variant {
         self.inputs[0].unwrap_or(DType::Float32)
     }
 
-    /// Whether this is a bool tensor's fill or strided copy.
+    /// Whether this is a bool tensor's fill, strided copy or padding.
     fn bool_data(&self, op: &Op) -> bool {
-        matches!(op, Op::Fill { .. } | Op::Strided { .. }) && self.out == DType::Bool
+        matches!(op, Op::Fill { .. } | Op::Strided { .. } | Op::Pad { .. })
+            && self.out == DType::Bool
     }
 
     /// Whether `op` runs on the integer kernels (`ints.rs`, `index.rs`,
@@ -92,7 +100,7 @@ impl Variant {
     /// name exists (`where` and `eye` of bools): an int32 or int64 anywhere, or bools
     /// compared, reduced or summed as integers.
     fn integer(&self, op: &Op) -> bool {
-        let wide = |d: DType| matches!(d, DType::Int32 | DType::Int64);
+        let wide = |d: DType| matches!(d, DType::UInt8 | DType::Int32 | DType::Int64);
         let bool_in = self.input() == DType::Bool;
         wide(self.out)
             || self.inputs.iter().flatten().any(|&d| wide(d))
@@ -114,6 +122,7 @@ impl Variant {
         let code = |d: DType| match d {
             DType::Float32 => "f32",
             DType::Bool => "b",
+            DType::UInt8 => "u8",
             DType::Int32 => "i32",
             DType::Int64 => "i64",
             _ => "x",
@@ -125,43 +134,40 @@ impl Variant {
     }
 }
 
-/// The dtypes the device holds: float32, bool (one `u32` word), int32 and
-/// int64 (two words, `int64.rs`).
+/// The dtypes the kernels see: float32 (which holds bfloat16 and float16,
+/// `half.rs`), bool and uint8 (one `u32` word), int32 and int64 (two words,
+/// `int64.rs`). Not float64: WGSL has no 64-bit floats.
 fn on_device(d: DType) -> bool {
     matches!(
         d,
-        DType::Float32 | DType::Bool | DType::Int32 | DType::Int64
+        DType::Float32 | DType::Bool | DType::UInt8 | DType::Int32 | DType::Int64
     )
 }
 
-/// Whether the backend has a kernel for `op` on these dtypes: float32
-/// throughout, and bool, int32 and int64 where an op takes them.
+/// Whether the backend has a kernel for `op` on these dtypes: float32 (and
+/// the half dtypes) throughout, and bool, uint8, int32 and int64 where an op
+/// takes them.
 pub(crate) fn check_dtypes(
     op: &Op,
     inputs: &[Operand<'_>],
     out: DType,
 ) -> Result<(), BackendError> {
-    use DType::{Bool, Float32, Int32, Int64};
+    use DType::{Bool, Float32, Int32, Int64, UInt8};
+    let (original, out) = (out, half::storage(out));
     // Per launch: no allocation, the dtypes are read in place.
-    let types = || inputs.iter().map(|i| i.dtype);
+    let types = || inputs.iter().map(|i| half::storage(i.dtype));
     let is = |want: &[DType]| types().eq(want.iter().copied());
-    let int = |d: DType| matches!(d, Int32 | Int64);
+    let int = |d: DType| matches!(d, UInt8 | Int32 | Int64);
     let first = types().next().unwrap_or(Float32);
     let all_first = || types().all(|t| t == first);
     let fits = match op {
         Op::Compare { .. } | Op::CompareScalar { .. } => {
             out == Bool && (types().all(|t| t == Float32) || types().all(ints::integral))
         }
-        Op::Where => {
-            on_device(out)
-                && inputs.len() == 3
-                && inputs[0].dtype == Bool
-                && inputs[1].dtype == out
-                && inputs[2].dtype == out
-        }
-        Op::Cast { to } => on_device(*to) && on_device(first) && out == *to,
+        Op::Where => on_device(out) && types().eq([Bool, out, out]) && inputs[1].dtype == original,
+        Op::Cast { to } => on_device(out) && on_device(first) && original == *to,
         Op::Fill { .. } | Op::Eye => on_device(out),
-        Op::Strided { .. } => on_device(out) && is(&[out]),
+        Op::Strided { .. } | Op::Pad { .. } => on_device(out) && is(&[out]),
         Op::Gather => on_device(out) && is(&[out, Int64]),
         Op::Scatter { accumulate } => {
             on_device(out) && is(&[out, Int64, out]) && !(*accumulate && out == Bool)
@@ -185,10 +191,10 @@ pub(crate) fn check_dtypes(
     if fits {
         return Ok(());
     }
-    let odd = std::iter::once(out)
-        .chain(types())
-        .find(|&d| !on_device(d))
-        .unwrap_or(out);
+    let odd = std::iter::once(original)
+        .chain(inputs.iter().map(|i| i.dtype))
+        .find(|&d| !on_device(half::storage(d)))
+        .unwrap_or(original);
     Err(unsupported_dtype(odd))
 }
 
@@ -206,6 +212,15 @@ fn unary_keeps(op: &Op) -> bool {
 /// variant apart (`_tiled` for the tiled matmul, `_bool` for bool data, a
 /// cast's source dtype, an integer kernel's dtypes).
 pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
+    let name = unrounded_name(op, variant);
+    match variant.rounds_to {
+        Some(dtype) => format!("{name}{}", half::suffix(dtype)),
+        None => name,
+    }
+}
+
+/// `pipeline_name` but for the suffix of an output rounded to a half dtype.
+fn unrounded_name(op: &Op, variant: Variant) -> String {
     let name = op.kernel_name();
     match op {
         Op::MatMul { .. } if variant.matmul == MatmulKernel::Tiled => format!("{name}_tiled"),
@@ -220,10 +235,14 @@ pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
 pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
     let source = written(op, variant);
     let helped = variant.integer(op) || matches!(op, Op::Arange { .. } | Op::Eye);
-    if helped {
+    let source = if helped {
         int64::prune(&source)
     } else {
         source
+    };
+    match variant.rounds_to {
+        Some(dtype) => half::rounded_stores(&source, dtype),
+        None => source,
     }
 }
 
@@ -241,9 +260,10 @@ fn written(op: &Op, variant: Variant) -> String {
         Op::Fill { .. } if variant.bool_data(op) => mask::fill(),
         Op::Fill { .. } if variant.integer(op) => creation::fill(out),
         Op::Strided { .. } if out != DType::Float32 => strided::copy_of(int64::storage(out)),
-        Op::Cast { to } if variant.integer(op) => ints::cast(input, *to),
-        Op::Cast { to } => mask::cast(input, *to),
+        Op::Cast { .. } if variant.integer(op) => ints::cast(input, out),
+        Op::Cast { .. } => mask::cast(input, out),
         Op::Where => mask::select(int64::storage(out)),
+        Op::Pad { .. } => window::pad(out),
         Op::Arange { .. } => creation::arange(out),
         Op::Linspace { .. } => creation::linspace(),
         Op::Eye => creation::eye(out),
@@ -276,7 +296,7 @@ pub(crate) fn launch_with(
     out: &Shape,
     variant: Variant,
 ) -> Result<Vec<Launch>, BackendError> {
-    check_dtypes(op, inputs, variant.out)?;
+    check_dtypes(op, inputs, variant.rounds_to.unwrap_or(variant.out))?;
     let one = match op {
         Op::MatMul {
             transpose_a,
@@ -291,10 +311,14 @@ pub(crate) fn launch_with(
         Op::Arange { start, step } => creation::arange_launch(*start, *step, out, variant.out)?,
         Op::Linspace { start, end } => creation::linspace_launch(*start, *end, out)?,
         Op::Eye => creation::eye_launch(out),
+        Op::Pad { before, value, .. } => {
+            window::pad_launch(inputs[0].shape, before, *value, out, variant.out)?
+        }
         Op::Gather => index::gather_launch(out.numel()),
         Op::Scatter { accumulate } => {
             return index::scatter_launches(
                 inputs[1].shape.numel(),
+                inputs[2].shape.dims().last().copied().unwrap_or(1),
                 inputs[0].shape.numel(),
                 *accumulate,
             );
@@ -310,16 +334,21 @@ pub(crate) fn launch_with(
         Op::CompareScalar { op: c, scalar } if variant.integer(op) => {
             ints::compare_scalar_launch(*c, *scalar, out)
         }
+        Op::CompareScalar { scalar, .. } if half::is_half(inputs[0].dtype) => {
+            elementwise::with_scalar(out, half::round_number(inputs[0].dtype, *scalar))
+        }
         _ => launch(op, inputs, out)?,
     };
     Ok(vec![one])
 }
 
 /// The words of scratch `op`'s kernel binds after its output: a
-/// last-wins scatter's marks, one per element of its base.
+/// last-wins scatter's marks, one per element of its base; an accumulating
+/// scatter's flag (`index.rs`).
 pub(crate) fn scratch_words(op: &Op, inputs: &[Operand<'_>]) -> usize {
     match op {
         Op::Scatter { accumulate: false } => inputs[0].shape.numel(),
+        Op::Scatter { accumulate: true } => 1,
         _ => 0,
     }
 }
@@ -343,7 +372,7 @@ pub(crate) fn source(op: &Op) -> String {
         Op::Unary { op } => elementwise::unary(*op),
         Op::Binary { op } => broadcast::binary(*op),
         Op::Strided { .. } => strided::copy_of("f32"),
-        Op::Pad { .. } => window::pad(),
+        Op::Pad { .. } => window::pad(DType::Float32),
         Op::UnfoldBackward { .. } => window::unfold_backward(),
         Op::Reduce { op, .. } => axis::reduce(*op),
         Op::Cumsum { reverse, .. } => axis::cumsum(*reverse),
@@ -377,7 +406,9 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
         Op::Unary { .. } => elementwise::plain(out),
         Op::Binary { .. } => broadcast::launch(inputs[0].shape, inputs[1].shape, out)?,
         Op::Strided { offset, strides } => strided::launch(*offset, strides, out)?,
-        Op::Pad { before, value, .. } => window::pad_launch(inputs[0].shape, before, *value, out)?,
+        Op::Pad { before, value, .. } => {
+            window::pad_launch(inputs[0].shape, before, *value, out, DType::Float32)?
+        }
         Op::UnfoldBackward { axis, size, step } => {
             window::unfold_backward_launch(inputs[0].shape, *axis, *size, *step, out)?
         }
@@ -426,16 +457,17 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
     })
 }
 
-/// The kernels hold float32, bool, int32 and int64; other dtypes are
-/// refused by name (WGSL has no float64; float16, bfloat16 and uint8 have no
-/// kernels yet).
+/// Refuses an op on `dtype`: float64 because WGSL has no 64-bit floats;
+/// any other dtype because this op has no kernel for it.
 pub(crate) fn unsupported_dtype(dtype: DType) -> BackendError {
+    let what = if dtype == DType::Float64 {
+        "torch.float64 tensors (WGSL has no 64-bit floats)".to_string()
+    } else {
+        format!("this op on {} tensors yet", dtype.torch_name())
+    };
     BackendError::Unsupported {
         backend: "wgpu",
-        what: format!(
-            "{} tensors yet (only torch.float32, torch.bool, torch.int32 and torch.int64)",
-            dtype.torch_name()
-        ),
+        what,
     }
 }
 

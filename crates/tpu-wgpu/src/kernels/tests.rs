@@ -94,7 +94,15 @@ fn every_kernel_parses_and_validates_as_wgsl() {
 #[test]
 fn a_kernel_name_determines_its_source() {
     use tpu_runtime::BufferId;
-    let dtypes = [DType::Float32, DType::Bool, DType::Int32, DType::Int64];
+    let dtypes = [
+        DType::Float32,
+        DType::Bool,
+        DType::UInt8,
+        DType::Int32,
+        DType::Int64,
+        DType::BFloat16,
+        DType::Float16,
+    ];
     let ops = [
         Op::Where,
         Op::Compare {
@@ -123,6 +131,12 @@ fn a_kernel_name_determines_its_source() {
         },
         Op::Gather,
         Op::Scatter { accumulate: false },
+        Op::Scatter { accumulate: true },
+        Op::Pad {
+            before: vec![1],
+            after: vec![0],
+            value: -1.0,
+        },
         Op::Binary { op: BinaryOp::Add },
         Op::Unary { op: UnaryOp::Neg },
         Op::Eye,
@@ -156,6 +170,9 @@ fn a_kernel_name_determines_its_source() {
                     let variant = Variant::of(MatmulKernel::Naive, &inputs, out);
                     let name = pipeline_name(op, variant);
                     let source = source_with(op, variant);
+                    if half::is_half(out) {
+                        every_store_rounded(&name, &source);
+                    }
                     let known = sources.entry(name.clone()).or_insert(source.clone());
                     assert_eq!(*known, source, "two sources named {name}");
                 }
@@ -163,15 +180,57 @@ fn a_kernel_name_determines_its_source() {
         }
     }
     assert!(accepted > 50, "{accepted} variants");
+    let rounding = |suffix| sources.keys().filter(|n| n.ends_with(suffix)).count();
+    assert!(
+        rounding("_bf16") > 10 && rounding("_f16") > 10,
+        "{:?}",
+        sources.keys()
+    );
+    for source in sources.values() {
+        crate::codegen::tests::validate(source);
+    }
+}
+
+/// A kernel with a bfloat16 or float16 output rounds every value it stores
+/// into `out`, and stores something.
+fn every_store_rounded(name: &str, source: &str) {
+    let stores: Vec<(&str, &str)> = source.lines().filter_map(half::store).collect();
+    assert!(!stores.is_empty(), "{name} stores nothing:\n{source}");
+    for (target, value) in stores {
+        assert!(
+            value.starts_with("round_bf16(") || value.starts_with("round_f16("),
+            "{name} stores `{value}` into {target} unrounded"
+        );
+    }
+    // Every line that writes `out` is a store `half::store` sees.
+    let writes = source
+        .lines()
+        .filter(|l| l.trim_start().starts_with("out[") && l.contains(" = "))
+        .count();
+    assert_eq!(
+        writes,
+        source.lines().filter_map(half::store).count(),
+        "{name}"
+    );
+}
+
+#[test]
+fn the_tiled_matmul_rounds_its_half_outputs() {
+    let op = Op::MatMul {
+        transpose_a: false,
+        transpose_b: true,
+    };
+    for dtype in [DType::BFloat16, DType::Float16] {
+        let variant = Variant::new(MatmulKernel::Tiled, dtype, &[dtype, dtype]);
+        let source = source_with(&op, variant);
+        every_store_rounded(&pipeline_name(&op, variant), &source);
+        crate::codegen::tests::validate(&source);
+    }
 }
 
 #[test]
 fn integer_kernels_keep_only_the_helpers_they_call() {
-    let int64 = Variant {
-        matmul: MatmulKernel::Naive,
-        out: DType::Int64,
-        inputs: [Some(DType::Int64), None, None],
-    };
+    let int64 = Variant::new(MatmulKernel::Naive, DType::Int64, &[DType::Int64]);
     let neg = source_with(&Op::Unary { op: UnaryOp::Neg }, int64);
     // Negation calls `i64_neg`, which calls `i64_add`; nothing divides.
     assert!(

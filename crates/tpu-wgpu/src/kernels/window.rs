@@ -1,20 +1,21 @@
 //! The window ops behind convolutions and pooling, one thread per output
 //! element.
-//! - `pad`: the input inside a border of a constant.
-//!   `params`: `[count, rank, value, out_dims[8], before[8], in_dims[8]]`.
+//! - `pad`: the input inside a border of a constant, of any dtype the device
+//!   holds. `params`: `[count, rank, value[2], out_dims[8], before[8],
+//!   in_dims[8]]`, the value as its element's words (an int64's two).
 //! - `unfold_backward`: each element along `axis` sums the window elements
 //!   that read it; the gradient is dense in the unfolded shape (`axis` counts
 //!   windows, one more dimension of `size` last). Offsets are visited from the
 //!   last down, the order the reference's scatter adds them in.
 //!   `params`: `[count, rank, axis, size, step, windows, out_dims[8]]`.
 
-use super::{COUNT, Launch, MAX_RANK, check_rank, elementwise_grid, per_op_index};
-use tpu_ir::Shape;
-use tpu_runtime::BackendError;
+use super::{COUNT, Launch, MAX_RANK, check_rank, elementwise_grid, int64, per_op_index};
+use tpu_ir::{DType, Shape};
+use tpu_runtime::{BackendError, HostData};
 
 const RANK: usize = COUNT + 1;
 const PAD_VALUE: usize = RANK + 1;
-const PAD_OUT_DIMS: usize = PAD_VALUE + 1;
+const PAD_OUT_DIMS: usize = PAD_VALUE + 2;
 const PAD_BEFORE: usize = PAD_OUT_DIMS + MAX_RANK;
 const PAD_IN_DIMS: usize = PAD_BEFORE + MAX_RANK;
 const PAD_WORDS: usize = PAD_IN_DIMS + MAX_RANK;
@@ -26,11 +27,20 @@ const WINDOWS: usize = STEP + 1;
 const UNFOLD_OUT_DIMS: usize = WINDOWS + 1;
 const UNFOLD_WORDS: usize = UNFOLD_OUT_DIMS + MAX_RANK;
 
-pub(super) fn pad() -> String {
+/// `pad` for elements of `dtype` (as the kernels hold it: float32 for the
+/// half dtypes).
+pub(super) fn pad(dtype: DType) -> String {
+    let element = int64::storage(dtype);
+    let value = match dtype {
+        DType::Int64 => format!("vec2<u32>(params[{PAD_VALUE}], params[{}])", PAD_VALUE + 1),
+        DType::Int32 => format!("bitcast<i32>(params[{PAD_VALUE}])"),
+        DType::Bool | DType::UInt8 => format!("params[{PAD_VALUE}]"),
+        _ => format!("bitcast<f32>(params[{PAD_VALUE}])"),
+    };
     format!(
         "@group(0) @binding(0) var<storage, read> params: array<u32>;
-@group(0) @binding(1) var<storage, read> a: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> a: array<{element}>;
+@group(0) @binding(2) var<storage, read_write> out: array<{element}>;
 {}
     let rank = params[{RANK}];
     var rest = i;
@@ -54,7 +64,7 @@ pub(super) fn pad() -> String {
     if (inside) {{
         out[i] = a[src];
     }} else {{
-        out[i] = bitcast<f32>(params[{PAD_VALUE}]);
+        out[i] = {value};
     }}
 }}
 ",
@@ -62,17 +72,24 @@ pub(super) fn pad() -> String {
     )
 }
 
+/// The launch of `pad`: the value converted to `dtype` as the reference
+/// converts it (a float32 for the half dtypes, whose kernels round it).
 pub(super) fn pad_launch(
     input: &Shape,
     before: &[usize],
     value: f64,
     out: &Shape,
+    dtype: DType,
 ) -> Result<Launch, BackendError> {
     check_rank(out, "padding")?;
     let mut params = vec![0u32; PAD_WORDS];
     params[COUNT] = out.numel() as u32;
     params[RANK] = out.rank() as u32;
-    params[PAD_VALUE] = (value as f32).to_bits();
+    let words = match HostData::filled(dtype, 1, value).as_i64() {
+        Some(v) => int64::words(v[0]),
+        None => [(value as f32).to_bits(), 0],
+    };
+    params[PAD_VALUE..PAD_VALUE + 2].copy_from_slice(&words);
     for axis in 0..out.rank() {
         params[PAD_OUT_DIMS + axis] = out.dims()[axis] as u32;
         params[PAD_BEFORE + axis] = before[axis] as u32;

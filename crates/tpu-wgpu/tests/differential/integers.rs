@@ -4,7 +4,7 @@
 //! 2^32 and 2^53, ties when rounding to float32), all compared exactly.
 
 use crate::case::Case;
-use crate::values::mixed;
+use crate::values::{mixed, ramp};
 use tpu_ir::{BinaryOp, CompareOp, DType, IntOrFloat, Op, ReduceOp, Shape, UnaryOp};
 use tpu_runtime::HostData;
 
@@ -58,7 +58,8 @@ fn of(dtype: DType, values: Vec<i64>, dims: &[usize]) -> (HostData, Shape) {
     (data(dtype, values), Shape::new(dims.to_vec()))
 }
 
-const WIDE: [DType; 2] = [DType::Int64, DType::Int32];
+/// The integer dtypes: uint8 wraps as int32 does, in its low byte.
+const WIDE: [DType; 3] = [DType::Int64, DType::Int32, DType::UInt8];
 
 pub fn binary(op: BinaryOp) -> Vec<Case> {
     let mut cases = Vec::new();
@@ -128,7 +129,7 @@ pub fn compare(op: CompareOp, with_scalar: bool) -> Vec<Case> {
     let mut cases = Vec::new();
     if with_scalar {
         let scalars = [0.0, 2.5, -2.5, 7.0, 1e300, -1e300, f64::NAN, 9.3e18];
-        for dtype in [DType::Int64, DType::Int32, DType::Bool] {
+        for dtype in [DType::Int64, DType::Int32, DType::UInt8, DType::Bool] {
             for scalar in scalars {
                 let x = match dtype {
                     DType::Bool => (HostData::Bool(bools(70)), Shape::new([70])),
@@ -210,20 +211,25 @@ pub fn casts() -> Vec<Case> {
         DType::Bool => (HostData::Bool(bools(70)), Shape::new([70])),
         _ => of(dtype, int64s(70), &[70]),
     };
-    let held = [DType::Float32, DType::Bool, DType::Int32, DType::Int64];
+    let held = [
+        DType::Float32,
+        DType::Bool,
+        DType::UInt8,
+        DType::Int32,
+        DType::Int64,
+    ];
     let mut cases = Vec::new();
     for from in held {
         for to in held {
             cases.push(Case::exact(Op::Cast { to }, vec![source(from)], [70], to));
         }
-        for to in [DType::Float64, DType::BFloat16] {
-            cases.push(Case::refused(
-                Op::Cast { to },
-                vec![source(from)],
-                Shape::new([70]),
-                to,
-            ));
-        }
+        // WGSL has no 64-bit floats.
+        cases.push(Case::refused(
+            Op::Cast { to: DType::Float64 },
+            vec![source(from)],
+            Shape::new([70]),
+            DType::Float64,
+        ));
     }
     cases
 }
@@ -254,11 +260,13 @@ pub fn reduce(op: ReduceOp) -> Vec<Case> {
                 ReduceOp::Max | ReduceOp::Min => {
                     cases.push(case(data(DType::Int64, int64s(n)), DType::Int64));
                     cases.push(case(data(DType::Int32, int64s(n)), DType::Int32));
+                    cases.push(case(data(DType::UInt8, int64s(n)), DType::UInt8));
                     cases.push(case(HostData::Bool(bools(n)), DType::Bool));
                 }
                 ReduceOp::Sum | ReduceOp::Prod => {
                     cases.push(case(data(DType::Int64, int64s(n)), DType::Int64));
                     cases.push(case(data(DType::Int32, int64s(n)), DType::Int64));
+                    cases.push(case(data(DType::UInt8, int64s(n)), DType::Int64));
                 }
             }
         }
@@ -316,7 +324,33 @@ pub fn fills() -> Vec<Case> {
         .collect()
 }
 
-/// A transposed view of int64 and int32 data.
+/// Padding of every integer dtype and of bools, the value converted as
+/// the reference converts it (-1 into uint8 is 255).
+pub fn pads() -> Vec<Case> {
+    let pad = |value: f64| Op::Pad {
+        before: vec![1, 0],
+        after: vec![0, 2],
+        value,
+    };
+    let mut cases: Vec<Case> = WIDE
+        .into_iter()
+        .flat_map(|dtype| {
+            [-1.0, 3e9, 7.5].map(|value| {
+                Case::exact(
+                    pad(value),
+                    vec![of(dtype, int64s(6), &[2, 3])],
+                    [3, 5],
+                    dtype,
+                )
+            })
+        })
+        .collect();
+    let flags = (HostData::Bool(bools(6)), Shape::new([2, 3]));
+    cases.push(Case::exact(pad(1.0), vec![flags], [3, 5], DType::Bool));
+    cases
+}
+
+/// A transposed view of int64, int32 and uint8 data.
 pub fn strided() -> Vec<Case> {
     WIDE.map(|dtype| {
         let op = Op::Strided {
@@ -392,6 +426,23 @@ pub fn scatters() -> Vec<Case> {
         [7],
         DType::Float32,
     ));
+    // Accumulating whole rows into rows (an embedding's gradient), with
+    // duplicate rows, so each column adds in index order: small, and with
+    // more rows than one invocation may loop over (two launches).
+    for (rows, width, table) in [(9, 3, 5), (70_000, 2, 50)] {
+        let positions: Vec<i64> = (0..rows * width)
+            .map(|j| ((j / width * 7919 % table) * width + j % width) as i64)
+            .collect();
+        cases.push(accumulated(table * width, positions, rows, width));
+    }
+    // Values that leave their column (a row's values all to one position):
+    // added in one invocation, in order, in launches of at most 65,000.
+    for (rows, width) in [(4, 3), (35_001, 2)] {
+        let positions: Vec<i64> = (0..rows * width)
+            .map(|j| (j / width * 31 % 101) as i64)
+            .collect();
+        cases.push(accumulated(101, positions, rows, width));
+    }
     // A base of 70,001 elements, so the copy spans a second grid row.
     cases.push(Case::exact(
         Op::Scatter { accumulate: false },
@@ -404,6 +455,26 @@ pub fn scatters() -> Vec<Case> {
         DType::Float32,
     ));
     cases
+}
+
+/// `index_put_(accumulate=True)` of `rows` x `width` values (not exact in
+/// binary, so the order they are added in shows) at `positions` of a base
+/// of `base` elements.
+fn accumulated(base: usize, positions: Vec<i64>, rows: usize, width: usize) -> Case {
+    let n = rows * width;
+    Case::exact(
+        Op::Scatter { accumulate: true },
+        vec![
+            (HostData::F32(ramp(base)), Shape::new([base])),
+            of(DType::Int64, positions, &[rows, width]),
+            (
+                HostData::F32(ramp(n + 3)[3..].to_vec()),
+                Shape::new([rows, width]),
+            ),
+        ],
+        [base],
+        DType::Float32,
+    )
 }
 
 pub fn wheres() -> Vec<Case> {
