@@ -101,18 +101,21 @@ def unbind(input, dim=0):
 
 
 def index_select(input, dim, index):
-    if index.numel():
-        n = input.shape[dim]
-        lo, hi = index.min().item(), index.max().item()
-        if (lo < -n or hi >= n) and dim % input.dim() == 0:
-            # ATen checks dim 0 itself; other dims go through a kernel with its own wording.
-            raise IndexError("index out of range in self")
-        if lo < -n or hi >= n:
-            raise RuntimeError("INDICES element is out of DATA bounds, id=" + str(hi if hi >= n else lo)
-                               + " axis_dim=" + str(n))
     sl = [slice(None)] * input.dim()
     sl[dim] = index
-    return _named(input[tuple(sl)], "IndexSelectBackward0")
+    try:
+        # The indexing reads the index and checks its bounds on the host, so
+        # indices in bounds cost no reads of their own.
+        picked = input[tuple(sl)]
+    except IndexError:
+        n = input.shape[dim]
+        if dim % input.dim() == 0:
+            # ATen checks dim 0 itself; other dims go through a kernel with its own wording.
+            raise IndexError("index out of range in self") from None
+        lo, hi = index.min().item(), index.max().item()
+        raise RuntimeError("INDICES element is out of DATA bounds, id=" + str(hi if hi >= n else lo)
+                           + " axis_dim=" + str(n)) from None
+    return _named(picked, "IndexSelectBackward0")
 
 
 def gather(input, dim, index, sparse_grad=False):
