@@ -116,16 +116,15 @@ impl WgpuBackend {
             let mut slot = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             slot.get_or_insert_with(|| error.to_string());
         }));
-        // The tiled matmul, faster on an H200 and on lavapipe alike
-        // (docs/performance.md); a software adapter in a browser (SwiftShader)
-        // keeps the naive one until it is measured there. `TPU_MATMUL=naive`
-        // or `tiled` chooses natively, for measuring one against the other.
-        let software_in_browser =
-            info.backend == wgpu::Backend::BrowserWebGpu && crate::adapter_label(&info).software;
-        let matmul = match std::env::var("TPU_MATMUL").as_deref() {
-            Ok("naive") => MatmulKernel::Naive,
-            Ok("tiled") => MatmulKernel::Tiled,
-            _ if software_in_browser => MatmulKernel::Naive,
+        // The tiled matmul, faster on an H200, on lavapipe and on SwiftShader
+        // in Chromium alike (docs/performance.md). `TPU_MATMUL=naive` or
+        // `tiled` chooses, for measuring one against the other: natively when
+        // the program runs, in a browser when the module is built.
+        let chosen = std::env::var("TPU_MATMUL")
+            .ok()
+            .or(option_env!("TPU_MATMUL").map(String::from));
+        let matmul = match chosen.as_deref() {
+            Some("naive") => MatmulKernel::Naive,
             _ => MatmulKernel::Tiled,
         };
         Ok(WgpuBackend {
