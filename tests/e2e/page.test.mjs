@@ -22,7 +22,7 @@ test("the preloaded program runs on WebGPU and prints what PyTorch prints", asyn
   const mm = await page.$$eval("#ops-view tbody tr", (trs) =>
     trs.map((tr) => [...tr.children].map((td) => td.textContent)).find((cells) => cells[2] === "aten::mm"),
   );
-  assert.deepEqual(mm.slice(1), ["5", "aten::mm", "[2, 2]", "tpu:0", "wgpu", "matmul (WGSL)"]);
+  assert.deepEqual(mm.slice(1), ["5", "aten::mm", "[2, 2]", "tpu:0", "wgpu", "matmul_tiled (WGSL)"]);
   await page.screenshot({ path: join(artifacts, "page-hello.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
