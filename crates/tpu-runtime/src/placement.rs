@@ -102,6 +102,24 @@ impl Runtime {
         .await
     }
 
+    /// An int64 index of `positions` the host computed, for an op on
+    /// `beside`: homed on the host when `beside` is (a `tpu` tensor a host
+    /// fallback made, such as any float64 one), so that the op, which runs
+    /// there too, does not read the index back from the device it would
+    /// otherwise have been uploaded to.
+    pub(crate) async fn index_beside(
+        &mut self,
+        positions: Vec<i64>,
+        shape: Shape,
+        beside: &Tensor,
+    ) -> Result<Tensor, RuntimeError> {
+        let data = HostData::I64(positions);
+        if beside.home() == Home::Host && !beside.device().is_host() {
+            return self.host_copy(data, shape, beside.device());
+        }
+        self.from_data(data, shape, beside.device()).await
+    }
+
     /// Values already on the host as a tensor of `device` homed there, for an
     /// op to run on without reading the device again.
     pub(crate) fn host_copy(

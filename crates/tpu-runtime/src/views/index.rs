@@ -68,9 +68,7 @@ impl Runtime {
             return Ok(plan.view);
         }
         let (shape, positions) = self.advanced_positions(&plan.view, &plan.advanced)?;
-        let index = self
-            .from_data(HostData::I64(positions), shape, t.device())
-            .await?;
+        let index = self.index_beside(positions, shape, &plan.view).await?;
         self.take(&plan.view, &index).await
     }
 

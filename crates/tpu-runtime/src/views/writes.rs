@@ -91,14 +91,10 @@ impl Runtime {
         let value = self.cast(value, base.dtype()).await?;
         let value = self.expand(&value, &dims)?;
         let value = self.dense(&value).await?;
-        let index = self
-            .from_data(
-                HostData::I64(positions(&window.layout())),
-                window.shape(),
-                base.device(),
-            )
-            .await?;
         let flat_base = whole_storage(&base.layout());
+        let index = self
+            .index_beside(positions(&window.layout()), window.shape(), &flat_base)
+            .await?;
         let out = self
             .dispatch_dense(
                 Op::Scatter { accumulate: false },
@@ -158,10 +154,8 @@ impl Runtime {
             let value = self.cast(value, layout.dtype).await?;
             let value = self.expand(&value, &dims)?;
             let value = self.dense(&value).await?;
-            let index = self
-                .from_data(HostData::I64(storage_positions), shape, layout.device)
-                .await?;
             let flat = whole_storage(&layout);
+            let index = self.index_beside(storage_positions, shape, &flat).await?;
             self.dispatch_dense(
                 Op::Scatter { accumulate: false },
                 &[&flat, &index, &value],
