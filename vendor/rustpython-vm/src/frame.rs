@@ -3844,10 +3844,14 @@ impl ExecutingFrame<'_> {
                     // new traceback entries.
                     // EndAsyncFor and CleanupThrow also re-raise non-matching exceptions.
                     let is_reraise = match op {
-                        Instruction::RaiseVarargs { argc: kind } => matches!(
-                            kind.get(arg),
-                            bytecode::RaiseKind::BareRaise | bytecode::RaiseKind::ReraiseFromStack
-                        ),
+                        // tpu-playground: a bare `raise` with nothing to
+                        // re-raise raises a new RuntimeError, which gets this
+                        // frame's line as CPython gives it.
+                        Instruction::RaiseVarargs { argc: kind } => match kind.get(arg) {
+                            bytecode::RaiseKind::BareRaise => exception.__traceback__().is_some(),
+                            bytecode::RaiseKind::ReraiseFromStack => true,
+                            _ => false,
+                        },
                         Instruction::Reraise { .. }
                         | Instruction::EndAsyncFor
                         | Instruction::CleanupThrow => true,
