@@ -11,7 +11,7 @@
 //! Backends compile it (WGSL) or interpret it (the reference's loop nest); its
 //! `fingerprint` keys the compilation cache.
 
-use crate::{BinaryOp, DType, Op, ReduceOp, Shape, UnaryOp};
+use crate::{BinaryOp, CompareOp, DType, Op, ReduceOp, Shape, UnaryOp};
 use serde::{Deserialize, Serialize};
 
 /// A 64-bit FNV-1a hash of `key`, as 16 hex digits: the compilation cache's
@@ -59,13 +59,33 @@ pub enum FusedNode {
         op: UnaryOp,
         x: usize,
     },
-    /// `torch.where`: `a` where node `cond` (a bool input, read as 0 or 1)
-    /// is true, else `b`. Only backends that take bool inputs in fused
-    /// kernels get it (`Backend::fuses_masks`).
+    /// `torch.where`: `a` where node `cond` (a bool, held as 0 or 1) is
+    /// true, else `b`. Only backends that take bools in fused kernels get it
+    /// (`Backend::fuses_masks`), as the three nodes below.
     Where {
         cond: usize,
         a: usize,
         b: usize,
+    },
+    /// Nodes `a` and `b` (both float32, or both bool) compared, into a bool
+    /// held as 0 or 1: IEEE's comparisons, false beside a NaN but for `!=`.
+    Compare {
+        op: CompareOp,
+        a: usize,
+        b: usize,
+    },
+    /// Float32 node `x` compared with a Python number rounded to float32 (a
+    /// kernel parameter, as a `Scalar` node's), into a bool.
+    CompareScalar {
+        op: CompareOp,
+        x: usize,
+        scalar: f64,
+    },
+    /// Node `x` converted between float32 and bool (`to`): a float is true
+    /// unless it is zero (NaN is true), a bool is 0.0 or 1.0.
+    Cast {
+        x: usize,
+        to: DType,
     },
     /// Node `x` reduced along the kernel's `reduce_axis` (sum, prod, max or
     /// min); the result is constant along that axis.
@@ -219,7 +239,9 @@ impl FusedKernel {
         self.nodes
             .iter()
             .filter_map(|n| match n {
-                FusedNode::Scalar { scalar, .. } => Some(*scalar),
+                FusedNode::Scalar { scalar, .. } | FusedNode::CompareScalar { scalar, .. } => {
+                    Some(*scalar)
+                }
                 FusedNode::Const { value } => Some(*value),
                 _ => None,
             })
@@ -250,6 +272,9 @@ impl FusedKernel {
                 ),
                 FusedNode::Unary { op, x } => format!("{}({x})", op.name()),
                 FusedNode::Where { cond, a, b } => format!("where({cond},{a},{b})"),
+                FusedNode::Compare { op, a, b } => format!("{}({a},{b})", op.name()),
+                FusedNode::CompareScalar { op, x, .. } => format!("{}s({x})", op.name()),
+                FusedNode::Cast { x, to } => format!("cast_{to:?}({x})"),
                 FusedNode::Reduce { op, x } => format!("reduce_{}({x})", op.name()),
                 FusedNode::MatMul {
                     a,
@@ -286,6 +311,46 @@ impl FusedKernel {
     /// The compilation cache's key: `fingerprint(code_key)`.
     pub fn fingerprint(&self) -> String {
         fingerprint(&self.code_key())
+    }
+
+    /// Per node, its dtype: an input's, bool for a comparison, a cast's
+    /// target, and the kernel's `dtype` for every other node (a `Where`
+    /// takes its branches').
+    pub fn node_dtypes(&self) -> Vec<DType> {
+        let mut dtypes: Vec<DType> = Vec::with_capacity(self.nodes.len());
+        for node in &self.nodes {
+            let dtype = match node {
+                FusedNode::Input { index } => self.inputs[*index].dtype,
+                FusedNode::Compare { .. } | FusedNode::CompareScalar { .. } => DType::Bool,
+                FusedNode::Cast { to, .. } => *to,
+                FusedNode::Where { a, .. } => dtypes[*a],
+                _ => self.dtype,
+            };
+            dtypes.push(dtype);
+        }
+        dtypes
+    }
+
+    /// The dtype of output `j`.
+    pub fn output_dtype(&self, j: usize) -> DType {
+        self.node_dtypes()[self.outputs[j]]
+    }
+
+    /// The nodes node `n` reads (not kernel inputs: an `Input` node reads
+    /// none, a `MatMul` node its operands whole).
+    pub fn operands(&self, n: usize) -> Vec<usize> {
+        match self.nodes[n] {
+            FusedNode::Binary { a, b, .. } | FusedNode::Compare { a, b, .. } => vec![a, b],
+            FusedNode::Scalar { x, .. }
+            | FusedNode::Unary { x, .. }
+            | FusedNode::CompareScalar { x, .. }
+            | FusedNode::Cast { x, .. }
+            | FusedNode::Reduce { x, .. } => vec![x],
+            FusedNode::Where { cond, a, b } => vec![cond, a, b],
+            FusedNode::Input { .. } | FusedNode::Const { .. } | FusedNode::MatMul { .. } => {
+                Vec::new()
+            }
+        }
     }
 
     /// Per node, whether it is one value per row (see `per_row`); all false

@@ -206,8 +206,9 @@ pub trait Backend {
         false
     }
 
-    /// Whether fused kernels may read bool inputs (`FusedNode::Where`'s
-    /// condition): the reference's and wgpu's do.
+    /// Whether fused kernels may hold bools (read, computed by comparisons
+    /// and casts, written; `FusedNode::Where`'s condition): the reference's
+    /// and wgpu's do.
     fn fuses_masks(&self) -> bool {
         false
     }

@@ -492,7 +492,7 @@ impl Backend for ReferenceBackend {
         for &id in inputs {
             let data = self.get(id)?;
             let value = match data {
-                // A `where` condition, as 0 and 1.
+                // A bool, as 0 and 1.
                 HostData::Bool(mask) => {
                     std::borrow::Cow::Owned(mask.iter().map(|&b| f32::from(u8::from(b))).collect())
                 }
@@ -506,9 +506,11 @@ impl Backend for ReferenceBackend {
         let slices: Vec<&[f32]> = values.iter().map(|v| &v[..]).collect();
         let outs = run_fused(kernel, &slices);
         drop(values);
+        let dtypes = kernel.node_dtypes();
         let buffers = outs
             .into_iter()
-            .map(|o| self.store(HostData::F32(o).into_dtype(kernel.dtype)))
+            .zip(&kernel.outputs)
+            .map(|(o, &node)| self.store(HostData::F32(o).into_dtype(dtypes[node])))
             .collect();
         Ok(FusedDispatch {
             buffers,

@@ -176,14 +176,16 @@ pub(crate) fn block_copies(kernel: &tpu_ir::PallasKernel, r: &tpu_ir::BlockRef) 
 /// The work of a fusion group: its inputs and outputs cross HBM once; every
 /// computed node is one operation per element.
 pub(crate) fn fused_work(kernel: &FusedKernel) -> Work {
-    let size = kernel.dtype.size_in_bytes() as f64;
     let inputs: f64 = kernel
         .inputs
         .iter()
         .map(|i| i.shape.numel() as f64 * i.dtype.size_in_bytes() as f64)
         .sum();
     let outputs: f64 = (0..kernel.outputs.len())
-        .map(|j| kernel.output_shape(j).numel() as f64 * size)
+        .map(|j| {
+            let size = kernel.output_dtype(j).size_in_bytes() as f64;
+            kernel.output_shape(j).numel() as f64 * size
+        })
         .sum();
     let computed = kernel
         .nodes

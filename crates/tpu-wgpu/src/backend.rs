@@ -324,7 +324,8 @@ impl Backend for WgpuBackend {
         true
     }
 
-    /// Fused kernels read bool inputs as u32 words (`codegen.rs`).
+    /// Fused kernels hold bools: read and written as u32 words, computed
+    /// as 0.0 or 1.0 (`codegen.rs`).
     fn fuses_masks(&self) -> bool {
         true
     }

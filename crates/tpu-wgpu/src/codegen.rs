@@ -19,7 +19,7 @@
 use crate::kernels::{MAX_RANK, MatmulKernel, elementwise_grid, elementwise_index};
 use crate::kernels::{expr, matmul};
 use std::collections::{BTreeSet, HashMap};
-use tpu_ir::{FusedKernel, FusedNode};
+use tpu_ir::{DType, FusedKernel, FusedNode};
 
 /// Where `params` holds the thread count, the iteration shape's rank and its
 /// dimensions; the inputs' strides follow (`strides_at`).
@@ -122,8 +122,8 @@ pub fn fused(kernel: &FusedKernel) -> String {
         for n in 0..kernel.nodes.len() {
             body.push_str(&format!("    let v{n} = {};\n", g.expr(n, None)));
         }
-        for (j, node) in kernel.outputs.iter().enumerate() {
-            body.push_str(&format!("    out{j}[i] = v{node};\n"));
+        for (j, &node) in kernel.outputs.iter().enumerate() {
+            body.push_str(&format!("    out{j}[i] = {};\n", g.store(node)));
         }
     }
     let index = elementwise_index(&format!("param({THREADS}u)"));
@@ -162,8 +162,10 @@ struct Gen<'k> {
     kernel: &'k FusedKernel,
     /// Per node, whether it is one value per row (row kernels only).
     per_row: Vec<bool>,
-    /// The params index of each Scalar or Const node's value.
+    /// The params index of each Scalar, CompareScalar or Const node's value.
     scalar_param: HashMap<usize, usize>,
+    /// Per node, its dtype: a bool is held as 0.0 or 1.0 in an `f32`.
+    dtypes: Vec<DType>,
 }
 
 impl<'k> Gen<'k> {
@@ -171,7 +173,12 @@ impl<'k> Gen<'k> {
         let (base, len) = extra(kernel);
         let mut scalar_param = HashMap::new();
         for (n, node) in kernel.nodes.iter().enumerate() {
-            if matches!(node, FusedNode::Scalar { .. } | FusedNode::Const { .. }) {
+            if matches!(
+                node,
+                FusedNode::Scalar { .. }
+                    | FusedNode::CompareScalar { .. }
+                    | FusedNode::Const { .. }
+            ) {
                 scalar_param.insert(n, base + len + scalar_param.len());
             }
         }
@@ -179,6 +186,17 @@ impl<'k> Gen<'k> {
             kernel,
             per_row: kernel.row_constant(),
             scalar_param,
+            dtypes: kernel.node_dtypes(),
+        }
+    }
+
+    /// What output node `n` stores: a bool as a `u32` word of 0 or 1
+    /// (`kernels/mask.rs`), a float as itself.
+    fn store(&self, n: usize) -> String {
+        if self.dtypes[n] == DType::Bool {
+            format!("select(0u, 1u, v{n} != 0.0)")
+        } else {
+            format!("v{n}")
         }
     }
 
@@ -191,8 +209,8 @@ impl<'k> Gen<'k> {
         );
         let k = self.kernel.inputs.len();
         for (i, input) in self.kernel.inputs.iter().enumerate() {
-            // A bool (a `where` condition) is a u32 word (`kernels/mask.rs`).
-            let element = if input.dtype == tpu_ir::DType::Bool {
+            // A bool is a u32 word (`kernels/mask.rs`).
+            let element = if input.dtype == DType::Bool {
                 "u32"
             } else {
                 "f32"
@@ -202,9 +220,14 @@ impl<'k> Gen<'k> {
                 i + 1
             ));
         }
-        for j in 0..self.kernel.outputs.len() {
+        for (j, &node) in self.kernel.outputs.iter().enumerate() {
+            let element = if self.dtypes[node] == DType::Bool {
+                "u32"
+            } else {
+                "f32"
+            };
             decls.push_str(&format!(
-                "@group(0) @binding({}) var<storage, read_write> out{j}: array<f32>;\n",
+                "@group(0) @binding({}) var<storage, read_write> out{j}: array<{element}>;\n",
                 k + 1 + j
             ));
         }
@@ -227,6 +250,11 @@ impl<'k> Gen<'k> {
                     expr::binary_helpers(*op)
                 }
                 FusedNode::Reduce { op, .. } => expr::reduce_helpers(*op),
+                FusedNode::Compare { .. }
+                | FusedNode::CompareScalar { .. }
+                | FusedNode::Cast {
+                    to: DType::Bool, ..
+                } => expr::COMPARE_HELPERS,
                 _ => &[],
             };
             for text in texts {
@@ -279,8 +307,8 @@ impl<'k> Gen<'k> {
                     Some(e) if !self.per_row[n] => format!("in{index}[o{index} + {e} * s{index}]"),
                     _ => format!("in{index}[o{index}]"),
                 };
-                // A bool reads as 0.0 or 1.0, as `Where` expects.
-                if self.kernel.inputs[*index].dtype == tpu_ir::DType::Bool {
+                // A bool reads as 0.0 or 1.0.
+                if self.kernel.inputs[*index].dtype == DType::Bool {
                     format!("f32({load})")
                 } else {
                     load
@@ -301,8 +329,20 @@ impl<'k> Gen<'k> {
                 }
             }
             FusedNode::Unary { x, .. } => format!("unary_{n}(v{x})"),
-            // Never planned for this backend (`fuses_masks`), but defined.
             FusedNode::Where { cond, a, b } => format!("select(v{b}, v{a}, v{cond} != 0.0)"),
+            FusedNode::Compare { op, a, b } => {
+                let test = expr::compare(*op, &format!("v{a}"), &format!("v{b}"));
+                format!("select(0.0, 1.0, {test})")
+            }
+            FusedNode::CompareScalar { op, x, .. } => {
+                let test = expr::compare(*op, &format!("v{x}"), &param(n));
+                format!("select(0.0, 1.0, {test})")
+            }
+            // NaN is true, tested by its bits (`expr::compare`'s helpers).
+            FusedNode::Cast { x, to: DType::Bool } => {
+                format!("select(0.0, 1.0, is_nan(v{x}) || v{x} != 0.0)")
+            }
+            FusedNode::Cast { x, .. } => format!("v{x}"),
             FusedNode::MatMul { .. } => "acc".into(),
             FusedNode::Reduce { .. } => unreachable!("a reduction is a loop, not an expression"),
         }
@@ -365,8 +405,8 @@ impl<'k> Gen<'k> {
         for n in 0..self.kernel.nodes.len() {
             epilogue.push_str(&format!("    let v{n} = {};\n", self.expr(n, None)));
         }
-        for (j, node) in self.kernel.outputs.iter().enumerate() {
-            epilogue.push_str(&format!("    out{j}[i] = v{node};\n"));
+        for (j, &node) in self.kernel.outputs.iter().enumerate() {
+            epilogue.push_str(&format!("    out{j}[i] = {};\n", self.store(node)));
         }
         let epilogue: String = epilogue
             .lines()
@@ -396,12 +436,7 @@ impl<'k> Gen<'k> {
             if self.per_row[n] || !found.insert(n) {
                 continue;
             }
-            match &self.kernel.nodes[n] {
-                FusedNode::Binary { a, b, .. } => stack.extend([*a, *b]),
-                FusedNode::Scalar { x, .. } | FusedNode::Unary { x, .. } => stack.push(*x),
-                FusedNode::Where { cond, a, b } => stack.extend([*cond, *a, *b]),
-                _ => {}
-            }
+            stack.extend(self.kernel.operands(n));
         }
         found
     }
@@ -463,11 +498,12 @@ impl<'k> Gen<'k> {
         let mut tail = String::new();
         let mut full = Vec::new();
         for (j, &node) in kernel.outputs.iter().enumerate() {
+            let value = self.store(node);
             if self.per_row[node] {
-                body.push_str(&format!("    out{j}[i] = v{node};\n"));
+                body.push_str(&format!("    out{j}[i] = {value};\n"));
             } else {
                 full.push(node);
-                tail.push_str(&format!("        out{j}[base + e * inner] = v{node};\n"));
+                tail.push_str(&format!("        out{j}[base + e * inner] = {value};\n"));
             }
         }
         if !full.is_empty() {

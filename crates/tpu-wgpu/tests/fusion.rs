@@ -1,13 +1,14 @@
 //! Fused against unfused on random op graphs: elementwise chains with
-//! broadcasting, scalar ops, reductions (sum, max, min; axis kept or dropped,
-//! so row kernels see both forms), matmuls (and their epilogues) and views
-//! between them, and a backward pass through all of it. Each graph runs in Strict and in Fused mode
+//! broadcasting, scalar ops, masks (comparisons, casts between float32 and
+//! bool, `where`), reductions (sum, max, min; axis kept or dropped, so row
+//! kernels see both forms), matmuls (and their epilogues) and views between
+//! them, and a backward pass through all of it. Each graph runs in Strict and in Fused mode
 //! on the reference backend (where the two must agree exactly: a fused loop nest
 //! does the same float32 operations) and on wgpu (within tolerance of the
 //! reference), and the gradients are compared too.
 
 use pollster::block_on;
-use tpu_ir::{BinaryOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
+use tpu_ir::{BinaryOp, CompareOp, DType, ReduceOp, ScalarKind, Shape, UnaryOp};
 use tpu_runtime::rng::Mt19937;
 use tpu_runtime::{Backend, Device, EagerMode, HostData, ReferenceBackend, Runtime, Tensor};
 
@@ -26,6 +27,12 @@ enum Step {
     /// views Fused mode reads in place (`MatrixLayout`).
     Heads,
     Transpose(usize),
+    /// `torch.where(x op y, z, x)`, broadcasting all three.
+    Where(CompareOp, usize, usize, usize),
+    /// `(x op y).float()`.
+    Compare(CompareOp, usize, usize),
+    /// `x * (x op s).float()`: ReLU's backward, dropout's mask.
+    Mask(CompareOp, usize, f64),
 }
 
 struct Rng(Mt19937);
@@ -57,7 +64,8 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
         } else {
             (recent(rng), recent(rng))
         };
-        let step = match rng.below(12) {
+        let compare = |rng: &mut Rng| CompareOp::ALL[rng.below(CompareOp::ALL.len())];
+        let step = match rng.below(15) {
             0..=3 => {
                 let ops = [
                     BinaryOp::Add,
@@ -90,6 +98,9 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
                 Step::Reduce(ops[rng.below(3)], x, axis, rng.below(2) == 0)
             }
             10 => Step::Unsqueeze(x, rng.below(dims[x].len() + 1)),
+            11 => Step::Where(compare(rng), x, y, recent(rng)),
+            12 => Step::Compare(compare(rng), x, y),
+            13 => Step::Mask(compare(rng), x, [0.0, 0.5, -1.0][rng.below(3)]),
             _ => {
                 if dims[x].len() == 2 && dims[y].len() == 2 && dims[x][1] == dims[y][0] {
                     Step::MatMul(x, y)
@@ -102,15 +113,23 @@ fn graph(rng: &mut Rng) -> (Vec<Vec<usize>>, Vec<Step>) {
                 }
             }
         };
-        let out = match &step {
-            Step::Binary(_, x, y) => {
-                match Shape::broadcast(&Shape::new(dims[*x].clone()), &Shape::new(dims[*y].clone()))
-                {
-                    Ok(s) => s.dims().to_vec(),
-                    Err(_) => continue,
-                }
+        let broadcast = |operands: &[usize]| {
+            let mut out = Shape::scalar();
+            for &x in operands {
+                out = Shape::broadcast(&out, &Shape::new(dims[x].clone())).ok()?;
             }
-            Step::Scalar(_, x, ..) | Step::Unary(_, x) => dims[*x].clone(),
+            Some(out.dims().to_vec())
+        };
+        let out = match &step {
+            Step::Binary(_, x, y) | Step::Compare(_, x, y) => match broadcast(&[*x, *y]) {
+                Some(d) => d,
+                None => continue,
+            },
+            Step::Where(_, x, y, z) => match broadcast(&[*x, *y, *z]) {
+                Some(d) => d,
+                None => continue,
+            },
+            Step::Scalar(_, x, ..) | Step::Unary(_, x) | Step::Mask(_, x, _) => dims[*x].clone(),
             Step::Reduce(_, x, axis, keepdim) => {
                 if dims[*x].is_empty() || dims[*x].contains(&0) {
                     continue;
@@ -214,6 +233,19 @@ fn run(
                     let perm: Vec<i64> = (0..r).rev().collect();
                     rt.permute(&values[*x], &perm)
                 }
+                Step::Where(op, x, y, z) => {
+                    let cond = rt.compare(*op, &values[*x], &values[*y]).await.unwrap();
+                    rt.where_(&cond, &values[*z], &values[*x]).await
+                }
+                Step::Compare(op, x, y) => {
+                    let mask = rt.compare(*op, &values[*x], &values[*y]).await.unwrap();
+                    rt.cast(&mask, DType::Float32).await
+                }
+                Step::Mask(op, x, s) => {
+                    let mask = rt.compare_scalar(*op, &values[*x], *s).await.unwrap();
+                    let mask = rt.cast(&mask, DType::Float32).await.unwrap();
+                    rt.binary(BinaryOp::Mul, &values[*x], &mask).await
+                }
             };
             values.push(v.unwrap());
         }
@@ -311,6 +343,8 @@ fn fused_graphs_match_the_reference_on_wgpu() {
             tpu_runtime::SharedBackend::new(Box::new(gpu))
         })
         .collect();
+    // Fused kernels that compute bools, and that write them.
+    let (mut masks, mut written) = (0, 0);
     for case in 0..CASES / 3 {
         let mut rng = Rng(Mt19937::new(1000 + case));
         let (shapes, steps) = graph(&mut rng);
@@ -318,8 +352,20 @@ fn fused_graphs_match_the_reference_on_wgpu() {
         let (v1, g1, _) = run(reference, EagerMode::Strict, &shapes, &steps, case);
         // Matmul epilogues on both kernels, whichever the adapter would choose.
         let gpu = gpus[case as usize % gpus.len()].clone();
-        let (v2, g2, _) = run(Box::new(gpu), EagerMode::Fused, &shapes, &steps, case);
+        let (v2, g2, k2) = run(Box::new(gpu), EagerMode::Fused, &shapes, &steps, case);
         close(&v2, &v1, &format!("case {case} values {steps:?}"), 1e-4);
         close(&g2, &g1, &format!("case {case} gradients {steps:?}"), 1e-4);
+        let fused = k2.iter().filter(|s| s.contains("fn param("));
+        let fused: Vec<&String> = fused.collect();
+        masks += fused
+            .iter()
+            .filter(|s| s.contains("select(0.0, 1.0"))
+            .count();
+        written += fused
+            .iter()
+            .filter(|s| s.contains("] = select(0u, 1u, v"))
+            .count();
     }
+    assert!(masks >= 50, "only {masks} fused kernels computed bools");
+    assert!(written >= 10, "only {written} fused kernels wrote bools");
 }

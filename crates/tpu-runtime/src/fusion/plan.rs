@@ -39,28 +39,42 @@ pub(super) enum Role {
 pub(super) struct Caps {
     /// It runs fused kernels at all (`Backend::supports_fused`).
     pub fuses: bool,
-    /// They may read bool inputs (`Backend::fuses_masks`): `torch.where`.
+    /// They may hold bools (`Backend::fuses_masks`): `torch.where`,
+    /// comparisons, casts between float32 and bool.
     pub masks: bool,
 }
 
 pub(super) fn role(p: &Pending, caps: Caps) -> Role {
-    let float = |i: &super::PendingInput| i.dtype == DType::Float32;
-    let operands = match p.op {
-        // A bool condition, on a backend that reads masks.
-        Op::Where => {
-            caps.masks && p.inputs[0].dtype == DType::Bool && p.inputs[1..].iter().all(float)
+    use DType::{Bool, Float32};
+    let dtypes: Vec<DType> = p.inputs.iter().map(|i| i.dtype).collect();
+    // Bools (held as 0 or 1) only on a backend that takes them.
+    let mask = |d: DType| d == Float32 || (caps.masks && d == Bool);
+    let operands = match (&p.op, &dtypes[..]) {
+        (Op::Where, [c, a, b]) => mask(*c) && *c == Bool && *a == Float32 && *b == Float32,
+        (Op::Compare { .. }, [a, b]) => a == b && mask(*a) && mask(p.out_dtype),
+        (Op::CompareScalar { .. }, [Float32]) => mask(p.out_dtype),
+        (Op::Cast { to }, [from]) => mask(*from) && mask(*to),
+        (Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. }, _) => {
+            dtypes.iter().all(|&d| d == Float32) && p.out_dtype == Float32
         }
-        _ => p.inputs.iter().all(float),
+        (Op::Reduce { .. } | Op::MatMul { .. }, _) => {
+            dtypes.iter().all(|&d| d == Float32) && p.out_dtype == Float32
+        }
+        _ => false,
     };
     let fits = p.out_shape.numel() > 0 && p.out_shape.rank() <= MAX_FUSED_RANK;
-    if !caps.fuses || !operands || p.out_dtype != DType::Float32 || !fits {
+    if !caps.fuses || !operands || !fits {
         return Role::Alone;
     }
     match &p.op {
         Op::Where => Role::Elementwise,
-        Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. } => {
-            Role::Elementwise
-        }
+        Op::Binary { .. }
+        | Op::BinaryScalar { .. }
+        | Op::Unary { .. }
+        | Op::Fill { .. }
+        | Op::Compare { .. }
+        | Op::CompareScalar { .. }
+        | Op::Cast { .. } => Role::Elementwise,
         Op::Reduce {
             op: ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min,
             axis,
@@ -459,6 +473,20 @@ pub(super) fn build_kernel(
                 Op::Reduce { op, .. } => FusedNode::Reduce {
                     op: *op,
                     x: args[0],
+                },
+                Op::Compare { op } => FusedNode::Compare {
+                    op: *op,
+                    a: args[0],
+                    b: args[1],
+                },
+                Op::CompareScalar { op, scalar } => FusedNode::CompareScalar {
+                    op: *op,
+                    x: args[0],
+                    scalar: *scalar,
+                },
+                Op::Cast { to } => FusedNode::Cast {
+                    x: args[0],
+                    to: *to,
                 },
                 other => unreachable!("{other:?} is not fusible"),
             }

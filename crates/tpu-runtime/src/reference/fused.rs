@@ -98,6 +98,16 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
                         *slot = if c != 0.0 { x } else { y };
                     }
                 }
+                FusedNode::Compare { op, a, b } => {
+                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                    for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                        *slot = f32::from(u8::from(op.apply(x, y)));
+                    }
+                }
+                FusedNode::CompareScalar { op, x, scalar } => {
+                    compare_scalar_block(*op, &done[*x][..len], *scalar as f32, out);
+                }
+                FusedNode::Cast { x, to } => cast_block(*to, &done[*x][..len], out),
                 FusedNode::MatMul { .. } => {
                     let product = product.as_ref().expect("a matmul node has its product");
                     out.copy_from_slice(&product[start..start + len]);
@@ -158,6 +168,26 @@ impl Cursor {
                 self.offset += self.strides[axis];
             }
         }
+    }
+}
+
+/// `out[i] = x[i] op s` as a bool held as 0 or 1.
+fn compare_scalar_block(op: tpu_ir::CompareOp, x: &[f32], s: f32, out: &mut [f32]) {
+    for (slot, &v) in out.iter_mut().zip(x) {
+        *slot = f32::from(u8::from(op.apply(v, s)));
+    }
+}
+
+/// `x` (float32, or a bool held as 0 or 1) converted to `to`: to a bool a
+/// float is true unless it is zero (NaN is true); to float32 a bool's 0 or 1
+/// is already its value.
+fn cast_block(to: tpu_ir::DType, x: &[f32], out: &mut [f32]) {
+    if to == tpu_ir::DType::Bool {
+        for (slot, &v) in out.iter_mut().zip(x) {
+            *slot = f32::from(u8::from(v != 0.0));
+        }
+    } else {
+        out.copy_from_slice(x);
     }
 }
 
@@ -231,6 +261,20 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
         .collect();
     let mut row_shape = kernel.shape.dims().to_vec();
     row_shape[axis] = 1;
+    // An op over per-row values alone whose result is a full row (it is
+    // read as one): computed once, then repeated.
+    let repeated: Vec<bool> = (0..kernel.nodes.len())
+        .map(|k| {
+            let computed = !matches!(
+                kernel.nodes[k],
+                FusedNode::Input { .. }
+                    | FusedNode::Const { .. }
+                    | FusedNode::Reduce { .. }
+                    | FusedNode::MatMul { .. }
+            );
+            computed && !constant[k] && kernel.operands(k).iter().all(|&x| constant[x])
+        })
+        .collect();
     let mut row: Vec<Vec<f32>> = vec![Vec::with_capacity(n); kernel.nodes.len()];
     let mut r = 0;
     for_each_index(&tpu_ir::Shape::new(row_shape), |index| {
@@ -238,15 +282,7 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
             let (done, rest) = row.split_at_mut(k);
             let out = &mut rest[0];
             let len = if constant[k] { 1 } else { n };
-            // An op over per-row values alone whose result is a full row
-            // (it is read as one): computed once, then repeated.
-            let repeated = !constant[k]
-                && match *node {
-                    FusedNode::Binary { a, b, .. } => constant[a] && constant[b],
-                    FusedNode::Scalar { x, .. } | FusedNode::Unary { x, .. } => constant[x],
-                    FusedNode::Where { cond, a, b } => constant[cond] && constant[a] && constant[b],
-                    _ => false,
-                };
+            let repeated = repeated[k];
             out.resize(if repeated { 1 } else { len }, 0.0);
             // Node `x`'s row, or its one value where it is constant: each op
             // runs as the elementwise kernel's vector loops, a constant
@@ -292,6 +328,16 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
                         };
                     }
                 }
+                FusedNode::Compare { op, a, b } => {
+                    let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
+                    for (j, slot) in out.iter_mut().enumerate() {
+                        *slot = f32::from(u8::from(op.apply(at(*a, j), at(*b, j))));
+                    }
+                }
+                FusedNode::CompareScalar { op, x, scalar } => {
+                    compare_scalar_block(*op, row_of(*x), *scalar as f32, out);
+                }
+                FusedNode::Cast { x, to } => cast_block(*to, row_of(*x), out),
                 FusedNode::Reduce { op, x } => {
                     out[0] = if constant[*x] {
                         let lane = vec![done[*x][0]; n];

@@ -42,6 +42,9 @@ pub(crate) fn compare_helpers() -> &'static str {
     FLOAT_HELPERS
 }
 
+/// `compare_helpers`, as the other ops' lists of helpers.
+pub(crate) const COMPARE_HELPERS: &[&str] = &[FLOAT_HELPERS];
+
 /// The helper functions `binary(op, ..)` calls, in order, if any.
 pub(crate) fn binary_helpers(op: BinaryOp) -> &'static [&'static str] {
     match op {
