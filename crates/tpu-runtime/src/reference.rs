@@ -20,13 +20,16 @@ use tpu_ir::{DType, FusedKernel, Op, Shape};
 mod creation;
 mod fused;
 mod indexing;
+mod loops;
 mod matmul;
 mod pallas;
 mod reduce;
+mod threads;
 mod window;
 pub(crate) use creation::count_nonzero;
 use fused::{FUSED_BLOCK, run_fused};
 use indexing::{pick, scatter, select, strided_pick};
+use loops::{broadcast, for_each_index, for_each_row, offset};
 use matmul::{batched, batched_in_place};
 use reduce::{cumsum, pairwise_sum, reduce, reduce_lane};
 
@@ -114,6 +117,7 @@ impl ReferenceBackend {
                     )
                 }
                 HostData::F64(x) => HostData::F64(x.iter().map(|&v| op.apply(v)).collect()),
+                HostData::F32(x) => HostData::F32(threads::map_slice(x, 8, |&v| op.apply_f32(v))),
                 data => match data.as_f32() {
                     Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply_f32(v))),
                     None => return Err(unsupported(op.name())),
@@ -167,7 +171,7 @@ impl ReferenceBackend {
                 };
                 match self.get(inputs[0].buffer)? {
                     HostData::F32(x) => {
-                        HostData::F32(x.iter().map(|&v| ordered(v, *scalar as f32)).collect())
+                        HostData::F32(threads::map_slice(x, 2, |&v| ordered(v, *scalar as f32)))
                     }
                     HostData::F64(x) => HostData::F64(
                         x.iter()
@@ -370,76 +374,6 @@ impl ReferenceBackend {
             },
         })
     }
-}
-
-/// `f(a[i], b[i])` over the broadcast output shape, reading each input through
-/// its broadcast strides.
-fn broadcast<T: Copy, U>(
-    out: &Shape,
-    a: &[T],
-    sa: &[usize],
-    b: &[T],
-    sb: &[usize],
-    f: impl Fn(T, T) -> U,
-) -> Vec<U> {
-    let mut result = Vec::with_capacity(out.numel());
-    let (la, lb) = (
-        sa.last().copied().unwrap_or(0),
-        sb.last().copied().unwrap_or(0),
-    );
-    for_each_row(out, |index, n| {
-        let (oa, ob) = (offset(index, sa), offset(index, sb));
-        result.extend((0..n).map(|j| f(a[oa + j * la], b[ob + j * lb])));
-    });
-    result
-}
-
-/// Visits every row (run along the last dimension) of `shape` in row-major
-/// order: the multi-index of the row's first element, and the row's length.
-/// A 0-d shape is one row of one element.
-fn for_each_row(shape: &Shape, mut visit: impl FnMut(&[usize], usize)) {
-    let dims = shape.dims();
-    match dims.split_last() {
-        None => visit(&[], 1),
-        Some((&last, outer)) => {
-            if last == 0 {
-                return;
-            }
-            let mut index = vec![0usize; dims.len()];
-            for_each_index(&Shape::new(outer.to_vec()), |o| {
-                index[..outer.len()].copy_from_slice(o);
-                visit(&index, last);
-            });
-        }
-    }
-}
-
-/// Visits every multi-index of `shape` in row-major order.
-fn for_each_index(shape: &Shape, mut visit: impl FnMut(&[usize])) {
-    let dims = shape.dims();
-    if dims.contains(&0) {
-        return;
-    }
-    let mut index = vec![0usize; dims.len()];
-    loop {
-        visit(&index);
-        let mut axis = dims.len();
-        loop {
-            if axis == 0 {
-                return;
-            }
-            axis -= 1;
-            index[axis] += 1;
-            if index[axis] < dims[axis] {
-                break;
-            }
-            index[axis] = 0;
-        }
-    }
-}
-
-fn offset(index: &[usize], strides: &[usize]) -> usize {
-    index.iter().zip(strides).map(|(i, s)| i * s).sum()
 }
 
 impl Backend for ReferenceBackend {

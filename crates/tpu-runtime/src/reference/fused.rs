@@ -3,12 +3,22 @@
 //! per row. Element for element they do the float32 operations the unfused ops
 //! do, in the same order, so fused and unfused runs agree exactly.
 
-use super::{batched_in_place, for_each_index, offset, reduce_lane};
-use tpu_ir::{FusedKernel, FusedNode};
+use super::reduce::PAIRWISE_BLOCK;
+use super::{batched_in_place, offset, reduce_lane, threads};
+use tpu_ir::{FusedKernel, FusedNode, ReduceOp};
 
 /// Elements a fused kernel evaluates per block: small enough that every node's
 /// block stays in cache, large enough for tight, vectorisable loops.
 pub(super) const FUSED_BLOCK: usize = 1024;
+
+/// What a row kernel does with each tile: its first row, its width and every
+/// node's values (`tile_step`).
+type TakeTile<'a> = dyn FnMut(usize, usize, &[Vec<f32>]) + 'a;
+
+/// About how many values a row kernel's node holds per tile of adjacent rows
+/// (`tile_step`): rows of `n` values are taken `TILE_VALUES / n` at a time
+/// (4 to 64), so that a tile's nodes stay in cache.
+const TILE_VALUES: usize = 4096;
 
 /// A fusion group as one pass over its iteration space, block by block: each
 /// node is evaluated for a block of elements before the next node, so the
@@ -47,79 +57,95 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
         .iter()
         .map(|i| i.shape.dims() == kernel.shape.dims())
         .collect();
-    // Each broadcast input is read through a cursor that walks the kernel's
-    // shape with the input's broadcast strides, one row run at a time.
-    let mut cursors: Vec<Option<Cursor>> = strides
-        .iter()
-        .zip(&dense)
-        .enumerate()
-        .map(|(index, (s, &d))| {
-            (!d && !kernel.is_matmul_operand(index)).then(|| Cursor::new(kernel.shape.dims(), s))
-        })
-        .collect();
-    let mut outs: Vec<Vec<f32>> = kernel
-        .outputs
-        .iter()
-        .map(|_| Vec::with_capacity(n))
-        .collect();
-    let mut blocks = vec![vec![0f32; FUSED_BLOCK]; kernel.nodes.len()];
-    let mut start = 0;
-    while start < n {
-        let len = FUSED_BLOCK.min(n - start);
-        for (k, node) in kernel.nodes.iter().enumerate() {
-            let (done, rest) = blocks.split_at_mut(k);
-            let out = &mut rest[0][..len];
-            match node {
-                FusedNode::Input { index } => match &mut cursors[*index] {
-                    None => out.copy_from_slice(&values[*index][start..start + len]),
-                    Some(cursor) => cursor.read(values[*index], out),
-                },
-                FusedNode::Const { value } => out.fill(*value as f32),
-                FusedNode::Binary { op, a, b } => {
-                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
-                    binary_block(*op, a, b, out);
-                }
-                FusedNode::Scalar {
-                    op,
-                    x,
-                    scalar,
-                    scalar_on_left,
-                } => {
-                    scalar_block(*op, &done[*x][..len], *scalar as f32, *scalar_on_left, out);
-                }
-                FusedNode::Unary { op, x } => {
-                    for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
-                        *slot = op.apply_f32(v);
-                    }
-                }
-                FusedNode::Where { cond, a, b } => {
-                    let (c, a, b) = (&done[*cond][..len], &done[*a][..len], &done[*b][..len]);
-                    for (((slot, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
-                        *slot = if c != 0.0 { x } else { y };
-                    }
-                }
-                FusedNode::Compare { op, a, b } => {
-                    let (a, b) = (&done[*a][..len], &done[*b][..len]);
-                    for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                        *slot = f32::from(u8::from(op.apply(x, y)));
-                    }
-                }
-                FusedNode::CompareScalar { op, x, scalar } => {
-                    compare_scalar_block(*op, &done[*x][..len], *scalar as f32, out);
-                }
-                FusedNode::Cast { x, to } => cast_block(*to, &done[*x][..len], out),
-                FusedNode::MatMul { .. } => {
-                    let product = product.as_ref().expect("a matmul node has its product");
-                    out.copy_from_slice(&product[start..start + len]);
-                }
-                FusedNode::Reduce { .. } => unreachable!("reductions run in row kernels"),
-            }
+    let nodes = kernel.nodes.len();
+    // The outputs, cut at the same whole blocks for the threads.
+    let mut outs: Vec<Vec<f32>> = kernel.outputs.iter().map(|_| vec![0f32; n]).collect();
+    let ranges = threads::chunks(n.div_ceil(FUSED_BLOCK), n.saturating_mul(nodes));
+    let mut parts: Vec<Vec<&mut [f32]>> = ranges.iter().map(|_| Vec::new()).collect();
+    for o in outs.iter_mut() {
+        for (c, part) in threads::split(o, &ranges, FUSED_BLOCK)
+            .into_iter()
+            .enumerate()
+        {
+            parts[c].push(part);
         }
-        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
-            o.extend_from_slice(&blocks[node][..len]);
-        }
-        start += len;
     }
+    let jobs: Vec<_> = ranges.into_iter().zip(parts).collect();
+    threads::run(jobs, |(blocks, mut outs)| {
+        let first = blocks.start * FUSED_BLOCK;
+        let end = (blocks.end * FUSED_BLOCK).min(n);
+        // Each broadcast input is read through a cursor that walks the
+        // kernel's shape with the input's broadcast strides, one row run at
+        // a time.
+        let mut cursors: Vec<Option<Cursor>> = strides
+            .iter()
+            .zip(&dense)
+            .enumerate()
+            .map(|(index, (s, &d))| {
+                let read = !d && !kernel.is_matmul_operand(index);
+                read.then(|| Cursor::at(kernel.shape.dims(), s, first))
+            })
+            .collect();
+        let mut block = vec![vec![0f32; FUSED_BLOCK]; nodes];
+        let mut start = first;
+        while start < end {
+            let len = FUSED_BLOCK.min(end - start);
+            for (k, node) in kernel.nodes.iter().enumerate() {
+                let (done, rest) = block.split_at_mut(k);
+                let out = &mut rest[0][..len];
+                match node {
+                    FusedNode::Input { index } => match &mut cursors[*index] {
+                        None => out.copy_from_slice(&values[*index][start..start + len]),
+                        Some(cursor) => cursor.read(values[*index], out),
+                    },
+                    FusedNode::Const { value } => out.fill(*value as f32),
+                    FusedNode::Binary { op, a, b } => {
+                        let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                        binary_block(*op, a, b, out);
+                    }
+                    FusedNode::Scalar {
+                        op,
+                        x,
+                        scalar,
+                        scalar_on_left,
+                    } => {
+                        let x = &done[*x][..len];
+                        scalar_block(*op, x, *scalar as f32, *scalar_on_left, out);
+                    }
+                    FusedNode::Unary { op, x } => {
+                        for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
+                            *slot = op.apply_f32(v);
+                        }
+                    }
+                    FusedNode::Where { cond, a, b } => {
+                        let (c, a, b) = (&done[*cond][..len], &done[*a][..len], &done[*b][..len]);
+                        for (((slot, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
+                            *slot = if c != 0.0 { x } else { y };
+                        }
+                    }
+                    FusedNode::Compare { op, a, b } => {
+                        let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                        for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                            *slot = f32::from(u8::from(op.apply(x, y)));
+                        }
+                    }
+                    FusedNode::CompareScalar { op, x, scalar } => {
+                        compare_scalar_block(*op, &done[*x][..len], *scalar as f32, out);
+                    }
+                    FusedNode::Cast { x, to } => cast_block(*to, &done[*x][..len], out),
+                    FusedNode::MatMul { .. } => {
+                        let product = product.as_ref().expect("a matmul node has its product");
+                        out.copy_from_slice(&product[start..start + len]);
+                    }
+                    FusedNode::Reduce { .. } => unreachable!("reductions run in row kernels"),
+                }
+            }
+            for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+                o[start - first..start - first + len].copy_from_slice(&block[node][..len]);
+            }
+            start += len;
+        }
+    });
     outs
 }
 
@@ -133,12 +159,14 @@ struct Cursor {
 }
 
 impl Cursor {
-    fn new(dims: &[usize], strides: &[usize]) -> Cursor {
+    /// A cursor at flat position `start` of `dims`.
+    fn at(dims: &[usize], strides: &[usize], start: usize) -> Cursor {
+        let index = threads::unravel(start, dims);
         Cursor {
             dims: dims.to_vec(),
             strides: strides.to_vec(),
-            index: vec![0; dims.len()],
-            offset: 0,
+            offset: offset(&index, strides),
+            index,
         }
     }
 
@@ -252,11 +280,12 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
         .outputs
         .iter()
         .map(|&node| {
-            if constant[node] {
-                Vec::with_capacity(rows)
+            let len = if constant[node] {
+                rows
             } else {
-                vec![0f32; kernel.shape.numel()]
-            }
+                kernel.shape.numel()
+            };
+            vec![0f32; len]
         })
         .collect();
     let mut row_shape = kernel.shape.dims().to_vec();
@@ -275,95 +304,347 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
             computed && !constant[k] && kernel.operands(k).iter().all(|&x| constant[x])
         })
         .collect();
-    let mut row: Vec<Vec<f32>> = vec![Vec::with_capacity(n); kernel.nodes.len()];
-    let mut r = 0;
-    for_each_index(&tpu_ir::Shape::new(row_shape), |index| {
-        for (k, node) in kernel.nodes.iter().enumerate() {
-            let (done, rest) = row.split_at_mut(k);
-            let out = &mut rest[0];
-            let len = if constant[k] { 1 } else { n };
-            let repeated = repeated[k];
-            out.resize(if repeated { 1 } else { len }, 0.0);
-            // Node `x`'s row, or its one value where it is constant: each op
-            // runs as the elementwise kernel's vector loops, a constant
-            // operand as a scalar one (the same float32 operations).
-            let row_of = |x: usize| &done[x][..];
-            match node {
-                FusedNode::Input { index: i } => {
-                    let base = offset(index, &strides[*i]);
-                    let step = strides[*i][axis];
-                    if step == 1 {
-                        out.copy_from_slice(&values[*i][base..base + len]);
+    // Rows `span` in order, a tile of adjacent ones at a time (`tile_step`),
+    // each tile handed to `take` with its first row, its width and every
+    // node's values.
+    let last = kernel.shape.rank() - 1;
+    let each_row = |span: std::ops::Range<usize>, take: &mut TakeTile| {
+        let mut index = threads::unravel(span.start, &row_shape);
+        let mut tile: Vec<Vec<f32>> = vec![Vec::new(); kernel.nodes.len()];
+        let mut r = span.start;
+        while r < span.end {
+            let width = if axis == last {
+                1
+            } else {
+                let run = row_shape[last] - index[last];
+                (TILE_VALUES / n).clamp(4, 64).min(run).min(span.end - r)
+            };
+            tile_step(
+                kernel, values, &strides, &repeated, &index, width, &mut tile,
+            );
+            take(r, width, &tile);
+            for _ in 0..width {
+                threads::advance(&mut index, &row_shape);
+            }
+            r += width;
+        }
+    };
+    let outer = rows / inner.max(1);
+    let work = kernel.shape.numel() * kernel.nodes.len();
+    let (groups, spans) = (threads::chunks(outer, work), threads::chunks(rows, work));
+    if groups.len() >= spans.len() {
+        // The threads take whole groups of `inner` rows, whose outputs are
+        // contiguous: `inner` per-row values, `n * inner` full-size ones.
+        let mut parts: Vec<Vec<&mut [f32]>> = groups.iter().map(|_| Vec::new()).collect();
+        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+            let unit = if constant[node] { inner } else { n * inner };
+            for (c, part) in threads::split(o, &groups, unit).into_iter().enumerate() {
+                parts[c].push(part);
+            }
+        }
+        let jobs: Vec<_> = groups.into_iter().zip(parts).collect();
+        threads::run(jobs, |(groups, mut outs)| {
+            let first = groups.start * inner;
+            let skipped = groups.start * n * inner;
+            each_row(first..groups.end * inner, &mut |r, width, tile| {
+                // The tile's rows are adjacent in the outputs too.
+                let base = (r / inner) * n * inner + r % inner - skipped;
+                for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+                    if constant[node] {
+                        o[r - first..r - first + width].copy_from_slice(&tile[node]);
                     } else {
-                        for (j, slot) in out.iter_mut().enumerate() {
-                            *slot = values[*i][base + j * step];
+                        for (j, lane) in tile[node].chunks(width).enumerate() {
+                            o[base + j * inner..base + j * inner + width].copy_from_slice(lane);
                         }
                     }
                 }
-                FusedNode::Const { value } => out.fill(*value as f32),
-                FusedNode::Binary { op, a, b } => match (constant[*a], constant[*b]) {
-                    (true, true) => out[0] = op.apply(done[*a][0], done[*b][0]),
-                    (true, false) => scalar_block(*op, row_of(*b), done[*a][0], true, out),
-                    (false, true) => scalar_block(*op, row_of(*a), done[*b][0], false, out),
-                    (false, false) => binary_block(*op, row_of(*a), row_of(*b), out),
-                },
-                FusedNode::Scalar {
-                    op,
-                    x,
-                    scalar,
-                    scalar_on_left,
-                } => scalar_block(*op, row_of(*x), *scalar as f32, *scalar_on_left, out),
-                FusedNode::Unary { op, x } => {
-                    for (slot, &v) in out.iter_mut().zip(row_of(*x)) {
-                        *slot = op.apply_f32(v);
+            });
+        });
+        return outs;
+    }
+    // Fewer groups than threads (a reduction over the first axis): the
+    // threads take spans of rows, which lie interleaved in the outputs, so
+    // each computes its rows into buffers of its own that are then copied
+    // into place.
+    let mut spilled: Vec<Vec<Vec<f32>>> = spans.iter().map(|_| Vec::new()).collect();
+    let jobs: Vec<_> = spans.iter().cloned().zip(spilled.iter_mut()).collect();
+    threads::run(jobs, |(span, spill)| {
+        let len = span.len();
+        *spill = kernel
+            .outputs
+            .iter()
+            .map(|&node| vec![0f32; if constant[node] { len } else { len * n }])
+            .collect();
+        let first = span.start;
+        each_row(span, &mut |r, width, tile| {
+            for (o, &node) in spill.iter_mut().zip(&kernel.outputs) {
+                if constant[node] {
+                    o[r - first..r - first + width].copy_from_slice(&tile[node]);
+                } else {
+                    for (j, lane) in tile[node].chunks(width).enumerate() {
+                        for (t, &v) in lane.iter().enumerate() {
+                            o[(r - first + t) * n + j] = v;
+                        }
                     }
                 }
-                FusedNode::Where { cond, a, b } => {
-                    let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
-                    for (j, slot) in out.iter_mut().enumerate() {
-                        *slot = if at(*cond, j) != 0.0 {
-                            at(*a, j)
-                        } else {
-                            at(*b, j)
-                        };
-                    }
-                }
-                FusedNode::Compare { op, a, b } => {
-                    let at = |x: usize, j: usize| if constant[x] { done[x][0] } else { done[x][j] };
-                    for (j, slot) in out.iter_mut().enumerate() {
-                        *slot = f32::from(u8::from(op.apply(at(*a, j), at(*b, j))));
-                    }
-                }
-                FusedNode::CompareScalar { op, x, scalar } => {
-                    compare_scalar_block(*op, row_of(*x), *scalar as f32, out);
-                }
-                FusedNode::Cast { x, to } => cast_block(*to, row_of(*x), out),
-                FusedNode::Reduce { op, x } => {
-                    out[0] = if constant[*x] {
-                        let lane = vec![done[*x][0]; n];
-                        reduce_lane(*op, &lane)
-                    } else {
-                        reduce_lane(*op, row_of(*x))
-                    };
-                }
-                FusedNode::MatMul { .. } => unreachable!("a row kernel has no matmul"),
             }
-            if repeated {
-                let value = out[0];
-                out.resize(len, value);
-            }
-        }
-        let base = (r / inner) * n * inner + r % inner;
-        for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
+        });
+    });
+    for (span, spill) in spans.into_iter().zip(spilled) {
+        for ((o, &node), part) in outs.iter_mut().zip(&kernel.outputs).zip(spill) {
             if constant[node] {
-                o.push(row[node][0]);
-            } else {
-                for (j, &v) in row[node].iter().enumerate() {
+                o[span.clone()].copy_from_slice(&part);
+                continue;
+            }
+            for (r, values) in span.clone().zip(part.chunks(n)) {
+                let base = (r / inner) * n * inner + r % inner;
+                for (j, &v) in values.iter().enumerate() {
                     o[base + j * inner] = v;
                 }
             }
         }
-        r += 1;
-    });
+    }
     outs
+}
+
+/// A tile of `width` adjacent rows of a row kernel (adjacent along the
+/// shape's last dimension; one row when the kernel reduces along it), the
+/// first at multi-index `index`: each node's values in `tile`, as `[n][width]`
+/// (the rows side by side, so that every loop runs across them) or `[width]`
+/// where the node is one value per row. Each row gets the float32 operations,
+/// in the order, that it gets alone.
+fn tile_step(
+    kernel: &FusedKernel,
+    values: &[&[f32]],
+    strides: &[Vec<usize>],
+    repeated: &[bool],
+    index: &[usize],
+    width: usize,
+    tile: &mut [Vec<f32>],
+) {
+    let axis = kernel.reduce_axis.expect("a row kernel has an axis");
+    let n = kernel.shape.dims()[axis];
+    let constant = &kernel.per_row;
+    let w = width;
+    for (k, node) in kernel.nodes.iter().enumerate() {
+        let (done, rest) = tile.split_at_mut(k);
+        let out = &mut rest[0];
+        // An op over per-row values alone whose result is a full row is
+        // computed once per row, then repeated along it.
+        let len = if constant[k] || repeated[k] { w } else { n * w };
+        out.resize(len, 0.0);
+        let of = |x: usize| &done[x][..];
+        // Element `i` of `out` from operand `x`, which is per row when it
+        // is shorter.
+        let at = |x: &[f32], i: usize| if x.len() == len { x[i] } else { x[i % w] };
+        match node {
+            FusedNode::Input { index: i } => {
+                let base = offset(index, &strides[*i]);
+                let (step, across) = (strides[*i][axis], *strides[*i].last().unwrap_or(&0));
+                let lanes = len / w;
+                for (j, lane) in out.chunks_mut(w).enumerate().take(lanes) {
+                    let at = base + j * step;
+                    if across == 1 {
+                        lane.copy_from_slice(&values[*i][at..at + w]);
+                    } else {
+                        for (t, slot) in lane.iter_mut().enumerate() {
+                            *slot = values[*i][at + t * across];
+                        }
+                    }
+                }
+            }
+            FusedNode::Const { value } => out.fill(*value as f32),
+            FusedNode::Binary { op, a, b } => {
+                let (x, y) = (of(*a), of(*b));
+                if x.len() == len && y.len() == len {
+                    binary_block(*op, x, y, out);
+                } else if w == 1 {
+                    // One row: a per-row operand is a number.
+                    if x.len() == len {
+                        scalar_block(*op, x, y[0], false, out);
+                    } else {
+                        scalar_block(*op, y, x[0], true, out);
+                    }
+                } else {
+                    for (j, lane) in out.chunks_mut(w).enumerate() {
+                        let xs = if x.len() == len {
+                            &x[j * w..j * w + w]
+                        } else {
+                            x
+                        };
+                        let ys = if y.len() == len {
+                            &y[j * w..j * w + w]
+                        } else {
+                            y
+                        };
+                        binary_block(*op, xs, ys, lane);
+                    }
+                }
+            }
+            FusedNode::Scalar {
+                op,
+                x,
+                scalar,
+                scalar_on_left,
+            } => scalar_block(*op, of(*x), *scalar as f32, *scalar_on_left, out),
+            FusedNode::Unary { op, x } => {
+                for (slot, &v) in out.iter_mut().zip(of(*x)) {
+                    *slot = op.apply_f32(v);
+                }
+            }
+            FusedNode::Where { cond, a, b } => {
+                let (c, x, y) = (of(*cond), of(*a), of(*b));
+                for (i, slot) in out.iter_mut().enumerate() {
+                    *slot = if at(c, i) != 0.0 { at(x, i) } else { at(y, i) };
+                }
+            }
+            FusedNode::Compare { op, a, b } => {
+                let (x, y) = (of(*a), of(*b));
+                for (i, slot) in out.iter_mut().enumerate() {
+                    *slot = f32::from(u8::from(op.apply(at(x, i), at(y, i))));
+                }
+            }
+            FusedNode::CompareScalar { op, x, scalar } => {
+                compare_scalar_block(*op, of(*x), *scalar as f32, out);
+            }
+            FusedNode::Cast { x, to } => cast_block(*to, of(*x), out),
+            FusedNode::Reduce { op, x } => {
+                let x = of(*x);
+                if x.len() == w {
+                    // A per-row operand: each row's `n` copies of it.
+                    for (slot, &v) in out.iter_mut().zip(x) {
+                        *slot = reduce_lane(*op, &vec![v; n]);
+                    }
+                } else if w == 1 {
+                    out[0] = reduce_lane(*op, x);
+                } else {
+                    reduce_across(*op, x, w, out);
+                }
+            }
+            FusedNode::MatMul { .. } => unreachable!("a row kernel has no matmul"),
+        }
+        if repeated[k] {
+            let lane = out.clone();
+            out.resize(n * w, 0.0);
+            for part in out.chunks_mut(w) {
+                part.copy_from_slice(&lane);
+            }
+        }
+    }
+}
+
+/// `reduce_lane` of each of the `out.len()` rows side by side in `x`
+/// (`[n][width]`), with its operations in its order: a sum is pairwise over
+/// the same halves, a product and max or min fold from the first value.
+fn reduce_across(op: ReduceOp, x: &[f32], width: usize, out: &mut [f32]) {
+    match op {
+        ReduceOp::Sum => pairwise_across(x, width, out),
+        ReduceOp::Prod => {
+            out.fill(1.0);
+            for lane in x.chunks(width) {
+                for (acc, &v) in out.iter_mut().zip(lane) {
+                    *acc *= v;
+                }
+            }
+        }
+        ReduceOp::Max | ReduceOp::Min => {
+            out.copy_from_slice(&x[..width]);
+            for lane in x.chunks(width).skip(1) {
+                for (acc, &v) in out.iter_mut().zip(lane) {
+                    let better = if op == ReduceOp::Max {
+                        v > *acc
+                    } else {
+                        v < *acc
+                    };
+                    *acc = if acc.is_nan() || v.is_nan() {
+                        f32::NAN
+                    } else if better {
+                        v
+                    } else {
+                        *acc
+                    };
+                }
+            }
+        }
+        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
+    }
+}
+
+/// `pairwise_sum` of each row side by side in `x` (`[n][width]`): the same
+/// blocks of 128, halves and additions as one row's.
+fn pairwise_across(x: &[f32], width: usize, out: &mut [f32]) {
+    let n = x.len() / width;
+    if n <= PAIRWISE_BLOCK {
+        out.fill(0.0);
+        for lane in x.chunks(width) {
+            for (acc, &v) in out.iter_mut().zip(lane) {
+                *acc += v;
+            }
+        }
+    } else {
+        let mid = n / 2;
+        let mut right = vec![0f32; width];
+        pairwise_across(&x[..mid * width], width, out);
+        pairwise_across(&x[mid * width..], width, &mut right);
+        for (acc, &v) in out.iter_mut().zip(&right) {
+            *acc += v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::HostData;
+    use tpu_ir::{DType, FusedInput, Shape};
+
+    /// A row kernel reducing its one input, in tiles of adjacent rows,
+    /// against the unfused reduction, bit for bit: rows longer than a
+    /// pairwise block (300), columns (axis 0), NaNs among the values.
+    #[test]
+    fn row_kernels_in_tiles_match_the_unfused_reductions() {
+        let cases: [(&[usize], usize); 4] = [
+            (&[6, 300, 17], 1),
+            (&[300, 40], 0),
+            (&[5, 7, 3], 2),
+            (&[3, 130, 2, 5], 1),
+        ];
+        for (dims, axis) in cases {
+            let shape = Shape::new(dims.to_vec());
+            let mut values: Vec<f32> = (0..shape.numel())
+                .map(|i| ((i * 7919 % 1013) as f32 - 506.0) / 97.0)
+                .collect();
+            values[shape.numel() / 3] = f32::NAN;
+            for op in [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min] {
+                let mut per_row = vec![false, true];
+                let kernel = FusedKernel {
+                    shape: shape.clone(),
+                    dtype: DType::Float32,
+                    inputs: vec![FusedInput {
+                        shape: shape.clone(),
+                        dtype: DType::Float32,
+                        layout: None,
+                    }],
+                    nodes: vec![
+                        FusedNode::Input { index: 0 },
+                        FusedNode::Reduce { op, x: 0 },
+                    ],
+                    outputs: vec![1],
+                    reduce_axis: Some(axis),
+                    per_row: std::mem::take(&mut per_row),
+                };
+                let fused = run_fused(&kernel, &[&values]);
+                let data = HostData::F32(values.clone());
+                let unfused = super::super::reduce::reduce(&data, &shape, op, axis).unwrap();
+                let HostData::F32(unfused) = unfused else {
+                    panic!("a float32 reduction")
+                };
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert!(
+                    bits(&fused[0]) == bits(&unfused),
+                    "{op:?} along {axis} of {dims:?}"
+                );
+            }
+        }
+    }
 }

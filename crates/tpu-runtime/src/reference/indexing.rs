@@ -3,7 +3,7 @@
 //! copies, gathers, `where`'s branches), the mask selection of `where`, and
 //! scatters that overwrite or accumulate in index order.
 
-use super::{for_each_row, offset};
+use super::{offset, threads};
 use crate::data::{HostData, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use tpu_ir::Shape;
 
@@ -16,15 +16,33 @@ pub(super) fn strided_pick(
     start: usize,
     strides: &[usize],
 ) -> HostData {
-    fn rows<T: Copy>(v: &[T], shape: &Shape, start: usize, strides: &[usize]) -> Vec<T> {
-        let mut out = Vec::with_capacity(shape.numel());
+    fn rows<T: Copy + Default + Send + Sync>(
+        v: &[T],
+        shape: &Shape,
+        start: usize,
+        strides: &[usize],
+    ) -> Vec<T> {
+        let mut out = vec![T::default(); shape.numel()];
+        let dims = shape.dims();
+        let Some((&n, outer)) = dims.split_last() else {
+            // A 0-d window is its one element.
+            out[0] = v[start];
+            return out;
+        };
         let inner = strides.last().copied().unwrap_or(0);
-        for_each_row(shape, |index, n| {
-            let first = start + offset(index, strides);
-            if inner == 1 {
-                out.extend_from_slice(&v[first..first + n]);
-            } else {
-                out.extend((0..n).map(|j| v[first + j * inner]));
+        // Rows are shared among threads (`threads.rs`).
+        threads::for_chunks(&mut out, n, 1, |first_row, part| {
+            let mut index = threads::unravel(first_row, outer);
+            for row in part.chunks_mut(n.max(1)) {
+                let first = start + offset(&index, strides);
+                if inner == 1 {
+                    row.copy_from_slice(&v[first..first + n]);
+                } else {
+                    for (j, slot) in row.iter_mut().enumerate() {
+                        *slot = v[first + j * inner];
+                    }
+                }
+                threads::advance(&mut index, outer);
             }
         });
         out

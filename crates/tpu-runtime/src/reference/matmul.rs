@@ -11,13 +11,14 @@
 //! block of the output is held in registers while `k` runs, the innermost loop
 //! over `NR` columns written for the compiler to vectorise, compiled for
 //! AVX2 where the CPU has it (chosen at run time). Natively, row
-//! blocks are shared among threads (each output is still one thread's
-//! sequential sum); in wasm it runs on one thread.
+//! blocks, or a batch of small products, are shared among threads
+//! (`threads.rs`; each output is still one thread's sequential sum); in wasm
+//! it runs on one thread.
 
+use super::threads;
 use tpu_ir::MatrixLayout;
 
 /// Products below which one thread does the whole product.
-#[cfg(not(target_arch = "wasm32"))]
 const THREADED_MACS: usize = 1 << 18;
 
 /// What a product's elements need: float32, float64 and int64 all qualify.
@@ -128,42 +129,23 @@ fn tiled<T: Element, const MR: usize, const NR: usize>(
     if per_thread >= m {
         run(0, c);
     } else {
-        #[cfg(not(target_arch = "wasm32"))]
-        std::thread::scope(|s| {
-            for (t, chunk) in c.chunks_mut(per_thread * n).enumerate() {
-                let run = &run;
-                s.spawn(move || run(t * per_thread, chunk));
-            }
-        });
+        let jobs: Vec<(usize, &mut [T])> = c
+            .chunks_mut(per_thread * n)
+            .enumerate()
+            .map(|(t, chunk)| (t * per_thread, chunk))
+            .collect();
+        threads::run(jobs, |(first_row, chunk)| run(first_row, chunk));
     }
 }
 
 /// How many output rows each thread takes: all of them for a small product
 /// (and always in wasm), else an even share rounded up to whole tiles.
 fn rows_per_thread<const MR: usize>(m: usize, k: usize, n: usize) -> usize {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let threads = threads();
-        if threads > 1 && m * k * n >= THREADED_MACS && m > MR {
-            return m.div_ceil(threads).div_ceil(MR) * MR;
-        }
+    let threads = threads::threads();
+    if threads > 1 && m * k * n >= THREADED_MACS && m > MR {
+        return m.div_ceil(threads).div_ceil(MR) * MR;
     }
-    let _ = (k, n);
     m
-}
-
-/// The threads a product may use natively: `TPU_THREADS` when set (the
-/// benchmark compares with PyTorch at 1 and 2 threads), else every core.
-#[cfg(not(target_arch = "wasm32"))]
-fn threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| {
-        std::env::var("TPU_THREADS")
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .filter(|&t: &usize| t > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-    })
 }
 
 /// One thread's rows of the output: `c` holds rows `first_row ..`.
@@ -308,9 +290,25 @@ pub(super) fn batched_in_place<T: Element>(
             cols,
         }
     };
-    for (i, c) in out.chunks_mut(m * n).enumerate() {
+    let product = |i: usize, c: &mut [T]| {
         let s = (strides(&la, i, ta), strides(&lb, i, tb));
         matmul_into(a, b, (m, k, n), s, c);
+    };
+    // Small products, or at least as many as threads (a convolution's, one
+    // per image): the batch is shared among threads, each product (its
+    // packing included) on one. Fewer large ones share their rows instead
+    // (`tiled`).
+    if batch > 1 && (m * k * n < THREADED_MACS || batch >= threads::threads()) {
+        let cost = k.max(1);
+        threads::for_chunks(&mut out, m * n, cost, |first, part| {
+            for (j, c) in part.chunks_mut(m * n).enumerate() {
+                product(first + j, c);
+            }
+        });
+    } else {
+        for (i, c) in out.chunks_mut(m * n).enumerate() {
+            product(i, c);
+        }
     }
     out
 }

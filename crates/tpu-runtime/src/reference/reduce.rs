@@ -3,6 +3,7 @@
 //! pairwise summation that the unfused ops and the fused row kernels share so
 //! that they agree exactly.
 
+use super::threads;
 use crate::data::HostData;
 use tpu_ir::{Real, ReduceOp, Shape};
 
@@ -79,12 +80,19 @@ pub(super) fn reduce(
                 .collect(),
         ),
         (_, d) => {
-            let v = d.as_f32()?;
-            let values = lanes.map(|(o, i)| {
-                let xs: Vec<f32> = lane(o, i).map(|p| v[p]).collect();
-                reduce_lane(op, &xs)
+            // Lanes are shared among threads (`threads.rs`); a lane along
+            // the last axis is read in place.
+            let v = d.f32_values()?;
+            let values = threads::map(outer * inner, n.max(1), |l| {
+                let (o, i) = (l / inner, l % inner);
+                if inner == 1 {
+                    reduce_lane(op, &v[o * n..o * n + n])
+                } else {
+                    let xs: Vec<f32> = (0..n).map(|j| v[(o * n + j) * inner + i]).collect();
+                    reduce_lane(op, &xs)
+                }
             });
-            d.with_f32_values(values)
+            d.with_f32_values(values.into_iter())
         }
     })
 }
@@ -177,13 +185,15 @@ pub(super) fn reduce_lane<T: Real + Default + std::iter::Product>(op: ReduceOp, 
     }
 }
 
+/// The length up to which `pairwise_sum` adds in order.
+pub(super) const PAIRWISE_BLOCK: usize = 128;
+
 /// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
 /// accuracy PyTorch users see. Each block starts from `+0.0` (`T::default()`),
 /// as PyTorch's do: a sum of `-0.0`s is `0.0` (Rust's float `Sum` starts from
 /// `-0.0` and would keep it).
 pub(super) fn pairwise_sum<T: Copy + Default + std::ops::Add<Output = T>>(values: &[T]) -> T {
-    const BLOCK: usize = 128;
-    if values.len() <= BLOCK {
+    if values.len() <= PAIRWISE_BLOCK {
         values.iter().fold(T::default(), |s, &x| s + x)
     } else {
         let mid = values.len() / 2;

@@ -4,7 +4,7 @@
 //! dimension: `pad` copies each input row into place, `unfold_backward` adds
 //! each window into place in the gradient's order.
 
-use super::{for_each_row, offset};
+use super::{for_each_row, offset, threads};
 use crate::data::HostData;
 use tpu_ir::{DType, Shape};
 
@@ -65,7 +65,7 @@ pub(super) fn unfold_backward(
     out: &Shape,
     out_dtype: DType,
 ) -> HostData {
-    fn add<T: Copy + std::ops::Add<Output = T>>(
+    fn add<T: Copy + Send + Sync + std::ops::Add<Output = T>>(
         data: &mut [T],
         grad: &[T],
         grad_shape: &Shape,
@@ -75,14 +75,30 @@ pub(super) fn unfold_backward(
     ) {
         let rank = grad_shape.rank() - 1;
         let along = strides[axis];
-        let mut at = 0;
-        for_each_row(grad_shape, |index, n| {
-            let first = offset(&index[..rank], strides) + index[axis] * (step - 1) * along;
-            for (j, &g) in grad[at..at + n].iter().enumerate() {
-                let slot = &mut data[first + j * along];
-                *slot = *slot + g;
-            }
-            at += n;
+        let dims = grad_shape.dims();
+        if data.is_empty() || grad.is_empty() {
+            return;
+        }
+        // Windows along another axis than the first: the samples along the
+        // first write apart, so they are shared among threads (`threads.rs`),
+        // each slot still summed in the one thread's order.
+        let (unit, grad_unit) = if axis > 0 {
+            (strides[0], grad_shape.strides()[0])
+        } else {
+            (data.len(), grad.len())
+        };
+        threads::for_chunks(data, unit, dims[rank], |first, part| {
+            let mut sub = dims.to_vec();
+            sub[0] = if axis > 0 { part.len() / unit } else { dims[0] };
+            let mut at = first * grad_unit;
+            for_each_row(&Shape::new(sub), |index, n| {
+                let first = offset(&index[..rank], strides) + index[axis] * (step - 1) * along;
+                for (j, &g) in grad[at..at + n].iter().enumerate() {
+                    let slot = &mut part[first + j * along];
+                    *slot = *slot + g;
+                }
+                at += n;
+            });
         });
     }
     let strides = out.strides();
