@@ -20,6 +20,14 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tpu_runtime::EagerMode;
+
+/// mimalloc rather than glibc's allocator: the reference backend allocates
+/// and frees tensors of megabytes many times a step, which glibc serves from
+/// fresh pages each time (the CNN benchmark's Fused run took 102,000 page
+/// faults, and its kernels' threads waited on them; 5,000 with mimalloc,
+/// `perf stat`, docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use tpu_wgpu::BackendChoice;
 
 #[derive(Parser)]
