@@ -4,7 +4,7 @@
 //! dimension: `pad` copies each input row into place, `unfold_backward` adds
 //! each window into place in the gradient's order.
 
-use super::{for_each_row, offset, threads};
+use super::{for_each_row, threads};
 use crate::data::HostData;
 use tpu_ir::{DType, Shape};
 
@@ -71,41 +71,42 @@ pub(super) fn unfold_backward(
         grad_shape: &Shape,
         axis: usize,
         step: usize,
-        strides: &[usize],
     ) {
-        let rank = grad_shape.rank() - 1;
-        let along = strides[axis];
+        // The gradient as `[outer, windows, inner, size]` and the output as
+        // `[outer, length, inner]`: element `[o, w, i, k]` adds into
+        // `[o, w * step + k, i]`.
         let dims = grad_shape.dims();
-        if data.is_empty() || grad.is_empty() {
+        let rank = dims.len() - 1;
+        let (windows, size) = (dims[axis], dims[rank]);
+        let outer: usize = dims[..axis].iter().product();
+        let inner: usize = dims[axis + 1..rank].iter().product();
+        if data.is_empty() || grad.is_empty() || outer == 0 {
             return;
         }
-        // Windows along another axis than the first: the samples along the
-        // first write apart, so they are shared among threads (`threads.rs`),
-        // each slot still summed in the one thread's order.
-        let (unit, grad_unit) = if axis > 0 {
-            (strides[0], grad_shape.strides()[0])
-        } else {
-            (data.len(), grad.len())
-        };
-        threads::for_chunks(data, unit, dims[rank], |first, part| {
-            let mut sub = dims.to_vec();
-            sub[0] = if axis > 0 { part.len() / unit } else { dims[0] };
-            let mut at = first * grad_unit;
-            for_each_row(&Shape::new(sub), |index, n| {
-                let first = offset(&index[..rank], strides) + index[axis] * (step - 1) * along;
-                for (j, &g) in grad[at..at + n].iter().enumerate() {
-                    let slot = &mut part[first + j * along];
-                    *slot = *slot + g;
+        let length = data.len() / (outer * inner);
+        // Each `o` writes its own part of the output, so they are shared
+        // among threads (`threads.rs`); within one, every slot gets its
+        // additions in the gradient's order (by window, then position).
+        threads::for_chunks(data, length * inner, size, |first, part| {
+            for (o, out) in part.chunks_mut(length * inner).enumerate() {
+                let g = &grad[(first + o) * windows * inner * size..];
+                for w in 0..windows {
+                    for i in 0..inner {
+                        let from = &g[(w * inner + i) * size..(w * inner + i + 1) * size];
+                        let to = w * step * inner + i;
+                        for (k, &v) in from.iter().enumerate() {
+                            let slot = &mut out[to + k * inner];
+                            *slot = *slot + v;
+                        }
+                    }
                 }
-                at += n;
-            });
+            }
         });
     }
-    let strides = out.strides();
     let mut data = HostData::filled(out_dtype, out.numel(), 0.0);
     match (&mut data, grad) {
-        (HostData::F32(d), HostData::F32(g)) => add(d, g, grad_shape, axis, step, &strides),
-        (HostData::F64(d), HostData::F64(g)) => add(d, g, grad_shape, axis, step, &strides),
+        (HostData::F32(d), HostData::F32(g)) => add(d, g, grad_shape, axis, step),
+        (HostData::F64(d), HostData::F64(g)) => add(d, g, grad_shape, axis, step),
         _ => {
             // Other dtypes (bfloat16; integers take no gradients), through
             // float32.
