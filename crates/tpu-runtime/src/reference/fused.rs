@@ -3,9 +3,9 @@
 //! per row. Element for element they do the float32 operations the unfused ops
 //! do, in the same order, so fused and unfused runs agree exactly.
 
-use super::reduce::PAIRWISE_BLOCK;
+use super::reduce::reduce_across;
 use super::{batched_in_place, offset, reduce_lane, threads};
-use tpu_ir::{FusedKernel, FusedNode, ReduceOp};
+use tpu_ir::{FusedKernel, FusedNode};
 
 /// Elements a fused kernel evaluates per block: small enough that every node's
 /// block stays in cache, large enough for tight, vectorisable loops.
@@ -533,76 +533,18 @@ fn tile_step(
     }
 }
 
-/// `reduce_lane` of each of the `out.len()` rows side by side in `x`
-/// (`[n][width]`), with its operations in its order: a sum is pairwise over
-/// the same halves, a product and max or min fold from the first value.
-fn reduce_across(op: ReduceOp, x: &[f32], width: usize, out: &mut [f32]) {
-    match op {
-        ReduceOp::Sum => pairwise_across(x, width, out),
-        ReduceOp::Prod => {
-            out.fill(1.0);
-            for lane in x.chunks(width) {
-                for (acc, &v) in out.iter_mut().zip(lane) {
-                    *acc *= v;
-                }
-            }
-        }
-        ReduceOp::Max | ReduceOp::Min => {
-            out.copy_from_slice(&x[..width]);
-            for lane in x.chunks(width).skip(1) {
-                for (acc, &v) in out.iter_mut().zip(lane) {
-                    let better = if op == ReduceOp::Max {
-                        v > *acc
-                    } else {
-                        v < *acc
-                    };
-                    *acc = if acc.is_nan() || v.is_nan() {
-                        f32::NAN
-                    } else if better {
-                        v
-                    } else {
-                        *acc
-                    };
-                }
-            }
-        }
-        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
-    }
-}
-
-/// `pairwise_sum` of each row side by side in `x` (`[n][width]`): the same
-/// blocks of 128, halves and additions as one row's.
-fn pairwise_across(x: &[f32], width: usize, out: &mut [f32]) {
-    let n = x.len() / width;
-    if n <= PAIRWISE_BLOCK {
-        out.fill(0.0);
-        for lane in x.chunks(width) {
-            for (acc, &v) in out.iter_mut().zip(lane) {
-                *acc += v;
-            }
-        }
-    } else {
-        let mid = n / 2;
-        let mut right = vec![0f32; width];
-        pairwise_across(&x[..mid * width], width, out);
-        pairwise_across(&x[mid * width..], width, &mut right);
-        for (acc, &v) in out.iter_mut().zip(&right) {
-            *acc += v;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::data::HostData;
-    use tpu_ir::{DType, FusedInput, Shape};
+    use tpu_ir::{DType, FusedInput, ReduceOp, Shape};
 
-    /// A row kernel reducing its one input, in tiles of adjacent rows,
-    /// against the unfused reduction, bit for bit: rows longer than a
-    /// pairwise block (300), columns (axis 0), NaNs among the values.
+    /// A row kernel reducing its one input in tiles of adjacent rows, and the
+    /// unfused reduction (which reduces columns side by side too), against
+    /// each lane reduced alone, bit for bit: rows longer than a pairwise
+    /// block (300), columns (axis 0), NaNs among the values.
     #[test]
-    fn row_kernels_in_tiles_match_the_unfused_reductions() {
+    fn row_kernels_in_tiles_and_unfused_reductions_match_each_lane_alone() {
         let cases: [(&[usize], usize); 4] = [
             (&[6, 300, 17], 1),
             (&[300, 40], 0),
@@ -639,11 +581,22 @@ mod tests {
                 let HostData::F32(unfused) = unfused else {
                     panic!("a float32 reduction")
                 };
+                // The definition: each lane gathered and reduced alone.
+                let outer: usize = dims[..axis].iter().product();
+                let inner: usize = dims[axis + 1..].iter().product();
+                let n = dims[axis];
+                let lanes: Vec<f32> = (0..outer * inner)
+                    .map(|l| {
+                        let (o, i) = (l / inner, l % inner);
+                        let lane: Vec<f32> =
+                            (0..n).map(|j| values[(o * n + j) * inner + i]).collect();
+                        reduce_lane(op, &lane)
+                    })
+                    .collect();
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert!(
-                    bits(&fused[0]) == bits(&unfused),
-                    "{op:?} along {axis} of {dims:?}"
-                );
+                let what = format!("{op:?} along {axis} of {dims:?}");
+                assert!(bits(&fused[0]) == bits(&lanes), "fused {what}");
+                assert!(bits(&unfused) == bits(&lanes), "unfused {what}");
             }
         }
     }

@@ -83,13 +83,30 @@ pub(super) fn reduce(
             // Lanes are shared among threads (`threads.rs`); a lane along
             // the last axis is read in place.
             let v = d.f32_values()?;
-            let values = threads::map(outer * inner, n.max(1), |l| {
-                let (o, i) = (l / inner, l % inner);
-                if inner == 1 {
-                    reduce_lane(op, &v[o * n..o * n + n])
-                } else {
-                    let xs: Vec<f32> = (0..n).map(|j| v[(o * n + j) * inner + i]).collect();
-                    reduce_lane(op, &xs)
+            if inner == 1 || n == 0 {
+                // Each lane is contiguous (or empty), read in place.
+                let values = threads::map(outer * inner, n.max(1), |l| {
+                    reduce_lane(op, &v[l * n..l * n + n])
+                });
+                return Some(d.with_f32_values(values.into_iter()));
+            }
+            // Lanes across the inner positions lie side by side: up to
+            // `ACROSS` of them are gathered as `[n][width]` and reduced
+            // together (`reduce_across`), each with its own lane's operations.
+            let mut values = vec![0f32; outer * inner];
+            threads::for_chunks(&mut values, inner, n, |first, part| {
+                let mut tile = Vec::with_capacity(n * ACROSS);
+                for (o, out) in part.chunks_mut(inner).enumerate() {
+                    let o = first + o;
+                    for (c, out) in out.chunks_mut(ACROSS).enumerate() {
+                        let (i0, width) = (c * ACROSS, out.len());
+                        tile.clear();
+                        for j in 0..n {
+                            let at = (o * n + j) * inner + i0;
+                            tile.extend_from_slice(&v[at..at + width]);
+                        }
+                        reduce_across(op, &tile, width, out);
+                    }
                 }
             });
             d.with_f32_values(values.into_iter())
@@ -185,8 +202,12 @@ pub(super) fn reduce_lane<T: Real + Default + std::iter::Product>(op: ReduceOp, 
     }
 }
 
+/// How many lanes side by side an unfused reduction over a leading axis
+/// reduces at once.
+const ACROSS: usize = 64;
+
 /// The length up to which `pairwise_sum` adds in order.
-pub(super) const PAIRWISE_BLOCK: usize = 128;
+const PAIRWISE_BLOCK: usize = 128;
 
 /// Pairwise summation, as PyTorch's CPU reductions do, so that long sums keep the
 /// accuracy PyTorch users see. Each block starts from `+0.0` (`T::default()`),
@@ -198,5 +219,64 @@ pub(super) fn pairwise_sum<T: Copy + Default + std::ops::Add<Output = T>>(values
     } else {
         let mid = values.len() / 2;
         pairwise_sum(&values[..mid]) + pairwise_sum(&values[mid..])
+    }
+}
+
+/// `reduce_lane` of each of the `out.len()` rows side by side in `x`
+/// (`[n][width]`), with its operations in its order: a sum is pairwise over
+/// the same halves, a product and max or min fold from the first value.
+pub(super) fn reduce_across(op: ReduceOp, x: &[f32], width: usize, out: &mut [f32]) {
+    match op {
+        ReduceOp::Sum => pairwise_across(x, width, out),
+        ReduceOp::Prod => {
+            out.fill(1.0);
+            for lane in x.chunks(width) {
+                for (acc, &v) in out.iter_mut().zip(lane) {
+                    *acc *= v;
+                }
+            }
+        }
+        ReduceOp::Max | ReduceOp::Min => {
+            out.copy_from_slice(&x[..width]);
+            for lane in x.chunks(width).skip(1) {
+                for (acc, &v) in out.iter_mut().zip(lane) {
+                    let better = if op == ReduceOp::Max {
+                        v > *acc
+                    } else {
+                        v < *acc
+                    };
+                    *acc = if acc.is_nan() || v.is_nan() {
+                        f32::NAN
+                    } else if better {
+                        v
+                    } else {
+                        *acc
+                    };
+                }
+            }
+        }
+        ReduceOp::ArgMax | ReduceOp::ArgMin => unreachable!("index reductions are not float lanes"),
+    }
+}
+
+/// `pairwise_sum` of each row side by side in `x` (`[n][width]`): the same
+/// blocks of 128, halves and additions as one row's.
+fn pairwise_across(x: &[f32], width: usize, out: &mut [f32]) {
+    let n = x.len() / width;
+    if n <= PAIRWISE_BLOCK {
+        out.fill(0.0);
+        for lane in x.chunks(width) {
+            for (acc, &v) in out.iter_mut().zip(lane) {
+                *acc += v;
+            }
+        }
+    } else {
+        let mid = n / 2;
+        let mut right = vec![0f32; width];
+        pairwise_across(&x[..mid * width], width, out);
+        pairwise_across(&x[mid * width..], width, &mut right);
+        for (acc, &v) in out.iter_mut().zip(&right) {
+            *acc += v;
+        }
     }
 }
