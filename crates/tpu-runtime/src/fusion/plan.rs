@@ -50,16 +50,19 @@ pub(super) fn role(p: &Pending, caps: Caps) -> Role {
     // Bools (held as 0 or 1) only on a backend that takes them.
     let mask = |d: DType| d == Float32 || (caps.masks && d == Bool);
     let operands = match (&p.op, &dtypes[..]) {
-        (Op::Where, [c, a, b]) => mask(*c) && *c == Bool && *a == Float32 && *b == Float32,
+        (Op::Where, [c, a, b]) => caps.masks && *c == Bool && *a == Float32 && *b == Float32,
         (Op::Compare { .. }, [a, b]) => a == b && mask(*a) && mask(p.out_dtype),
         (Op::CompareScalar { .. }, [Float32]) => mask(p.out_dtype),
         (Op::Cast { to }, [from]) => mask(*from) && mask(*to),
-        (Op::Binary { .. } | Op::BinaryScalar { .. } | Op::Unary { .. } | Op::Fill { .. }, _) => {
-            dtypes.iter().all(|&d| d == Float32) && p.out_dtype == Float32
-        }
-        (Op::Reduce { .. } | Op::MatMul { .. }, _) => {
-            dtypes.iter().all(|&d| d == Float32) && p.out_dtype == Float32
-        }
+        (
+            Op::Binary { .. }
+            | Op::BinaryScalar { .. }
+            | Op::Unary { .. }
+            | Op::Fill { .. }
+            | Op::Reduce { .. }
+            | Op::MatMul { .. },
+            _,
+        ) => dtypes.iter().all(|&d| d == Float32) && p.out_dtype == Float32,
         _ => false,
     };
     let fits = p.out_shape.numel() > 0 && p.out_shape.rank() <= MAX_FUSED_RANK;

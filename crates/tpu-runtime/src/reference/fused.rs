@@ -441,8 +441,7 @@ fn tile_step(
             FusedNode::Input { index: i } => {
                 let base = offset(index, &strides[*i]);
                 let (step, across) = (strides[*i][axis], *strides[*i].last().unwrap_or(&0));
-                let lanes = len / w;
-                for (j, lane) in out.chunks_mut(w).enumerate().take(lanes) {
+                for (j, lane) in out.chunks_mut(w).enumerate() {
                     let at = base + j * step;
                     if across == 1 {
                         lane.copy_from_slice(&values[*i][at..at + w]);
