@@ -456,8 +456,14 @@ impl Runtime {
                 start,
                 step,
             } => {
-                let z = self.full(shape.clone(), 0.0, g.dtype(), g.device()).await?;
                 let n = g.dims()[*axis];
+                if n > 0 && (*step == 1 || n == 1) {
+                    // A run of the axis: `g` between zeros, one kernel (none
+                    // where the slice is the whole axis, as `[:, :T]` often is).
+                    let after = shape.dims()[*axis] - start - n;
+                    return Ok(vec![Some(self.pad_axis(g, *axis, *start, after).await?)]);
+                }
+                let z = self.full(shape.clone(), 0.0, g.dtype(), g.device()).await?;
                 let stop = start + n * step;
                 let w = self.slice(
                     &z,
@@ -470,10 +476,9 @@ impl Runtime {
                 vec![Some(z)]
             }
             GradFn::Select { shape, axis, index } => {
-                let z = self.full(shape.clone(), 0.0, g.dtype(), g.device()).await?;
-                let w = self.select(&z, *axis, *index as i64)?;
-                self.write(&w, g).await?;
-                vec![Some(z)]
+                let g = self.unsqueeze(g, *axis as i64)?;
+                let after = shape.dims()[*axis] - index - 1;
+                vec![Some(self.pad_axis(&g, *axis, *index, after).await?)]
             }
             GradFn::Gather { shape, index } => {
                 vec![Some(
@@ -509,7 +514,10 @@ impl Runtime {
     }
 
     /// A float mask of `x`'s shape with 1 where the index along `axis` equals
-    /// `indices` (keepdim shape), 0 elsewhere.
+    /// `indices` (keepdim shape), 0 elsewhere. Positions are compared as
+    /// `x`'s float dtype where it holds every one of them exactly (float32
+    /// up to 2^24), so that the comparison joins the kernel that multiplies
+    /// by the mask in Fused mode; as int64 otherwise.
     async fn one_hot_along(
         &mut self,
         x: &Tensor,
@@ -519,11 +527,23 @@ impl Runtime {
         let n = x.dims()[axis];
         let mut shape = vec![1usize; x.rank()];
         shape[axis] = n;
-        let positions = crate::data::HostData::I64((0..n as i64).collect());
+        let exact = match x.dtype() {
+            DType::Float32 => n <= 1 << 24,
+            DType::Float64 => true,
+            _ => false,
+        };
+        let (positions, indices) = if exact {
+            let positions = crate::data::HostData::F64((0..n).map(|i| i as f64).collect());
+            let indices = self.cast(indices, x.dtype()).await?;
+            (positions.cast(x.dtype()), indices)
+        } else {
+            let positions = crate::data::HostData::I64((0..n as i64).collect());
+            (positions, indices.clone())
+        };
         let ar = self
             .from_data(positions, Shape::new(shape), x.device())
             .await?;
-        let hot = self.compare(CompareOp::Eq, &ar, indices).await?;
+        let hot = self.compare(CompareOp::Eq, &ar, &indices).await?;
         self.cast(&hot, x.dtype()).await
     }
 }

@@ -268,7 +268,6 @@ fn binary_block(op: tpu_ir::BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
 /// value where it is constant along the reduced axis; a reduction folds its
 /// operand's row with the unfused op's own lane function.
 fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
-    let axis = kernel.reduce_axis.expect("a row kernel has an axis");
     let (rows, n, inner) = kernel.row_dims().expect("a row kernel has an axis");
     let constant = kernel.row_constant();
     let strides: Vec<Vec<usize>> = kernel
@@ -276,6 +275,14 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
         .iter()
         .map(|i| i.shape.broadcast_strides(&kernel.shape))
         .collect();
+    // The loops run over the shape with its other dimensions merged where
+    // every input steps through them as one, so that a tile of adjacent rows
+    // can be as wide as those dimensions together.
+    let (dims, strides, axis) = merge_dims(
+        kernel.shape.dims(),
+        &strides,
+        kernel.reduce_axis.expect("a row kernel has an axis"),
+    );
     let mut outs: Vec<Vec<f32>> = kernel
         .outputs
         .iter()
@@ -288,7 +295,7 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
             vec![0f32; len]
         })
         .collect();
-    let mut row_shape = kernel.shape.dims().to_vec();
+    let mut row_shape = dims.clone();
     row_shape[axis] = 1;
     // An op over per-row values alone whose result is a full row (it is
     // read as one): computed once, then repeated.
@@ -307,7 +314,7 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
     // Rows `span` in order, a tile of adjacent ones at a time (`tile_step`),
     // each tile handed to `take` with its first row, its width and every
     // node's values.
-    let last = kernel.shape.rank() - 1;
+    let last = dims.len() - 1;
     let each_row = |span: std::ops::Range<usize>, take: &mut TakeTile| {
         let mut index = threads::unravel(span.start, &row_shape);
         let mut tile: Vec<Vec<f32>> = vec![Vec::new(); kernel.nodes.len()];
@@ -320,7 +327,13 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
                 (TILE_VALUES / n).clamp(4, 64).min(run).min(span.end - r)
             };
             tile_step(
-                kernel, values, &strides, &repeated, &index, width, &mut tile,
+                kernel,
+                values,
+                (&strides, axis),
+                &repeated,
+                &index,
+                width,
+                &mut tile,
             );
             take(r, width, &tile);
             for _ in 0..width {
@@ -364,8 +377,9 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
     }
     // Fewer groups than threads (a reduction over the first axis): the
     // threads take spans of rows, which lie interleaved in the outputs, so
-    // each computes its rows into buffers of its own that are then copied
-    // into place.
+    // each computes its rows into buffers of its own, laid out as the
+    // outputs are (`[n][rows of the span]`), then copied into place a run of
+    // rows at a time.
     let mut spilled: Vec<Vec<Vec<f32>>> = spans.iter().map(|_| Vec::new()).collect();
     let jobs: Vec<_> = spans.iter().cloned().zip(spilled.iter_mut()).collect();
     threads::run(jobs, |(span, spill)| {
@@ -377,34 +391,78 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
             .collect();
         let first = span.start;
         each_row(span, &mut |r, width, tile| {
+            let at = r - first;
             for (o, &node) in spill.iter_mut().zip(&kernel.outputs) {
                 if constant[node] {
-                    o[r - first..r - first + width].copy_from_slice(&tile[node]);
+                    o[at..at + width].copy_from_slice(&tile[node]);
                 } else {
                     for (j, lane) in tile[node].chunks(width).enumerate() {
-                        for (t, &v) in lane.iter().enumerate() {
-                            o[(r - first + t) * n + j] = v;
-                        }
+                        o[j * len + at..j * len + at + width].copy_from_slice(lane);
                     }
                 }
             }
         });
     });
     for (span, spill) in spans.into_iter().zip(spilled) {
+        let (first, len) = (span.start, span.len());
         for ((o, &node), part) in outs.iter_mut().zip(&kernel.outputs).zip(spill) {
             if constant[node] {
                 o[span.clone()].copy_from_slice(&part);
                 continue;
             }
-            for (r, values) in span.clone().zip(part.chunks(n)) {
+            // The span's rows cut where a group of `inner` rows ends.
+            let mut r = span.start;
+            while r < span.end {
+                let end = span.end.min((r / inner + 1) * inner);
                 let base = (r / inner) * n * inner + r % inner;
-                for (j, &v) in values.iter().enumerate() {
-                    o[base + j * inner] = v;
+                for j in 0..n {
+                    let from = j * len + r - first;
+                    o[base + j * inner..base + j * inner + end - r]
+                        .copy_from_slice(&part[from..from + end - r]);
                 }
+                r = end;
             }
         }
     }
     outs
+}
+
+/// `dims` with each input's `strides` through them, size-1 dimensions
+/// dropped and neighbours merged where every input steps through them as
+/// one, `axis` kept as it is: the same elements in the same order in fewer
+/// dimensions, and where `axis` went.
+fn merge_dims(
+    dims: &[usize],
+    strides: &[Vec<usize>],
+    axis: usize,
+) -> (Vec<usize>, Vec<Vec<usize>>, usize) {
+    let mut merged: Vec<usize> = Vec::new();
+    let mut through: Vec<Vec<usize>> = vec![Vec::new(); strides.len()];
+    let mut at = 0;
+    for (d, &size) in dims.iter().enumerate() {
+        if d == axis {
+            at = merged.len();
+        } else if size == 1 {
+            continue;
+        } else if let Some(last) = merged.len().checked_sub(1)
+            && (last != at || axis > d)
+            && strides
+                .iter()
+                .zip(&through)
+                .all(|(s, t)| t[last] == s[d] * size)
+        {
+            merged[last] *= size;
+            for (s, t) in strides.iter().zip(through.iter_mut()) {
+                t[last] = s[d];
+            }
+            continue;
+        }
+        merged.push(size);
+        for (s, t) in strides.iter().zip(through.iter_mut()) {
+            t.push(s[d]);
+        }
+    }
+    (merged, through, at)
 }
 
 /// A tile of `width` adjacent rows of a row kernel (adjacent along the
@@ -416,14 +474,13 @@ fn run_rows(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
 fn tile_step(
     kernel: &FusedKernel,
     values: &[&[f32]],
-    strides: &[Vec<usize>],
+    (strides, axis): (&[Vec<usize>], usize),
     repeated: &[bool],
     index: &[usize],
     width: usize,
     tile: &mut [Vec<f32>],
 ) {
-    let axis = kernel.reduce_axis.expect("a row kernel has an axis");
-    let n = kernel.shape.dims()[axis];
+    let n = kernel.shape.dims()[kernel.reduce_axis.expect("a row kernel has an axis")];
     let constant = &kernel.per_row;
     let w = width;
     for (k, node) in kernel.nodes.iter().enumerate() {

@@ -3,7 +3,8 @@
 //! copies, gathers, `where`'s branches), the mask selection of `where`, and
 //! scatters that overwrite or accumulate in index order.
 
-use super::{offset, threads};
+use super::loops::{Offsets, coalesce};
+use super::threads;
 use crate::data::{HostData, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use tpu_ir::Shape;
 
@@ -23,26 +24,41 @@ pub(super) fn strided_pick(
         strides: &[usize],
     ) -> Vec<T> {
         let mut out = vec![T::default(); shape.numel()];
-        let dims = shape.dims();
-        let Some((&n, outer)) = dims.split_last() else {
-            // A 0-d window is its one element.
-            out[0] = v[start];
+        if out.is_empty() {
             return out;
-        };
-        let inner = strides.last().copied().unwrap_or(0);
-        // Rows are shared among threads (`threads.rs`).
-        threads::for_chunks(&mut out, n, 1, |first_row, part| {
-            let mut index = threads::unravel(first_row, outer);
-            for row in part.chunks_mut(n.max(1)) {
-                let first = start + offset(&index, strides);
-                if inner == 1 {
-                    row.copy_from_slice(&v[first..first + n]);
-                } else {
-                    for (j, slot) in row.iter_mut().enumerate() {
-                        *slot = v[first + j * inner];
+        }
+        // Blocks of the last two dimensions (after merging those that step
+        // as one), so that short rows (a window's 2 or 3 taps) share the
+        // cost of finding their block.
+        let (mut dims, mut strides) = coalesce(shape.dims(), strides);
+        while dims.len() < 2 {
+            dims.insert(0, 1);
+            strides.insert(0, 0);
+        }
+        let rank = dims.len();
+        let (m, n, sm, sn) = (
+            dims[rank - 2],
+            dims[rank - 1],
+            strides[rank - 2],
+            strides[rank - 1],
+        );
+        let outer = &dims[..rank - 2];
+        // Blocks are shared among threads (`threads.rs`).
+        threads::for_chunks(&mut out, m * n, 1, |first_block, part| {
+            let mut blocks = Offsets::new(first_block, outer, [&strides[..rank - 2]]);
+            for block in part.chunks_mut(m * n) {
+                let [base] = blocks.at;
+                for (i, row) in block.chunks_mut(n).enumerate() {
+                    let first = start + base + i * sm;
+                    if sn == 1 {
+                        row.copy_from_slice(&v[first..first + n]);
+                    } else {
+                        for (j, slot) in row.iter_mut().enumerate() {
+                            *slot = v[first + j * sn];
+                        }
                     }
                 }
-                threads::advance(&mut index, outer);
+                blocks.advance();
             }
         });
         out

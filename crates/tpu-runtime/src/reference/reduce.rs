@@ -27,24 +27,15 @@ pub(super) fn reduce(
     let (outer, n, inner) = around(shape, axis);
     let lanes = (0..outer).flat_map(move |o| (0..inner).map(move |i| (o, i)));
     let lane = move |o: usize, i: usize| (0..n).map(move |j| (o * n + j) * inner + i);
-    let arg = |better: &dyn Fn(f64, f64) -> bool, values: &[f64]| -> Vec<i64> {
-        lanes
-            .clone()
-            .map(|(o, i)| {
-                let mut best = 0usize;
-                for (j, p) in lane(o, i).enumerate() {
-                    let (v, b) = (values[p], values[lane(o, i).nth(best).unwrap_or(p)]);
-                    if !b.is_nan() && (v.is_nan() || better(v, b)) {
-                        best = j;
-                    }
-                }
-                best as i64
-            })
-            .collect()
-    };
     Some(match (op, data) {
-        (ReduceOp::ArgMax, d) => HostData::I64(arg(&|v, b| v > b, &d.to_f64())),
-        (ReduceOp::ArgMin, d) => HostData::I64(arg(&|v, b| v < b, &d.to_f64())),
+        (ReduceOp::ArgMax | ReduceOp::ArgMin, HostData::F32(v)) => {
+            HostData::I64(arg_lanes(v, (outer, n, inner), op == ReduceOp::ArgMax))
+        }
+        (ReduceOp::ArgMax | ReduceOp::ArgMin, d) => HostData::I64(arg_lanes(
+            &d.to_f64(),
+            (outer, n, inner),
+            op == ReduceOp::ArgMax,
+        )),
         (_, d @ (HostData::I64(_) | HostData::I32(_) | HostData::U8(_))) => HostData::I64({
             let v = d.as_i64().unwrap_or_default();
             lanes
@@ -112,6 +103,35 @@ pub(super) fn reduce(
             d.with_f32_values(values.into_iter())
         }
     })
+}
+
+/// The position of each lane's first largest (`max`) or smallest value, a NaN
+/// winning over numbers (the first NaN); lanes shared among threads.
+fn arg_lanes<T: Real + Sync>(
+    v: &[T],
+    (outer, n, inner): (usize, usize, usize),
+    max: bool,
+) -> Vec<i64> {
+    let mut out = vec![0i64; outer * inner];
+    if n == 0 {
+        return out;
+    }
+    threads::for_chunks(&mut out, inner.max(1), n, |first, part| {
+        for (o, lanes) in part.chunks_mut(inner.max(1)).enumerate() {
+            let lane = &v[(first + o) * n * inner..][..n * inner];
+            for (i, slot) in lanes.iter_mut().enumerate() {
+                let (mut best, mut b) = (0, lane[i]);
+                for j in 1..n {
+                    let x = lane[j * inner + i];
+                    if !b.is_nan() && (x.is_nan() || if max { x > b } else { x < b }) {
+                        (best, b) = (j, x);
+                    }
+                }
+                *slot = best as i64;
+            }
+        }
+    });
+    out
 }
 
 /// Running sums along `axis`, accumulated in double for floats as PyTorch's

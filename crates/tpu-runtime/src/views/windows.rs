@@ -112,6 +112,24 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `t` with `before` and `after` zeros around `axis` (`t` itself where
+    /// both are 0): the gradient of a slice or a selection along `axis`.
+    pub(crate) async fn pad_axis(
+        &mut self,
+        t: &Tensor,
+        axis: usize,
+        before: usize,
+        after: usize,
+    ) -> Result<Tensor, RuntimeError> {
+        if before == 0 && after == 0 {
+            return Ok(t.clone());
+        }
+        let mut around = (vec![0; t.rank()], vec![0; t.rank()]);
+        around.0[axis] = before;
+        around.1[axis] = after;
+        self.pad(t, &around.0, &around.1, 0.0).await
+    }
+
     /// The gradient of `pad`: the inner window of `g`, copied dense.
     pub(crate) async fn pad_backward(
         &mut self,

@@ -64,3 +64,38 @@ fn row_kernels_in_tiles_and_unfused_reductions_match_each_lane_alone() {
         }
     }
 }
+
+/// `merge_dims` keeps the reduced axis and drops or merges the others only
+/// where every input steps through them as one.
+#[test]
+fn merged_dimensions_step_as_the_originals_did() {
+    // A batch norm's sum over the batch: a dense input and a per-channel one.
+    let dense = vec![32768, 1024, 32, 1];
+    let channel = vec![0, 1, 0, 0];
+    assert_eq!(
+        merge_dims(&[32, 32, 32, 32], &[dense.clone(), channel], 0),
+        (
+            vec![32, 32, 1024],
+            vec![vec![32768, 1024, 1], vec![0, 1, 0]],
+            0
+        )
+    );
+    // Dense alone: everything but the axis in one dimension, on either side.
+    assert_eq!(
+        merge_dims(&[32, 32, 32, 32], std::slice::from_ref(&dense), 0),
+        (vec![32, 32768], vec![vec![32768, 1]], 0)
+    );
+    assert_eq!(
+        merge_dims(&[32, 32, 32, 32], &[dense], 2),
+        (vec![1024, 32, 32], vec![vec![1024, 32, 1]], 1)
+    );
+    // Size-1 dimensions go, a size-1 axis stays; a transposed input stops a merge.
+    assert_eq!(
+        merge_dims(&[1, 4, 1, 6], &[vec![24, 6, 6, 1]], 2),
+        (vec![4, 1, 6], vec![vec![6, 6, 1]], 1)
+    );
+    assert_eq!(
+        merge_dims(&[4, 6, 5], &[vec![30, 5, 1], vec![1, 4, 24]], 2),
+        (vec![4, 6, 5], vec![vec![30, 5, 1], vec![1, 4, 24]], 2)
+    );
+}
