@@ -50,6 +50,7 @@ macro_rules! named_ops {
 
 mod creation;
 mod elementwise;
+pub mod f32math;
 pub use creation::{IntOrFloat, RandomDraw};
 pub use elementwise::{BinaryOp, CompareOp, Real, UnaryOp, erf, pow, pow_f32};
 

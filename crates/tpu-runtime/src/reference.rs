@@ -117,7 +117,13 @@ impl ReferenceBackend {
                     )
                 }
                 HostData::F64(x) => HostData::F64(x.iter().map(|&v| op.apply(v)).collect()),
-                HostData::F32(x) => HostData::F32(threads::map_slice(x, 8, |&v| op.apply_f32(v))),
+                HostData::F32(x) => {
+                    let mut out = vec![0f32; x.len()];
+                    threads::for_chunks(&mut out, 1, 8, |first, part| {
+                        op.map_f32(&x[first..first + part.len()], part);
+                    });
+                    HostData::F32(out)
+                }
                 data => match data.as_f32() {
                     Some(x) => data.with_f32_values(x.iter().map(|&v| op.apply_f32(v))),
                     None => return Err(unsupported(op.name())),

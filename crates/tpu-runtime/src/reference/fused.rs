@@ -112,11 +112,7 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
                         let x = &done[*x][..len];
                         scalar_block(*op, x, *scalar as f32, *scalar_on_left, out);
                     }
-                    FusedNode::Unary { op, x } => {
-                        for (slot, &v) in out.iter_mut().zip(&done[*x][..len]) {
-                            *slot = op.apply_f32(v);
-                        }
-                    }
+                    FusedNode::Unary { op, x } => op.map_f32(&done[*x][..len], out),
                     FusedNode::Where { cond, a, b } => {
                         let (c, a, b) = (&done[*cond][..len], &done[*a][..len], &done[*b][..len]);
                         for (((slot, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
@@ -159,13 +155,15 @@ struct Cursor {
 }
 
 impl Cursor {
-    /// A cursor at flat position `start` of `dims`.
+    /// A cursor at flat position `start` of `dims`, which it walks merged
+    /// where the input steps through neighbours as one (longer runs).
     fn at(dims: &[usize], strides: &[usize], start: usize) -> Cursor {
-        let index = threads::unravel(start, dims);
+        let (dims, strides) = super::loops::coalesce(dims, strides);
+        let index = threads::unravel(start, &dims);
         Cursor {
-            dims: dims.to_vec(),
-            strides: strides.to_vec(),
-            offset: offset(&index, strides),
+            offset: offset(&index, &strides),
+            dims,
+            strides,
             index,
         }
     }
@@ -180,8 +178,15 @@ impl Cursor {
         let mut done = 0;
         while done < out.len() {
             let run = (n - self.index[last]).min(out.len() - done);
-            for (j, slot) in out[done..done + run].iter_mut().enumerate() {
-                *slot = values[self.offset + j * inner];
+            let into = &mut out[done..done + run];
+            match inner {
+                0 => into.fill(values[self.offset]),
+                1 => into.copy_from_slice(&values[self.offset..self.offset + run]),
+                _ => {
+                    for (j, slot) in into.iter_mut().enumerate() {
+                        *slot = values[self.offset + j * inner];
+                    }
+                }
             }
             done += run;
             self.index[last] += run;
@@ -543,11 +548,7 @@ fn tile_step(
                 scalar,
                 scalar_on_left,
             } => scalar_block(*op, of(*x), *scalar as f32, *scalar_on_left, out),
-            FusedNode::Unary { op, x } => {
-                for (slot, &v) in out.iter_mut().zip(of(*x)) {
-                    *slot = op.apply_f32(v);
-                }
-            }
+            FusedNode::Unary { op, x } => op.map_f32(of(*x), out),
             FusedNode::Where { cond, a, b } => {
                 let (c, x, y) = (of(*cond), of(*a), of(*b));
                 for (i, slot) in out.iter_mut().enumerate() {
