@@ -5,8 +5,11 @@
 //! This allocator counts live bytes; an allocation that would take them
 //! `LIMIT` past what was live when the case began (`begin_case`) prints the
 //! name of the thread asking (each case runs on a thread named after its seed
-//! and case) and aborts, so the reproduction command is one line of output
-//! away. The ceiling is per case because the process's memory grows by itself
+//! and case) and fails, as it would on a machine without that much memory.
+//! A fallible allocation turns that into the program's `MemoryError`
+//! (RustPython reserves a repeated sequence's memory with `try_reserve`, so
+//! `"tpu" * 10**12` is one, as it is in the native `tpu` and in CPython); an
+//! infallible one ends the process, the case named one line above. The ceiling is per case because the process's memory grows by itself
 //! from case to case: RustPython 0.6.0 does not give back all of an
 //! interpreter's memory when it ends (about 0.85 MB for an interpreter that
 //! imports nothing, 2.2 MB with `import torch`; a fuzz case, ranks included,
@@ -59,22 +62,27 @@ impl Ceiling {
             let thread = std::thread::current();
             let _ = writeln!(
                 std::io::stderr(),
-                "fuzz: {} asked for {size} bytes with {before} live, past its {LIMIT}-byte ceiling over the {baseline} live when it began",
+                "fuzz: {} asked for {size} bytes with {before} live, past its {LIMIT}-byte ceiling over the {baseline} live when it began (refused)",
                 thread.name().unwrap_or("an unnamed thread")
             );
+            REPORTING.with(|r| r.set(false));
         }
-        std::process::abort();
+        false
     }
 }
 
 unsafe impl GlobalAlloc for Ceiling {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        self.admit(layout.size());
+        if !self.admit(layout.size()) {
+            return std::ptr::null_mut();
+        }
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        self.admit(layout.size());
+        if !self.admit(layout.size()) {
+            return std::ptr::null_mut();
+        }
         unsafe { System.alloc_zeroed(layout) }
     }
 
@@ -85,7 +93,9 @@ unsafe impl GlobalAlloc for Ceiling {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if new_size > layout.size() {
-            self.admit(new_size - layout.size());
+            if !self.admit(new_size - layout.size()) {
+                return std::ptr::null_mut();
+            }
         } else {
             self.live
                 .fetch_sub(layout.size() - new_size, Ordering::Relaxed);
