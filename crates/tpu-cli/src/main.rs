@@ -10,6 +10,7 @@
 //! standard library), the interpreter the playground is moving to. `run.rs`
 //! holds `tpu run`; `bench` and `device` the other subcommands.
 
+mod allocator;
 mod bench;
 mod cache_dir;
 mod device;
@@ -21,27 +22,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tpu_runtime::EagerMode;
 
-/// mimalloc rather than glibc's allocator: the reference backend allocates
-/// and frees tensors of megabytes many times a step, which glibc serves from
-/// fresh pages each time (the CNN benchmark's Fused run took 102,000 page
-/// faults, and its kernels' threads waited on them; 5,000 with mimalloc,
-/// `perf stat`, docs/performance.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `mi_option_purge_delay` (its `mi_option_t` enum, in the v3
-/// sources the `mimalloc` crate builds), and the delay chosen: memory freed
-/// and unused for ten seconds goes back to the system. With mimalloc's 1 s a
-/// CNN step's freed megabytes were sometimes handed back and faulted in again
-/// as zeroed 2 MiB pages: the same 24-step run took 0.5 s of system time and
-/// 2,900-4,300 page faults, against 0.05 s and 850 with the longer delay
-/// (`/usr/bin/time`, docs/performance.md).
-const PURGE_DELAY: (std::ffi::c_int, std::ffi::c_long) = (15, 10_000);
-
-unsafe extern "C" {
-    /// Sets one of mimalloc's options (`mimalloc.h`); safe to call at any time.
-    safe fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-}
 use tpu_wgpu::BackendChoice;
 
 #[derive(Parser)]
@@ -192,7 +172,7 @@ enum Sim {
 fn main() -> ExitCode {
     // Parsing exits on `--help` and on errors, before anything is made; the
     // runtime directory comes next, before any thread (see `runtime_dir`).
-    mi_option_set(PURGE_DELAY.0, PURGE_DELAY.1);
+    allocator::init();
     let cli = Cli::parse();
     let runtime_dir = runtime_dir::set();
     let code = command(cli.command);

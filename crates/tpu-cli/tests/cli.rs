@@ -511,3 +511,23 @@ fn tpu_python_runs_a_plain_program_with_its_arguments() {
     );
     assert_eq!(out.status.code(), Some(4));
 }
+
+/// A repetition of terabytes is a `MemoryError` at its line, as in CPython,
+/// not a process the kernel kills as it writes them (mimalloc reserves
+/// address space without the kernel's overcommit check, so the native
+/// command refuses any one allocation past the machine's memory).
+#[test]
+fn a_terabyte_repetition_is_a_memory_error_naming_its_line() {
+    let path = temp_program(
+        "terabytes",
+        "try:\n    b = b'ab' * 10**12\nexcept MemoryError:\n    print('caught')\ns = 'tpu' * 10**12\n",
+    );
+    let out = tpu(&["run", "--backend", "cpu", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "caught\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("MemoryError") && err.contains("line 5"),
+        "{err}"
+    );
+}
