@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op, Shape};
 
+mod constants;
 mod dispatch;
 mod plan;
 mod views;
@@ -82,6 +83,10 @@ struct PendingInput {
     /// A matmul operand read in place from a strided view of buffer `id`
     /// (`views.rs`): where its elements lie.
     view: Option<tpu_ir::MatrixLayout>,
+    /// The operand is a `Fill` inlined into the reader (`constants.rs`): a
+    /// constant of the kernel, no buffer. Its value, and the fill's index in
+    /// the op stream (the first kernel that reads it lists it).
+    constant: Option<(f64, usize)>,
 }
 
 struct Pending {
@@ -198,6 +203,7 @@ impl FusingBackend {
                     shape: d.input.1,
                     dtype: d.input.2,
                     view: None,
+                    constant: None,
                 }],
                 out_shape: d.shape,
                 out_dtype: d.dtype,
@@ -359,14 +365,16 @@ impl FusingBackend {
         if fuses.fuses {
             let held =
                 |id: u64| matches!(self.slots.get(&id), Some(Slot::Pending { freed: false }));
-            for id in views::read_in_place(&mut pending, &held) {
+            let mut dropped = views::read_in_place(&mut pending, &held);
+            dropped.extend(constants::inline_fills(&mut pending, fuses, &held));
+            for id in dropped {
                 self.slots.remove(&id);
             }
         }
         // Which pending values are read by which later pending ops.
         let mut consumers: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, p) in pending.iter().enumerate() {
-            for input in &p.inputs {
+            for input in p.inputs.iter().filter(|x| x.constant.is_none()) {
                 consumers.entry(input.id).or_default().push(i);
             }
         }
@@ -392,6 +400,8 @@ impl FusingBackend {
         let groups = plan::plan(&pending, &all, fuses, &likely_output);
         // Real buffers made during this flush for values no tensor holds.
         let mut temporaries = Vec::new();
+        // The inlined fills a kernel's record lists already.
+        let mut inlined: HashSet<usize> = HashSet::new();
         let mut queue: std::collections::VecDeque<Group> = groups.into();
         while let Some(group) = queue.pop_front() {
             if let [mm] = group.members[..] {
@@ -423,8 +433,14 @@ impl FusingBackend {
                         .get(&id)
                         .is_some_and(|c| c.iter().any(|j| !members.contains(j)))
             };
-            let reads_view = |i: usize| pending[i].inputs.iter().any(|x| x.view.is_some());
-            if group.members.len() == 1 && !reads_view(group.members[0]) {
+            // A view or an inlined constant has no buffer an op kernel could take.
+            let in_place = |i: usize| {
+                pending[i]
+                    .inputs
+                    .iter()
+                    .any(|x| x.view.is_some() || x.constant.is_some())
+            };
+            if group.members.len() == 1 && !in_place(group.members[0]) {
                 let p = &pending[group.members[0]];
                 if !needed(group.members[0], &self.slots) {
                     // Nothing reads it: dead code, never launched.
@@ -499,7 +515,15 @@ impl FusingBackend {
                     self.slots.remove(&pending[i].out);
                 }
             }
-            let ops = group.members.iter().map(|&i| pending[i].op_index).collect();
+            let mut ops: Vec<usize> = group.members.iter().map(|&i| pending[i].op_index).collect();
+            for x in group.members.iter().flat_map(|&i| &pending[i].inputs) {
+                if let Some((_, fill)) = x.constant
+                    && inlined.insert(fill)
+                {
+                    ops.push(fill);
+                }
+            }
+            ops.sort_unstable();
             let launch = Launch {
                 name: format!("fused_{fingerprint}"),
                 language: done.kernel_language,

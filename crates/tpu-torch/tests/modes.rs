@@ -253,3 +253,42 @@ fn the_report_says_which_kernels_ran_in_which_mode() {
     assert_eq!(report.modes.len(), 1);
     assert_eq!(report.modes[0].mode, EagerMode::Debug);
 }
+
+#[test]
+fn a_fill_only_elementwise_ops_read_is_a_constant_of_their_kernel() {
+    let kernels = |report: &Report| -> Vec<String> {
+        report.kernels.iter().map(|k| k.name.clone()).collect()
+    };
+    // masked_fill's -inf: a scalar fill that `where` broadcasts.
+    let masked = "import torch\ntorch.manual_seed(0)\nx = torch.randn(4, 8, device='tpu')\ny = x.masked_fill(x > 0.5, float('-inf')).softmax(-1)\nprint(y.sum().item(), y[0].tolist())\n";
+    let strict = run_in(masked, EagerMode::Strict);
+    let fused = run_in(masked, EagerMode::Fused);
+    assert!(strict.ok() && fused.ok(), "{:?}", fused.diagnostics);
+    assert_eq!(strict.stdout, fused.stdout);
+    assert!(kernels(&strict).iter().any(|k| k == "fill"));
+    assert!(
+        !kernels(&fused).iter().any(|k| k == "fill"),
+        "{:?}",
+        kernels(&fused)
+    );
+    // The fill is listed by the kernel that took its value.
+    let fills: Vec<usize> = (0..fused.ops.len())
+        .filter(|&i| fused.ops[i].name == "aten::fill")
+        .collect();
+    assert_eq!(fills.len(), 1, "{:?}", fused.ops);
+    let listed: Vec<&str> = fused
+        .kernels
+        .iter()
+        .filter(|k| k.ops.contains(&fills[0]))
+        .map(|k| k.name.as_str())
+        .collect();
+    assert!(
+        listed.len() == 1 && listed[0].starts_with("fused_"),
+        "{listed:?}"
+    );
+    // A fill a tensor holds gets its buffer: its value is read again later.
+    let held = "import torch\nx = torch.arange(8.0, device='tpu')\nz = torch.full((8,), 2.0, device='tpu')\nw = x * z\nprint(w.sum().item(), z.sum().item())\n";
+    let fused = run_in(held, EagerMode::Fused);
+    assert!(fused.ok(), "{:?}", fused.diagnostics);
+    assert_eq!(fused.stdout, "56.0 16.0\n");
+}

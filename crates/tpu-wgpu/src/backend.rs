@@ -342,7 +342,7 @@ impl Backend for WgpuBackend {
         let cache = self.pipeline_cache.as_ref();
         self.library
             .as_ref()
-            .map_or(0, |l| l.compile_some(&self.device, cache, max))
+            .map_or(0, |l| l.compile_some(&self.device, &self.queue, cache, max))
     }
 
     fn op_source(&self, op: &Op) -> Option<String> {

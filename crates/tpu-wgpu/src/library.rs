@@ -19,6 +19,7 @@
 use crate::codegen;
 use crate::kernels::{self, MatmulKernel};
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tpu_ir::{BinaryOp, FusedKernel, Op, ReduceOp, UnaryOp};
 
@@ -238,6 +239,12 @@ fn finish(shared: &SharedQueue, name: String, pipeline: wgpu::ComputePipeline) {
 /// The library compiling in the background, from `start` until dropped.
 pub(crate) struct Library {
     queue: SharedQueue,
+    /// Set by the device once the last pipeline `compile_some` created is
+    /// compiled: a browser compiles a pipeline in its GPU process after
+    /// `create_compute_pipeline` has returned (on SwiftShader one of the
+    /// library's took seconds, while the page's frames, drawn by the same
+    /// process, waited), and answers `on_submitted_work_done` only after.
+    settling: Mutex<Option<Arc<AtomicBool>>>,
     /// The thread compiling the library natively, joined when the library
     /// is dropped: a thread still inside the driver while the device and
     /// the process go away crashed NVIDIA's Vulkan driver at exit.
@@ -278,28 +285,56 @@ impl Library {
         };
         Library {
             queue,
+            settling: Mutex::new(None),
             #[cfg(not(target_arch = "wasm32"))]
             thread,
         }
     }
 
     /// Compiles up to `max` queued kernels here and now (the browser's
-    /// idle-time step); returns how many are still queued or compiling.
+    /// idle-time step); returns how many are still queued or compiling. The
+    /// kernels of the last step count as compiling until the device says it
+    /// has done them, and no step compiles more before: the library is ready
+    /// when it is compiled, not when it has been asked for, and a backlog
+    /// never builds up in a browser's GPU process.
     pub(crate) fn compile_some(
         &self,
         device: &wgpu::Device,
+        gpu: &wgpu::Queue,
         cache: Option<&wgpu::PipelineCache>,
         max: usize,
     ) -> usize {
-        for _ in 0..max {
-            let Some((name, source)) = next(&self.queue) else {
-                break;
-            };
-            let pipeline = compile(device, &name, &source, cache);
-            finish(&self.queue, name, pipeline);
+        let mut settling = self
+            .settling
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if settling.as_ref().is_some_and(|s| s.load(Ordering::Acquire)) {
+            *settling = None;
+        }
+        if settling.is_none() {
+            let mut compiled = false;
+            for _ in 0..max {
+                let Some((name, source)) = next(&self.queue) else {
+                    break;
+                };
+                let pipeline = compile(device, &name, &source, cache);
+                finish(&self.queue, name, pipeline);
+                compiled = true;
+            }
+            if compiled {
+                let done = Arc::new(AtomicBool::new(false));
+                let set = done.clone();
+                gpu.on_submitted_work_done(move || set.store(true, Ordering::Release));
+                // Natively the callback runs here; in a browser, from its
+                // event loop, before a later step.
+                let _ = device.poll(wgpu::PollType::Poll);
+                if !done.load(Ordering::Acquire) {
+                    *settling = Some(done);
+                }
+            }
         }
         let queue = lock(&self.queue);
-        queue.kernels.len() + queue.compiling
+        queue.kernels.len() + queue.compiling + usize::from(settling.is_some())
     }
 
     /// For a run about to compile `name`: the library's pipeline if it is

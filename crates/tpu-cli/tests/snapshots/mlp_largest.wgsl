@@ -49,7 +49,7 @@ fn div_f32(a: f32, b: f32) -> f32 {
     if (abs(b) > 8.507059e37) { return (a / (b * 0.0625)) * 0.0625; }
     return a / b;
 }
-fn unary_12(x: f32) -> f32 {
+fn unary_11(x: f32) -> f32 {
     return sqrt_f32(x);
 }
 @group(0) @binding(0) var<uniform> params: array<vec4<u32>, 12>;
@@ -97,25 +97,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         o2 = o2 + c * param(26u + axis);
     }
     let v0 = acc;
-    let v1 = bitcast<f32>(param(37u));
-    let v2 = bitcast<f32>(param(38u));
-    let v3 = in2[o2];
-    let v4 = (v3 * bitcast<f32>(param(39u)));
-    let v5 = (v0 - v1);
-    let v6 = (bitcast<f32>(param(40u)) * v5);
-    let v7 = (v1 + v6);
-    let v8 = (v2 * bitcast<f32>(param(41u)));
-    let v9 = (bitcast<f32>(param(42u)) * v0);
-    let v10 = (v9 * v0);
-    let v11 = (v8 + v10);
-    let v12 = unary_12(v11);
-    let v13 = div_f32(v12, bitcast<f32>(param(43u)));
-    let v14 = (v13 + bitcast<f32>(param(44u)));
-    let v15 = div_f32(v7, v14);
-    let v16 = (bitcast<f32>(param(45u)) * v15);
-    let v17 = (v4 + v16);
+    let v1 = in2[o2];
+    let v2 = (v1 * bitcast<f32>(param(37u)));
+    let v3 = bitcast<f32>(param(38u));
+    let v4 = (v0 - v3);
+    let v5 = (bitcast<f32>(param(39u)) * v4);
+    let v6 = (v3 + v5);
+    let v7 = (v3 * bitcast<f32>(param(40u)));
+    let v8 = (bitcast<f32>(param(41u)) * v0);
+    let v9 = (v8 * v0);
+    let v10 = (v7 + v9);
+    let v11 = unary_11(v10);
+    let v12 = div_f32(v11, bitcast<f32>(param(42u)));
+    let v13 = (v12 + bitcast<f32>(param(43u)));
+    let v14 = div_f32(v6, v13);
+    let v15 = (bitcast<f32>(param(44u)) * v14);
+    let v16 = (v2 + v15);
     out0[i] = v0;
-    out1[i] = v7;
-    out2[i] = v11;
-    out3[i] = v17;
+    out1[i] = v6;
+    out2[i] = v10;
+    out3[i] = v16;
 }

@@ -322,7 +322,35 @@ impl Runtime {
                 axes.push(lead + i);
             }
         }
-        let summed = self.reduce_axes(ReduceOp::Sum, g, &axes, true).await?;
+        // Neighbouring summed axes merged into one where `g`'s layout allows
+        // it (a view): a bias's gradient over batch and tokens is one
+        // reduction, not two kernels.
+        let mut merged: Vec<i64> = Vec::new();
+        let mut merged_axes: Vec<usize> = Vec::new();
+        for (i, &d) in gd.iter().enumerate() {
+            let summed = axes.contains(&i);
+            match merged.last_mut() {
+                Some(last) if summed && i > 0 && axes.contains(&(i - 1)) => *last *= d as i64,
+                _ => {
+                    if summed {
+                        merged_axes.push(merged.len());
+                    }
+                    merged.push(d as i64);
+                }
+            }
+        }
+        let view = if merged_axes.len() < axes.len() {
+            self.view(g, &merged).ok()
+        } else {
+            None
+        };
+        let summed = match view {
+            Some(v) => {
+                self.reduce_axes(ReduceOp::Sum, &v, &merged_axes, true)
+                    .await?
+            }
+            None => self.reduce_axes(ReduceOp::Sum, g, &axes, true).await?,
+        };
         let dims: Vec<i64> = shape.dims().iter().map(|&d| d as i64).collect();
         self.reshape(&summed, &dims).await
     }

@@ -47,6 +47,7 @@ impl Backend for FusingBackend {
                         shape: i.shape.clone(),
                         dtype: i.dtype,
                         view: None,
+                        constant: None,
                     })
                     .collect(),
                 out_shape: out_shape.clone(),

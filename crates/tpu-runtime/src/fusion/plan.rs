@@ -189,7 +189,7 @@ impl Open {
     fn new_external(&self, p: &Pending, frame: Frame) -> Vec<(u64, Vec<usize>)> {
         let mut added = Vec::new();
         for x in &p.inputs {
-            if self.produced.contains_key(&x.id) {
+            if self.produced.contains_key(&x.id) || x.constant.is_some() {
                 continue;
             }
             let key = match align(x.shape.dims(), &self.group.shape, self.group.axis, frame) {
@@ -214,7 +214,7 @@ impl Open {
                 if frame != Frame::Full && !reads_group {
                     return None;
                 }
-                for x in &p.inputs {
+                for x in p.inputs.iter().filter(|x| x.constant.is_none()) {
                     let aligned = align(x.shape.dims(), shape, self.group.axis, frame)?;
                     if let Some(&per_row) = self.produced.get(&x.id) {
                         let want = match (per_row, self.group.axis) {
@@ -386,6 +386,8 @@ pub(super) fn build_kernel(
     let mut nodes = Vec::new();
     let mut node_of: HashMap<u64, usize> = HashMap::new();
     let mut input_of: HashMap<(u64, Vec<usize>), usize> = HashMap::new();
+    // Inlined constants, one node per value (by its bits).
+    let mut constant_of: HashMap<u64, usize> = HashMap::new();
     let mut inputs: Vec<FusedInput> = Vec::new();
     let mut external: Vec<u64> = Vec::new();
     let mut member_node = Vec::new();
@@ -421,6 +423,16 @@ pub(super) fn build_kernel(
             };
             let mut args = Vec::with_capacity(p.inputs.len());
             for x in &p.inputs {
+                if let Some((value, _)) = x.constant {
+                    let n = *constant_of.entry(value.to_bits()).or_insert_with(|| {
+                        nodes.push(FusedNode::Const { value });
+                        // Uniform over the group: valid in a row's epilogue too.
+                        per_row.push(group.axis.is_some());
+                        nodes.len() - 1
+                    });
+                    args.push(n);
+                    continue;
+                }
                 if let Some(&n) = node_of.get(&x.id) {
                     args.push(n);
                     continue;
