@@ -12,7 +12,8 @@ mod shape;
 pub use dtype::{DType, ScalarKind};
 pub use fused::{FusedInput, FusedKernel, FusedNode, MatMulSpec, MatrixLayout, fingerprint, fnv1a};
 pub use op::{
-    BinaryOp, CompareOp, IntOrFloat, Op, RandomDraw, Real, ReduceOp, UnaryOp, erf, pow, pow_f32,
+    BinaryOp, CompareOp, IntOrFloat, MAX_CONCAT_PARTS, Op, RandomDraw, Real, ReduceOp, UnaryOp,
+    erf, pow, pow_f32,
 };
 pub use pallas::{
     BlockOp, BlockRef, Index, Inst, InvalidKernel, Number, PallasKernel, Window, axis_name,

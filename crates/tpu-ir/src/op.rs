@@ -71,6 +71,11 @@ named_ops! {
     }
 }
 
+/// The most tensors one `Op::Concat` joins: with its parameters and its
+/// output, each a storage buffer of the kernel, WebGPU's guaranteed 8 per
+/// shader stage.
+pub const MAX_CONCAT_PARTS: usize = 6;
+
 /// One computation on device tensors. Scalars from Python (`x * 2`) are carried
 /// in the op, as PyTorch treats them as wrapped numbers rather than tensors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,6 +132,10 @@ pub enum Op {
         after: Vec<usize>,
         value: f64,
     },
+    /// `torch.cat` of `parts` tensors of one dtype along `axis` (at most
+    /// `MAX_CONCAT_PARTS`; the runtime chains longer lists): the inputs in
+    /// order, each dense, alike in every dimension but `axis`.
+    Concat { axis: usize, parts: usize },
     /// The gradient of `unfold(axis, size, step)`: the input is the unfolded
     /// shape (`axis` holds the window count, the last dimension the window),
     /// and each output element along `axis` is the sum of every window
@@ -199,6 +208,7 @@ impl Op {
             Op::Scatter { accumulate: true } => "aten::index_add_".into(),
             Op::Where => "aten::where".into(),
             Op::Pad { .. } => "aten::constant_pad_nd".into(),
+            Op::Concat { .. } => "aten::cat".into(),
             Op::UnfoldBackward { .. } => "aten::unfold_backward".into(),
             Op::Reduce { op, .. } => format!("aten::{}", op.name()),
             Op::Cumsum { .. } => "aten::cumsum".into(),
@@ -247,6 +257,8 @@ impl Op {
             .into(),
             Op::Where => "where".into(),
             Op::Pad { .. } => "pad".into(),
+            // One pipeline per count of parts: each is a binding of its own.
+            Op::Concat { parts, .. } => format!("concat{parts}"),
             Op::UnfoldBackward { .. } => "unfold_backward".into(),
             Op::Reduce { op, .. } => format!("reduce_{}", op.name()),
             Op::Cumsum { reverse, .. } => if *reverse { "cumsum_rev" } else { "cumsum" }.into(),

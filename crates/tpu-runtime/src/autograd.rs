@@ -23,13 +23,30 @@ use std::rc::Rc;
 use tpu_ir::BinaryOp;
 
 mod formulas;
+mod waiting;
 pub(crate) use formulas::GradFn;
+use waiting::Waiting;
+
+/// Whether a slice node's gradient `g` may wait as a part of its input's:
+/// the input is made by a node (not a leaf, whose `.grad` takes a whole
+/// gradient), keeps no `.grad` of its own, is not collected by
+/// `autograd.grad`, and has the gradient's dtype.
+fn sends_parts(walk: &Walk, node: &Node, g: &Tensor) -> bool {
+    let inputs = node.inputs.borrow();
+    let edges = node.edges.borrow();
+    match (inputs.as_slice(), edges.as_slice()) {
+        ([Some(input)], [Some(_)]) => {
+            walk.capture.is_none() && !input.grad_state().retains_grad && input.dtype() == g.dtype()
+        }
+        _ => false,
+    }
+}
 
 /// A backward pass in progress: the nodes still to run, in order, the
 /// gradients waiting for them, and what `autograd.grad` collects.
 pub struct Walk {
     order: std::vec::IntoIter<Rc<Node>>,
-    pending: HashMap<usize, Tensor>,
+    pending: HashMap<usize, Waiting>,
     captured: HashMap<usize, Tensor>,
     retain_graph: bool,
     capture: Option<Vec<usize>>,
@@ -291,7 +308,8 @@ impl Runtime {
                 // backward: its ops are captured and planned as one graph.
                 let compiled = order.iter().find_map(|n| n.compiled);
                 walk.order = order.into_iter();
-                walk.pending.insert(Rc::as_ptr(&root_node) as usize, seed);
+                walk.pending
+                    .insert(Rc::as_ptr(&root_node) as usize, Waiting::Dense(seed));
                 if let (Some((function, compile)), None) = (compiled, &walk.capture)
                     && let Err(e) = self.backward_capture_begin(function, compile)
                 {
@@ -318,9 +336,10 @@ impl Runtime {
     pub async fn walk_next(&mut self, walk: &mut Walk) -> Result<WalkStep, RuntimeError> {
         while let Some(node) = walk.order.next() {
             let key = Rc::as_ptr(&node) as usize;
-            let Some(grad) = walk.pending.remove(&key) else {
+            let Some(waiting) = walk.pending.remove(&key) else {
                 continue;
             };
+            let grad = self.settle(waiting).await?;
             if node.released.get() && node.saves {
                 return Err(RuntimeError::Message(SECOND_BACKWARD.into()));
             }
@@ -346,10 +365,20 @@ impl Runtime {
                 *node.grad_fn.borrow_mut() = Some(f);
                 return Err(e);
             }
-            let grads = self.input_grads(&f, &grad, &inputs).await;
-            // Released before the gradients move on, so that one passed
-            // through unchanged (or as a view) is not mistaken for shared.
-            drop(grad);
+            // A slice's gradient waits as a part of its input's (`waiting.rs`).
+            let part = match &f {
+                GradFn::Slice {
+                    shape,
+                    axis,
+                    start,
+                    step: 1,
+                } if sends_parts(walk, &node, &grad) => Some((shape.clone(), *axis, *start)),
+                _ => None,
+            };
+            let grads = match part {
+                Some(_) => Ok(Vec::new()),
+                None => self.input_grads(&f, &grad, &inputs).await,
+            };
             if walk.retain_graph || !node.saves {
                 *node.grad_fn.borrow_mut() = Some(f);
             }
@@ -357,7 +386,19 @@ impl Runtime {
             if !walk.retain_graph {
                 node.released.set(true);
             }
-            self.send_grads(walk, &node, grads).await?;
+            match part {
+                Some((shape, axis, start)) => {
+                    let parts = vec![(start, grad)];
+                    let g = Waiting::Parts { shape, axis, parts };
+                    self.send_waiting(walk, &node, g).await?;
+                }
+                None => {
+                    // Released before the gradients move on, so that one passed
+                    // through unchanged (or as a view) is not mistaken for shared.
+                    drop(grad);
+                    self.send_grads(walk, &node, grads).await?;
+                }
+            }
             if node.saves && !walk.retain_graph {
                 // A second backward stops here with PyTorch's error.
                 node.inputs.borrow_mut().clear();
@@ -441,16 +482,34 @@ impl Runtime {
                         self.accumulate_leaf(input, g.clone()).await?;
                     }
                     let ckey = Rc::as_ptr(&child) as usize;
-                    let sum = match walk.pending.remove(&ckey) {
-                        Some(prev) => self.binary(BinaryOp::Add, &prev, &g).await?,
-                        None => g,
-                    };
+                    let waiting = walk.pending.remove(&ckey);
+                    let sum = self.add_waiting(waiting, Waiting::Dense(g)).await?;
                     walk.pending.insert(ckey, sum);
                 }
                 None if walk.capture.is_none() => self.accumulate_leaf(input, g).await?,
                 None => {}
             }
         }
+        Ok(())
+    }
+
+    /// Hands a slice node's gradient on to the node that made its input,
+    /// as a part (`sends_parts` said it may).
+    async fn send_waiting(
+        &mut self,
+        walk: &mut Walk,
+        node: &Node,
+        g: Waiting,
+    ) -> Result<(), RuntimeError> {
+        let Some(Some(child)) = node.edges.borrow().first().cloned() else {
+            return Err(RuntimeError::Message(
+                "a slice's gradient has no node".into(),
+            ));
+        };
+        let ckey = Rc::as_ptr(&child) as usize;
+        let waiting = walk.pending.remove(&ckey);
+        let sum = self.add_waiting(waiting, g).await?;
+        walk.pending.insert(ckey, sum);
         Ok(())
     }
 

@@ -293,6 +293,13 @@ impl ReferenceBackend {
                 out_dtype,
                 *value,
             ),
+            Op::Concat { axis, .. } => {
+                let parts = inputs
+                    .iter()
+                    .map(|i| Ok((self.get(i.buffer)?, i.shape)))
+                    .collect::<Result<Vec<_>, BackendError>>()?;
+                window::concat(&parts, *axis, out, out_dtype)
+            }
             Op::UnfoldBackward { axis, step, .. } => window::unfold_backward(
                 self.get(inputs[0].buffer)?,
                 inputs[0].shape,

@@ -50,6 +50,7 @@ pub(crate) fn op_work(
         // their output (random draws are made on the host and uploaded).
         Op::Strided { .. }
         | Op::Pad { .. }
+        | Op::Concat { .. }
         | Op::Cast { .. }
         | Op::Fill { .. }
         | Op::Arange { .. }

@@ -31,6 +31,9 @@ enum Case {
     /// chained as a convolution's im2col chains them.
     Unfold,
     Pad,
+    /// Slices of one computed tensor along one axis, their gradients joined
+    /// as parts (`autograd/waiting.rs`): disjoint with gaps, and overlapping.
+    Parts,
 }
 
 const SHAPE: [usize; 2] = [3, 4];
@@ -122,6 +125,21 @@ async fn apply(rt: &mut Runtime, case: Case, x: &Tensor) -> Result<Tensor, Runti
             rt.cat(&[a, b], 0).await?
         }
         Case::Pad => rt.pad(x, &[1, 0], &[2, 3], 0.5).await?,
+        Case::Parts => {
+            let y = rt
+                .binary_scalar(BinaryOp::Mul, x, 1.5, ScalarKind::Float, false)
+                .await?;
+            let a = rt.slice(&y, 1, Some(0), Some(1), 1)?;
+            let b = rt.slice(&y, 1, Some(2), Some(3), 1)?;
+            let b = rt.binary(BinaryOp::Mul, &b, &b).await?;
+            let z = rt
+                .binary_scalar(BinaryOp::Mul, x, -0.5, ScalarKind::Float, false)
+                .await?;
+            let c = rt.slice(&z, 1, Some(1), Some(3), 1)?;
+            let d = rt.slice(&z, 1, Some(2), Some(4), 1)?;
+            let d = rt.unary(UnaryOp::Tanh, &d).await?;
+            rt.cat(&[a, b, c, d], 1).await?
+        }
     })
 }
 
@@ -230,6 +248,7 @@ fn gradients_match_finite_differences() {
         Case::Where,
         Case::Unfold,
         Case::Pad,
+        Case::Parts,
     ] {
         block_on(check(case, values(false)));
     }

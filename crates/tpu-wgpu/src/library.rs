@@ -96,6 +96,7 @@ pub fn kernels(matmul: MatmulKernel) -> Vec<(String, String)> {
         strides: vec![1],
     });
     // Convolutions' and pooling's padding and their window gradients.
+    ops.extend((2..=3).map(|parts| Op::Concat { axis: 0, parts }));
     ops.push(Op::Pad {
         before: vec![0],
         after: vec![0],

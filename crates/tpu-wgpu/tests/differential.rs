@@ -71,6 +71,7 @@ fn seeds() -> Vec<Op> {
             after: vec![],
             value: 0.0,
         },
+        Op::Concat { axis: 0, parts: 1 },
         Op::UnfoldBackward {
             axis: 0,
             size: 1,
@@ -192,6 +193,10 @@ fn cases(seed: &Op) -> Vec<Case> {
             .flatten()
             .collect(),
         Op::Pad { .. } => [windows::pads(), integers::pads()]
+            .into_iter()
+            .flatten()
+            .collect(),
+        Op::Concat { .. } => [windows::concats(), integers::concats()]
             .into_iter()
             .flatten()
             .collect(),

@@ -455,6 +455,17 @@ fn lower_node(w: &mut Writer, node: &Node, args: &[V]) -> Lowered {
             let x = w.convert(&args[0], dtype);
             Ok(pad(w, &x, before, after, *value))
         }
+        Op::Concat { axis, .. } => {
+            let parts: Vec<V> = args.iter().map(|a| w.convert(a, dtype)).collect();
+            let parts: Vec<&V> = parts.iter().collect();
+            Ok(w.op(
+                "concatenate",
+                &parts,
+                &format!("dimension = {axis} : i64"),
+                out,
+                dtype,
+            ))
+        }
         Op::UnfoldBackward { axis, size, step } => {
             let g = w.convert(&args[0], dtype);
             unfold_backward(w, &g, *axis, *size, *step, out)

@@ -53,6 +53,49 @@ pub(super) fn pad(
     data
 }
 
+/// `torch.cat` of dense `parts` (all of `dtype`) along `axis`: for each
+/// index of the dimensions before `axis`, each part's run after the other's.
+pub(super) fn concat(
+    parts: &[(&HostData, &Shape)],
+    axis: usize,
+    out: &Shape,
+    dtype: DType,
+) -> HostData {
+    fn join<T: Copy>(data: &mut Vec<T>, parts: &[(&[T], usize)], outer: usize) {
+        for o in 0..outer {
+            for &(part, run) in parts {
+                data.extend_from_slice(&part[o * run..(o + 1) * run]);
+            }
+        }
+    }
+    let outer: usize = out.dims()[..axis].iter().product();
+    let run = |shape: &Shape| shape.dims()[axis..].iter().product::<usize>();
+    macro_rules! joined {
+        ($variant:ident) => {{
+            let mut data = Vec::with_capacity(out.numel());
+            let runs: Vec<_> = parts
+                .iter()
+                .map(|(d, shape)| match d {
+                    HostData::$variant(v) => (v.as_slice(), run(shape)),
+                    _ => unreachable!("the parts have the output's dtype"),
+                })
+                .collect();
+            join(&mut data, &runs, outer);
+            HostData::$variant(data)
+        }};
+    }
+    match dtype {
+        DType::Float32 => joined!(F32),
+        DType::Float64 => joined!(F64),
+        DType::BFloat16 => joined!(BF16),
+        DType::Float16 => joined!(F16),
+        DType::Int32 => joined!(I32),
+        DType::Int64 => joined!(I64),
+        DType::UInt8 => joined!(U8),
+        DType::Bool => joined!(Bool),
+    }
+}
+
 /// The gradient of `unfold(axis, size, step)`: `grad` has the unfolded shape
 /// (`axis` counts windows, the last dimension is the window); element
 /// `[.., w, .., k]` adds into output element `[.., w * step + k, ..]`, in the

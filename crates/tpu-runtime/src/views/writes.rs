@@ -10,10 +10,11 @@ use crate::autograd::GradFn;
 use crate::data::HostData;
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::{Device, Tensor};
-use tpu_ir::{DType, Op, Shape};
+use tpu_ir::{DType, MAX_CONCAT_PARTS, Op, Shape};
 
 impl Runtime {
-    /// `torch.cat(tensors, dim)`: one `Scatter` per input into a zeroed output.
+    /// `torch.cat(tensors, dim)`: one `Concat` of the inputs (cast to the
+    /// promoted dtype, made dense), chained past `MAX_CONCAT_PARTS` of them.
     pub async fn cat(&mut self, tensors: &[Tensor], axis: i64) -> Result<Tensor, RuntimeError> {
         let Some(first) = tensors.first() else {
             return Err(RuntimeError::Message(
@@ -60,15 +61,15 @@ impl Runtime {
         let shape = Shape::new(dims);
         let saved_grad = self.set_grad_enabled(false);
         let result = async {
-            let mut out = self.full(shape.clone(), 0.0, dtype, device).await?;
-            let mut at = 0usize;
-            for t in &parts {
-                let n = t.dims()[axis];
-                let window = self.slice(&out, axis, Some(at as i64), Some((at + n) as i64), 1)?;
-                out = self.scatter_into(&out, &window, t).await?;
-                at += n;
+            if parts.is_empty() || shape.numel() == 0 {
+                return self.full(shape.clone(), 0.0, dtype, device).await;
             }
-            Ok::<_, RuntimeError>(out)
+            let mut dense = Vec::with_capacity(parts.len());
+            for t in &parts {
+                let t = self.cast(t, dtype).await?;
+                dense.push(self.dense(&t).await?);
+            }
+            self.concat(dense, axis).await
         }
         .await;
         self.set_grad_enabled(saved_grad);
@@ -77,6 +78,31 @@ impl Runtime {
         let inputs: Vec<&Tensor> = parts.to_vec();
         self.record(&out, GradFn::Cat { axis, sizes }, &inputs);
         Ok(out)
+    }
+
+    /// Dense tensors of one dtype joined along `axis`, a `Concat` of at most
+    /// `MAX_CONCAT_PARTS` at a time (its result the first part of the next).
+    async fn concat(
+        &mut self,
+        mut parts: Vec<Tensor>,
+        axis: usize,
+    ) -> Result<Tensor, RuntimeError> {
+        loop {
+            let n = parts.len().min(MAX_CONCAT_PARTS);
+            let first: Vec<Tensor> = parts.drain(..n).collect();
+            let mut dims = first[0].dims();
+            dims[axis] = first.iter().map(|t| t.dims()[axis]).sum();
+            let op = Op::Concat { axis, parts: n };
+            let refs: Vec<&Tensor> = first.iter().collect();
+            let (dtype, device) = (first[0].dtype(), first[0].device());
+            let joined = self
+                .dispatch_dense(op, &refs, Shape::new(dims), dtype, device)
+                .await?;
+            if parts.is_empty() {
+                return Ok(joined);
+            }
+            parts.insert(0, joined);
+        }
     }
 
     /// A copy of the dense `base` with the elements `window` (a view of `base`)

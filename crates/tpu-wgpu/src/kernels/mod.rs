@@ -10,6 +10,7 @@
 
 mod axis;
 mod broadcast;
+mod concat;
 mod creation;
 mod elementwise;
 pub(crate) mod expr;
@@ -168,6 +169,7 @@ pub(crate) fn check_dtypes(
         Op::Cast { to } => on_device(out) && on_device(first) && original == *to,
         Op::Fill { .. } | Op::Eye => on_device(out),
         Op::Strided { .. } | Op::Pad { .. } => on_device(out) && is(&[out]),
+        Op::Concat { .. } => on_device(out) && types().all(|t| t == out),
         Op::Gather => on_device(out) && is(&[out, Int64]),
         Op::Scatter { accumulate } => {
             on_device(out) && is(&[out, Int64, out]) && !(*accumulate && out == Bool)
@@ -214,6 +216,8 @@ fn unary_keeps(op: &Op) -> bool {
 pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
     let name = unrounded_name(op, variant);
     match variant.rounds_to {
+        // A copy of values already rounded to their dtype.
+        Some(_) if matches!(op, Op::Concat { .. }) => name,
         Some(dtype) => format!("{name}{}", half::suffix(dtype)),
         None => name,
     }
@@ -223,6 +227,8 @@ pub(crate) fn pipeline_name(op: &Op, variant: Variant) -> String {
 fn unrounded_name(op: &Op, variant: Variant) -> String {
     let name = op.kernel_name();
     match op {
+        // Words copied whatever they hold.
+        Op::Concat { .. } => name,
         Op::MatMul { .. } if variant.matmul == MatmulKernel::Tiled => format!("{name}_tiled"),
         _ if variant.integer(op) => format!("{name}{}", variant.signature()),
         Op::Cast { .. } if variant.input() == DType::Bool => format!("{name}_from_bool"),
@@ -233,6 +239,10 @@ fn unrounded_name(op: &Op, variant: Variant) -> String {
 
 /// `source`, for `variant`.
 pub(crate) fn source_with(op: &Op, variant: Variant) -> String {
+    if let Op::Concat { parts, .. } = op {
+        // Words copied whatever they hold: no dtype's helpers, no rounding.
+        return concat::source(*parts);
+    }
     let source = written(op, variant);
     let helped = variant.integer(op) || matches!(op, Op::Arange { .. } | Op::Eye);
     let source = if helped {
@@ -314,6 +324,7 @@ pub(crate) fn launch_with(
         Op::Pad { before, value, .. } => {
             window::pad_launch(inputs[0].shape, before, *value, out, variant.out)?
         }
+        Op::Concat { axis, .. } => concat::launch(inputs, *axis, out, variant.out)?,
         Op::Gather => index::gather_launch(out.numel()),
         Op::Scatter { accumulate } => {
             return index::scatter_launches(
@@ -373,6 +384,7 @@ pub(crate) fn source(op: &Op) -> String {
         Op::Binary { op } => broadcast::binary(*op),
         Op::Strided { .. } => strided::copy_of("f32"),
         Op::Pad { .. } => window::pad(DType::Float32),
+        Op::Concat { parts, .. } => concat::source(*parts),
         Op::UnfoldBackward { .. } => window::unfold_backward(),
         Op::Reduce { op, .. } => axis::reduce(*op),
         Op::Cumsum { reverse, .. } => axis::cumsum(*reverse),
@@ -409,6 +421,7 @@ pub(crate) fn launch(op: &Op, inputs: &[Operand<'_>], out: &Shape) -> Result<Lau
         Op::Pad { before, value, .. } => {
             window::pad_launch(inputs[0].shape, before, *value, out, DType::Float32)?
         }
+        Op::Concat { axis, .. } => concat::launch(inputs, *axis, out, DType::Float32)?,
         Op::UnfoldBackward { axis, size, step } => {
             window::unfold_backward_launch(inputs[0].shape, *axis, *size, *step, out)?
         }

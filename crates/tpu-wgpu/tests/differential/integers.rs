@@ -350,6 +350,27 @@ pub fn pads() -> Vec<Case> {
     cases
 }
 
+/// `torch.cat` of int64 (two words an element), int32, uint8 and bool
+/// tensors.
+pub fn concats() -> Vec<Case> {
+    let op = Op::Concat { axis: 1, parts: 2 };
+    let mut cases: Vec<Case> = WIDE
+        .into_iter()
+        .map(|dtype| {
+            let parts = vec![of(dtype, int64s(6), &[2, 3]), of(dtype, int64s(4), &[2, 2])];
+            Case::exact(op.clone(), parts, [2, 5], dtype)
+        })
+        .collect();
+    let flags = |n: usize, dims: [usize; 2]| (HostData::Bool(bools(n)), Shape::new(dims));
+    cases.push(Case::exact(
+        op,
+        vec![flags(6, [2, 3]), flags(4, [2, 2])],
+        [2, 5],
+        DType::Bool,
+    ));
+    cases
+}
+
 /// A transposed view of int64, int32 and uint8 data.
 pub fn strided() -> Vec<Case> {
     WIDE.map(|dtype| {

@@ -97,6 +97,51 @@ pub fn pads() -> Vec<Case> {
         .collect()
 }
 
+/// `torch.cat` of one to six parts along each axis: runs of one element,
+/// empty parts, a leading axis (whole parts in turn), and a part past one
+/// workgroup.
+pub fn concats() -> Vec<Case> {
+    // (each part's dims, axis)
+    let joins: Vec<(Vec<Vec<usize>>, usize)> = vec![
+        (vec![vec![5]], 0),
+        (vec![vec![3], vec![4]], 0),
+        (vec![vec![2, 3], vec![2, 1], vec![2, 0], vec![2, 4]], 1),
+        (vec![vec![1, 3], vec![2, 3], vec![3, 3]], 0),
+        (vec![vec![2, 2, 8], vec![2, 3, 8], vec![2, 1, 8]], 1),
+        (
+            vec![
+                vec![3, 1],
+                vec![3, 2],
+                vec![3, 1],
+                vec![3, 3],
+                vec![3, 1],
+                vec![3, 2],
+            ],
+            1,
+        ),
+        (vec![vec![4, 300], vec![4, 17]], 1),
+    ];
+    joins
+        .into_iter()
+        .map(|(parts, axis)| {
+            let mut out = parts[0].clone();
+            out[axis] = parts.iter().map(|p| p[axis]).sum();
+            let inputs = parts
+                .iter()
+                .map(|dims| {
+                    let shape = Shape::new(dims.clone());
+                    (mixed(shape.numel()), shape)
+                })
+                .collect();
+            let op = Op::Concat {
+                axis,
+                parts: parts.len(),
+            };
+            Case::f32(op, inputs, Shape::new(out), Tolerance::Exact)
+        })
+        .collect()
+}
+
 /// Window gradients summed back: overlapping windows (step below size),
 /// gapped ones (step above size), one window, every axis position, with
 /// dyadic values so that every order of summation is exact.

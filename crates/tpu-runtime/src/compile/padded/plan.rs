@@ -480,7 +480,7 @@ impl Planner<'_> {
                 return Err(format!("{} inside the graph", node.op.aten_name()));
             }
             // Windows over a dynamic size would move with the size.
-            Op::Pad { .. } | Op::UnfoldBackward { .. } => {
+            Op::Pad { .. } | Op::UnfoldBackward { .. } | Op::Concat { .. } => {
                 return Err(format!(
                     "{} in a graph with dynamic sizes",
                     node.op.aten_name()
