@@ -365,7 +365,8 @@ impl Runtime {
                 *node.grad_fn.borrow_mut() = Some(f);
                 return Err(e);
             }
-            // A slice's gradient waits as a part of its input's (`waiting.rs`).
+            // A slice's or a selection's gradient waits as a part of its
+            // input's (`waiting.rs`).
             let part = match &f {
                 GradFn::Slice {
                     shape,
@@ -373,7 +374,14 @@ impl Runtime {
                     start,
                     step: 1,
                 } if sends_parts(walk, &node, &grad) => Some((shape.clone(), *axis, *start)),
+                GradFn::Select { shape, axis, index } if sends_parts(walk, &node, &grad) => {
+                    Some((shape.clone(), *axis, *index))
+                }
                 _ => None,
+            };
+            let grad = match (&f, &part) {
+                (GradFn::Select { axis, .. }, Some(_)) => self.unsqueeze(&grad, *axis as i64)?,
+                _ => grad,
             };
             let grads = match part {
                 Some(_) => Ok(Vec::new()),

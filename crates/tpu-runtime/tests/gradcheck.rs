@@ -31,8 +31,9 @@ enum Case {
     /// chained as a convolution's im2col chains them.
     Unfold,
     Pad,
-    /// Slices of one computed tensor along one axis, their gradients joined
-    /// as parts (`autograd/waiting.rs`): disjoint with gaps, and overlapping.
+    /// Slices and selections of one computed tensor along one axis, their
+    /// gradients joined as parts (`autograd/waiting.rs`): disjoint with gaps,
+    /// and overlapping.
     Parts,
 }
 
@@ -138,7 +139,16 @@ async fn apply(rt: &mut Runtime, case: Case, x: &Tensor) -> Result<Tensor, Runti
             let c = rt.slice(&z, 1, Some(1), Some(3), 1)?;
             let d = rt.slice(&z, 1, Some(2), Some(4), 1)?;
             let d = rt.unary(UnaryOp::Tanh, &d).await?;
-            rt.cat(&[a, b, c, d], 1).await?
+            // The columns of `y` the slices left, selected as a loop over
+            // time steps selects them: with `a` and `b`, parts covering it.
+            let mut columns = Vec::new();
+            for t in [3, 1] {
+                let col = rt.select(&y, 1, t)?;
+                columns.push(rt.binary(BinaryOp::Mul, &col, &col).await?);
+            }
+            let e = rt.cat(&columns, 0).await?;
+            let e = rt.reshape(&e, &[3, 2]).await?;
+            rt.cat(&[a, b, c, d, e], 1).await?
         }
     })
 }

@@ -1,9 +1,10 @@
 //! Gradients waiting for their node. Each arriving gradient is added to
-//! what waits, but for the gradients of slices along one axis of the same
-//! tensor (`split`, `chunk`, `x[:, a:b]` and `x[:, b:c]`): those wait as their
-//! parts, and when the node runs they are joined by one concatenation, with
-//! zeros between them where they leave gaps, as PyTorch's `SplitBackward0`
-//! joins them, instead of each padded with zeros to the whole and summed.
+//! what waits, but for the gradients of slices and selections along one axis
+//! of the same tensor (`split`, `chunk`, `unbind`, `x[:, a:b]` and `x[:, b:c]`,
+//! `x[:, t]` for each `t`): those wait as their parts, and when the node runs
+//! they are joined by one concatenation, with zeros between them where they
+//! leave gaps, as PyTorch's `SplitBackward0` joins them, instead of each
+//! padded with zeros to the whole and summed.
 
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::Tensor;

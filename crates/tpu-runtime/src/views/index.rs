@@ -154,8 +154,21 @@ impl Runtime {
         let mut view = t.clone();
         let mut dim = 0usize;
         let mut advanced = Vec::new();
+        // As PyTorch's `applySlicing`: a `:` over a whole dimension beside an
+        // index that makes a view is no view of its own, so `x[:, t]` is one
+        // `SelectBackward0` whose gradient goes straight to `x`'s node.
+        let viewing =
+            |item: &IndexItem| !matches!(item, IndexItem::Ellipsis | IndexItem::Slice { .. });
+        let skips_full = items.iter().any(viewing);
         for item in items {
             match item {
+                IndexItem::Slice {
+                    start: None | Some(0),
+                    stop,
+                    step: None | Some(1),
+                } if skips_full && stop.is_none_or(|s| s >= view.dims()[dim] as i64) => {
+                    dim += 1;
+                }
                 IndexItem::NewAxis => {
                     view = self.unsqueeze(&view, dim as i64)?;
                     dim += 1;
