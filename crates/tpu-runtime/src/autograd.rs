@@ -25,22 +25,7 @@ use tpu_ir::BinaryOp;
 mod formulas;
 mod waiting;
 pub(crate) use formulas::GradFn;
-use waiting::Waiting;
-
-/// Whether a slice node's gradient `g` may wait as a part of its input's:
-/// the input is made by a node (not a leaf, whose `.grad` takes a whole
-/// gradient), keeps no `.grad` of its own, is not collected by
-/// `autograd.grad`, and has the gradient's dtype.
-fn sends_parts(walk: &Walk, node: &Node, g: &Tensor) -> bool {
-    let inputs = node.inputs.borrow();
-    let edges = node.edges.borrow();
-    match (inputs.as_slice(), edges.as_slice()) {
-        ([Some(input)], [Some(_)]) => {
-            walk.capture.is_none() && !input.grad_state().retains_grad && input.dtype() == g.dtype()
-        }
-        _ => false,
-    }
-}
+use waiting::{Waiting, sends_parts};
 
 /// A backward pass in progress: the nodes still to run, in order, the
 /// gradients waiting for them, and what `autograd.grad` collects.
@@ -498,26 +483,6 @@ impl Runtime {
                 None => {}
             }
         }
-        Ok(())
-    }
-
-    /// Hands a slice node's gradient on to the node that made its input,
-    /// as a part (`sends_parts` said it may).
-    async fn send_waiting(
-        &mut self,
-        walk: &mut Walk,
-        node: &Node,
-        g: Waiting,
-    ) -> Result<(), RuntimeError> {
-        let Some(Some(child)) = node.edges.borrow().first().cloned() else {
-            return Err(RuntimeError::Message(
-                "a slice's gradient has no node".into(),
-            ));
-        };
-        let ckey = Rc::as_ptr(&child) as usize;
-        let waiting = walk.pending.remove(&ckey);
-        let sum = self.add_waiting(waiting, g).await?;
-        walk.pending.insert(ckey, sum);
         Ok(())
     }
 

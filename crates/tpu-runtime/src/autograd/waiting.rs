@@ -6,8 +6,10 @@
 //! leave gaps, as PyTorch's `SplitBackward0` joins them, instead of each
 //! padded with zeros to the whole and summed.
 
+use super::{Node, Walk};
 use crate::runtime::{Runtime, RuntimeError};
 use crate::tensor::Tensor;
+use std::rc::Rc;
 use tpu_ir::{BinaryOp, Shape};
 
 /// What waits for a node.
@@ -23,6 +25,26 @@ pub(super) enum Waiting {
 }
 
 impl Runtime {
+    /// Hands a slice node's gradient on to the node that made its input,
+    /// as a part (`sends_parts` said it may).
+    pub(super) async fn send_waiting(
+        &mut self,
+        walk: &mut Walk,
+        node: &Node,
+        g: Waiting,
+    ) -> Result<(), RuntimeError> {
+        let Some(Some(child)) = node.edges.borrow().first().cloned() else {
+            return Err(RuntimeError::Message(
+                "a slice's gradient has no node".into(),
+            ));
+        };
+        let ckey = Rc::as_ptr(&child) as usize;
+        let waiting = walk.pending.remove(&ckey);
+        let sum = self.add_waiting(waiting, g).await?;
+        walk.pending.insert(ckey, sum);
+        Ok(())
+    }
+
     /// `waiting` with gradient `g` added.
     pub(super) async fn add_waiting(
         &mut self,
@@ -111,5 +133,20 @@ impl Runtime {
         let mut dims = shape.dims().to_vec();
         dims[axis] = n;
         self.full(Shape::new(dims), 0.0, dtype, device).await
+    }
+}
+
+/// Whether a slice node's gradient `g` may wait as a part of its input's:
+/// the input is made by a node (not a leaf, whose `.grad` takes a whole
+/// gradient), keeps no `.grad` of its own, is not collected by
+/// `autograd.grad`, and has the gradient's dtype.
+pub(super) fn sends_parts(walk: &Walk, node: &Node, g: &Tensor) -> bool {
+    let inputs = node.inputs.borrow();
+    let edges = node.edges.borrow();
+    match (inputs.as_slice(), edges.as_slice()) {
+        ([Some(input)], [Some(_)]) => {
+            walk.capture.is_none() && !input.grad_state().retains_grad && input.dtype() == g.dtype()
+        }
+        _ => false,
     }
 }
