@@ -9,7 +9,7 @@
 
 use super::Pending;
 use super::plan::{Caps, Role, role};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tpu_ir::{DType, Op};
 
 /// Makes the readers of every inlinable fill take its value as a constant,
@@ -40,7 +40,7 @@ pub(super) fn inline_fills(
             *inlinable.entry(x.id).or_insert(true) &= elementwise;
         }
     }
-    let dropped: Vec<u64> = inlinable
+    let dropped: HashSet<u64> = inlinable
         .into_iter()
         .filter_map(|(id, ok)| ok.then_some(id))
         .collect();
@@ -52,5 +52,5 @@ pub(super) fn inline_fills(
         }
     }
     pending.retain(|p| !dropped.contains(&p.out));
-    dropped
+    dropped.into_iter().collect()
 }
