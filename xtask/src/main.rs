@@ -101,9 +101,9 @@ pub fn run(dir: &Path, program: &str, args: &[&str], env: &[(&str, String)]) -> 
 /// Runs `f` on another thread, with what its commands print held back and
 /// returned beside its result, so that it does not interleave with the
 /// terminal's.
-fn in_background(
-    f: impl FnOnce() -> Result + Send + 'static,
-) -> std::thread::JoinHandle<(Result, String)> {
+fn in_background<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T> + Send + 'static,
+) -> std::thread::JoinHandle<(Result<T>, String)> {
     std::thread::spawn(move || {
         CAPTURED.with_borrow_mut(|log| *log = Some(String::new()));
         let result = f();
@@ -323,13 +323,12 @@ fn test() -> Result {
     })?;
     step("setup: the rest (finishing)", &mut join_setup)?;
     eprintln!("fuzz seed for this run: TPU_FUZZ_SEED={fuzz_seed}");
-    step(
-        "native tests (wgpu on a real adapter, StableHLO on real XLA)",
-        &mut || run(&root, "cargo", &["test", "--workspace"], &test_env),
-    )?;
     // Clippy on wasm32 as `cargo clippy` runs it, not as the wasm builds'
     // rustc: its driver compiles without MIR optimisations, and the page's
     // module must be the one `cargo xtask build` ships (its size is tested).
+    // Before the native tests: it builds its host crates (build scripts,
+    // proc macros) in `target/debug`, whose lock `cargo test` holds while
+    // its tests run.
     step("clippy (wasm32)", &mut || {
         run(
             &root,
@@ -348,46 +347,34 @@ fn test() -> Result {
             &[],
         )
     })?;
-    // The browser tests' build on its own first, with what `wasm-pack test`
-    // builds it with, so that once the page is built, the browser tests and
-    // the page's end-to-end tests can run side by side: each drives one
-    // Chromium, which keeps about one core busy.
-    step("browser tests: build", &mut || {
-        python_lib::lay_out(&root)?;
-        run(
-            &root.join("crates/tpu-wasm"),
-            "cargo",
-            &[
-                "build",
-                "--tests",
-                "--release",
-                "--target",
-                "wasm32-unknown-unknown",
-            ],
-            &wasm_build_env(&root),
-        )
-    })?;
-    step("page: build", &mut || build_page(&root))?;
-    // The static site the end-to-end tests serve from a subpath.
-    step("page: static site", &mut || {
-        write_site(&root, &root.join("target").join("site"))
-    })?;
-    step("page: type check", &mut || {
-        run(
-            &root,
-            "npm",
-            &["run", "typecheck", "--workspace", "www"],
-            &[],
-        )
-    })?;
-    step("npm package: pack", &mut || {
-        run(
-            &root,
-            "npm",
-            &["pack", "--workspace", "web", "--pack-destination", "web"],
-            &[],
-        )
-    })?;
+    // The browser tests' and the page's builds beside the native tests: they
+    // build in `target/release` and `target/wasm32-unknown-unknown`, whose
+    // locks the native tests do not hold, and they fill the second core
+    // where the native tests leave it idle (their short binaries run one
+    // at a time). What they print is shown when the native tests are done.
+    let browser_builds = {
+        let root = root.clone();
+        in_background(move || browser_builds(&root))
+    };
+    eprintln!("\n=== browser tests' and page's builds: started beside the native tests");
+    let mut browser_builds = Some(browser_builds);
+    let mut builds_took = Vec::new();
+    step(
+        "native tests (wgpu on a real adapter, StableHLO on real XLA)",
+        &mut || run(&root, "cargo", &["test", "--workspace"], &test_env),
+    )?;
+    step(
+        "browser tests' and page's builds (the rest after the native tests)",
+        &mut || {
+            let handle = browser_builds.take().expect("joined once");
+            let (result, log) = handle
+                .join()
+                .map_err(|_| "the browser builds' thread panicked")?;
+            eprint!("{log}");
+            builds_took = result?;
+            Ok(())
+        },
+    )?;
     step(
         "wasm-pack test --release --headless --chrome, beside the page's end-to-end tests in Chromium",
         &mut || {
@@ -410,7 +397,65 @@ fn test() -> Result {
     for (name, seconds) in timings {
         eprintln!("  {seconds:>7.1} s  {name}");
     }
+    eprintln!("  of which, beside the native tests:");
+    for (name, seconds) in builds_took {
+        eprintln!("  {seconds:>7.1} s    {name}");
+    }
     Ok(())
+}
+
+/// The browser tests' build, then the page's (package, static site, type
+/// check, `npm pack`), each timed: the steps that need the setup but not the
+/// native build, run beside the native tests.
+fn browser_builds(root: &Path) -> Result<Vec<(&'static str, f64)>> {
+    let mut took = Vec::new();
+    let mut step = |name: &'static str, f: &mut dyn FnMut() -> Result| -> Result {
+        let t = Instant::now();
+        f()?;
+        took.push((name, t.elapsed().as_secs_f64()));
+        Ok(())
+    };
+    // The browser tests' build on its own first, with what `wasm-pack test`
+    // builds it with, so that once the page is built, the browser tests and
+    // the page's end-to-end tests can run side by side: each drives one
+    // Chromium, which keeps about one core busy.
+    step("browser tests: build", &mut || {
+        python_lib::lay_out(root)?;
+        run(
+            &root.join("crates/tpu-wasm"),
+            "cargo",
+            &[
+                "build",
+                "--tests",
+                "--release",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+            &wasm_build_env(root),
+        )
+    })?;
+    step("page: build", &mut || build_page(root))?;
+    // The static site the end-to-end tests serve from a subpath.
+    step("page: static site", &mut || {
+        write_site(root, &root.join("target").join("site"))
+    })?;
+    step("page: type check", &mut || {
+        run(
+            root,
+            "npm",
+            &["run", "typecheck", "--workspace", "www"],
+            &[],
+        )
+    })?;
+    step("npm package: pack", &mut || {
+        run(
+            root,
+            "npm",
+            &["pack", "--workspace", "web", "--pack-destination", "web"],
+            &[],
+        )
+    })?;
+    Ok(took)
 }
 
 /// `cargo clippy`'s own mechanism, on a build that also compiles: its driver
