@@ -87,21 +87,35 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
             })
             .collect();
         let mut block = vec![vec![0f32; FUSED_BLOCK]; nodes];
+        // A dense input's block, and the product's, are read where they lie
+        // instead of being copied into the node's buffer first.
+        let mut lies: Vec<Option<&[f32]>> = vec![None; nodes];
         let mut start = first;
         while start < end {
             let len = FUSED_BLOCK.min(end - start);
             for (k, node) in kernel.nodes.iter().enumerate() {
                 let (done, rest) = block.split_at_mut(k);
+                let at = |j: usize| lies[j].unwrap_or(&done[j][..len]);
                 let out = &mut rest[0][..len];
-                match node {
+                let lying = match node {
                     FusedNode::Input { index } => match &mut cursors[*index] {
-                        None => out.copy_from_slice(&values[*index][start..start + len]),
-                        Some(cursor) => cursor.read(values[*index], out),
+                        None => Some(&values[*index][start..start + len]),
+                        Some(cursor) => {
+                            cursor.read(values[*index], out);
+                            None
+                        }
                     },
-                    FusedNode::Const { value } => out.fill(*value as f32),
+                    FusedNode::MatMul { .. } => {
+                        let product = product.as_ref().expect("a matmul node has its product");
+                        Some(&product[start..start + len])
+                    }
+                    FusedNode::Const { value } => {
+                        out.fill(*value as f32);
+                        None
+                    }
                     FusedNode::Binary { op, a, b } => {
-                        let (a, b) = (&done[*a][..len], &done[*b][..len]);
-                        binary_block(*op, a, b, out);
+                        binary_block(*op, at(*a), at(*b), out);
+                        None
                     }
                     FusedNode::Scalar {
                         op,
@@ -109,35 +123,42 @@ pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>
                         scalar,
                         scalar_on_left,
                     } => {
-                        let x = &done[*x][..len];
-                        scalar_block(*op, x, *scalar as f32, *scalar_on_left, out);
+                        scalar_block(*op, at(*x), *scalar as f32, *scalar_on_left, out);
+                        None
                     }
-                    FusedNode::Unary { op, x } => op.map_f32(&done[*x][..len], out),
+                    FusedNode::Unary { op, x } => {
+                        op.map_f32(at(*x), out);
+                        None
+                    }
                     FusedNode::Where { cond, a, b } => {
-                        let (c, a, b) = (&done[*cond][..len], &done[*a][..len], &done[*b][..len]);
+                        let (c, a, b) = (at(*cond), at(*a), at(*b));
                         for (((slot, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
                             *slot = if c != 0.0 { x } else { y };
                         }
+                        None
                     }
                     FusedNode::Compare { op, a, b } => {
-                        let (a, b) = (&done[*a][..len], &done[*b][..len]);
+                        let (a, b) = (at(*a), at(*b));
                         for ((slot, &x), &y) in out.iter_mut().zip(a).zip(b) {
                             *slot = f32::from(u8::from(op.apply(x, y)));
                         }
+                        None
                     }
                     FusedNode::CompareScalar { op, x, scalar } => {
-                        compare_scalar_block(*op, &done[*x][..len], *scalar as f32, out);
+                        compare_scalar_block(*op, at(*x), *scalar as f32, out);
+                        None
                     }
-                    FusedNode::Cast { x, to } => cast_block(*to, &done[*x][..len], out),
-                    FusedNode::MatMul { .. } => {
-                        let product = product.as_ref().expect("a matmul node has its product");
-                        out.copy_from_slice(&product[start..start + len]);
+                    FusedNode::Cast { x, to } => {
+                        cast_block(*to, at(*x), out);
+                        None
                     }
                     FusedNode::Reduce { .. } => unreachable!("reductions run in row kernels"),
-                }
+                };
+                lies[k] = lying;
             }
             for (o, &node) in outs.iter_mut().zip(&kernel.outputs) {
-                o[start - first..start - first + len].copy_from_slice(&block[node][..len]);
+                let value = lies[node].unwrap_or(&block[node][..len]);
+                o[start - first..start - first + len].copy_from_slice(value);
             }
             start += len;
         }
