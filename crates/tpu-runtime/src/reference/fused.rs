@@ -23,8 +23,9 @@ const TILE_VALUES: usize = 4096;
 /// A fusion group as one pass over its iteration space, block by block: each
 /// node is evaluated for a block of elements before the next node, so the
 /// intermediates live in cache-sized buffers and never in memory at full size,
-/// while each node's loop is as tight as an unfused kernel's. Element for
-/// element it does the float32 operations the unfused ops do, in the same order.
+/// while each node's loop is as tight as an unfused kernel's; a dense input's
+/// block, and a matmul's, are read where they lie. Element for element it does
+/// the float32 operations the unfused ops do, in the same order.
 pub(super) fn run_fused(kernel: &FusedKernel, values: &[&[f32]]) -> Vec<Vec<f32>> {
     if kernel.reduce_axis.is_some() {
         return run_rows(kernel, values);
