@@ -359,10 +359,12 @@ fn test() -> Result {
     eprintln!("\n=== browser tests' and page's builds: started beside the native tests");
     let mut browser_builds = Some(browser_builds);
     let mut builds_took = Vec::new();
-    step(
+    let native_tests = step(
         "native tests (wgpu on a real adapter, StableHLO on real XLA)",
         &mut || run(&root, "cargo", &["test", "--workspace"], &test_env),
-    )?;
+    );
+    // Joined even when the native tests failed: its cargo would go on
+    // building after xtask had exited, and what it printed would be lost.
     step(
         "browser tests' and page's builds (the rest after the native tests)",
         &mut || {
@@ -375,6 +377,7 @@ fn test() -> Result {
             Ok(())
         },
     )?;
+    native_tests?;
     step(
         "wasm-pack test --release --headless --chrome, beside the page's end-to-end tests in Chromium",
         &mut || {
