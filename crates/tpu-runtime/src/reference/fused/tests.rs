@@ -1,7 +1,9 @@
 //! The row kernels' tiles against each lane reduced alone.
 
+use super::rows::merge_dims;
 use super::*;
 use crate::data::HostData;
+use crate::reference::reduce_lane;
 use tpu_ir::{DType, FusedInput, ReduceOp, Shape};
 
 /// A row kernel reducing its one input in tiles of adjacent rows, and the
