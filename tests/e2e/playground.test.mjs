@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, baseUrl, browser, openPage, setProgram, waitForRun } from "./helpers.mjs";
+import { artifacts, baseUrl, browser, openPage, root, serveDir, setProgram, waitForRun } from "./helpers.mjs";
 
 /** Waits until the editor holds `text` (CodeMirror renders lines lazily, so compare trimmed). */
 async function waitForEditor(page, text) {
@@ -263,7 +263,11 @@ test("a 50-step loop's Kernels panel is paginated, sources scroll in their cell,
 test("the backend picker restarts the runtime on the CPU reference", async () => {
   const { page, errors } = await openPage();
   await page.selectOption("#backend-select", "reference");
-  await page.waitForFunction(() => document.querySelector("#backend").textContent === "CPU reference", null, {
+  // With its large matrix products on as many threads as the machine has
+  // cores, up to 4 (the runtime's worker and helper workers).
+  const cores = await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 4));
+  const label = cores > 1 ? `CPU reference · ${cores} threads` : "CPU reference";
+  await page.waitForFunction((label) => document.querySelector("#backend").textContent === label, label, {
     timeout: 60_000,
   });
   await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");
@@ -276,13 +280,55 @@ test("the backend picker restarts the runtime on the CPU reference", async () =>
   // The choice is kept, and WebGPU comes back when chosen.
   await page.reload();
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", null, { timeout: 60_000 });
-  assert.equal(await page.textContent("#backend"), "CPU reference");
+  assert.equal(await page.textContent("#backend"), label);
   await page.selectOption("#backend-select", "wgpu");
   await page.waitForFunction(() => /^WebGPU/.test(document.querySelector("#backend").textContent), null, {
     timeout: 60_000,
   });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("the CPU reference's large matrix products on two threads print what one thread prints, bit for bit", async () => {
+  // The package's API from web/dist, in a fixture page served from the
+  // repository: the runtime's worker and, at 2 threads, one helper worker.
+  const served = await serveDir(root);
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`${served.url}tests/e2e/fixtures/threads.html`);
+    await page.waitForFunction(() => window.fixtureReady === true);
+    // Products split by rows and by batch entries, operands transposed in
+    // place, a fused epilogue; every element summed in float64 and some
+    // printed in full.
+    const program = [
+      "import torch",
+      "torch.manual_seed(0)",
+      'a = torch.randn(512, 384, device="tpu")',
+      'b = torch.randn(384, 512, device="tpu")',
+      'x = torch.randn(4, 256, 256, device="tpu")',
+      'y = torch.randn(4, 384, 256, device="tpu")',
+      "for t in (a @ b, a @ b.t().contiguous().t(), x @ y.transpose(1, 2), torch.relu(a @ b + 1.0)):",
+      "    print(tuple(t.shape), t.double().sum().item(), t.flatten()[::4999].tolist())",
+      "",
+    ].join("\n");
+    const one = await page.evaluate(([t, s]) => window.runWith(t, s), [1, program]);
+    const two = await page.evaluate(([t, s]) => window.runWith(t, s), [2, program]);
+    assert.equal(one.diagnostics, 0, one.output);
+    assert.equal(one.threads, 1);
+    assert.equal(one.helped, 0);
+    assert.equal(two.threads, 2);
+    assert.ok(two.helped >= 4, `products shared with the helper: ${two.helped}`);
+    assert.equal(one.label, "CPU reference");
+    assert.equal(two.output, one.output);
+    assert.match(one.output, /^\(512, 512\) -?\d/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    served.close();
+  }
 });
 
 test("the editor indents 4 spaces and the keys panel lists the shortcuts", async () => {

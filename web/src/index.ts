@@ -41,6 +41,12 @@ export interface PlaygroundOptions {
   slice?: string;
   /** Which backend runs `tpu` tensors (default: auto, WebGPU when there is one). */
   backend?: BackendChoice;
+  /** How many threads the CPU reference backend's large matrix products
+   * may use: the runtime's worker and `threads - 1` helper workers, each
+   * with an instance of the module (about 21 MB). Default: the machine's
+   * cores, up to 4; 1 uses no helpers. Needs JavaScript Promise
+   * Integration; WebGPU runs use none. */
+  threads?: number;
   /** Starts the runtime's worker; by default the package's own worker.js. */
   createWorker?: () => Worker;
 }
@@ -52,6 +58,9 @@ export interface Playground {
   readonly backendLabel: string;
   /** Whether that adapter is a software (CPU) implementation of WebGPU. */
   readonly software: boolean;
+  /** Threads the CPU reference backend's large matrix products use (the
+   * runtime's worker and its helpers); 1 on WebGPU. */
+  readonly threads: number;
   /** Why WebGPU was not used, if it was not. */
   readonly fallbackReason: string | null;
   /** The device model's chip presets, with each figure's source. */
@@ -107,6 +116,7 @@ class WorkerPlayground implements Playground {
   backend = "";
   backendLabel = "";
   software = false;
+  threads = 1;
   fallbackReason: string | null = null;
   chips: ChipPreset[] = [];
   library = { compiled: 0, remaining: 0 };
@@ -125,6 +135,7 @@ class WorkerPlayground implements Playground {
     chip: string,
     slice: string,
     private backendChoice: BackendChoice,
+    private threadChoice: number | null,
   ) {
     this.device = { chip, slice };
   }
@@ -142,6 +153,7 @@ class WorkerPlayground implements Playground {
             this.backend = m.backend;
             this.backendLabel = m.backendLabel;
             this.software = m.software;
+            this.threads = m.threads;
             this.fallbackReason = m.fallbackReason;
             this.chips = m.chips;
             resolve();
@@ -191,7 +203,8 @@ class WorkerPlayground implements Playground {
         }
       };
     });
-    worker.postMessage({ type: "start", backend: this.backendChoice } satisfies ToWorker);
+    const threads = this.threadChoice === null ? {} : { threads: this.threadChoice };
+    worker.postMessage({ type: "start", backend: this.backendChoice, ...threads } satisfies ToWorker);
     return this.ready.then(() => {
       const { chip, slice } = this.device;
       if (chip !== "v5e" || slice !== "") return this.setDevice(chip, slice);
@@ -293,6 +306,7 @@ export async function createPlayground(options: PlaygroundOptions = {}): Promise
     options.chip ?? "v5e",
     options.slice ?? "",
     options.backend ?? "auto",
+    options.threads ?? null,
   );
   await playground.start();
   return playground;

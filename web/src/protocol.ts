@@ -9,7 +9,9 @@ export type { ChipPreset, Figure } from "./report.js";
 export type BackendChoice = "auto" | "wgpu" | "reference";
 
 export type ToWorker =
-  | { type: "start"; backend: BackendChoice }
+  /** `threads`: how many threads the CPU reference's large matrix products
+   * may use (the worker and its helpers); default: the machine's cores, up to 4. */
+  | { type: "start"; backend: BackendChoice; threads?: number }
   | {
       type: "run";
       id: number;
@@ -42,6 +44,8 @@ export type FromWorker =
       backend: string;
       backendLabel: string;
       software: boolean;
+      /** Threads the CPU reference's large matrix products use (1 on WebGPU). */
+      threads: number;
       fallbackReason: string | null;
       chips: ChipPreset[];
     }

@@ -6,6 +6,7 @@
 // on are posted as they happen, and its Report at the end.
 import init, { Playground, chipPresets, chromeTrace } from "../pkg/tpu_wasm.js";
 import { loadEntries, saveEntries } from "./cache.js";
+import { defaultThreads, HelperPool, type Share } from "./helpers.js";
 import { type FileSystem, KeptFiles } from "./files.js";
 import type { BackendChoice, ChipPreset, FileInfo, FilesRequest, FromWorker, ToWorker } from "./protocol.js";
 import type { Report } from "./report.js";
@@ -134,13 +135,39 @@ function promiseIntegration(): boolean {
   return false;
 }
 
-async function start(backend: BackendChoice) {
+/** The runtime's module, compiled once: helpers instantiate it too. */
+async function compileRuntime(): Promise<WebAssembly.Module> {
+  const url = new URL("../pkg/tpu_wasm_bg.wasm", import.meta.url);
+  try {
+    return await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    // Served without the application/wasm type: compiled from its bytes.
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`the runtime's module is missing (${response.status})`);
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+}
+
+/**
+ * Starts helpers for the CPU reference backend's large matrix products
+ * (`threads` - 1 of them, helpers.ts), where runs can wait for them by
+ * suspending (JSPI); the runtime then hands them shares.
+ */
+async function startHelpers(module: WebAssembly.Module, threads: number, jspi: boolean) {
+  if (!playground || !jspi || playground.backend !== "reference" || threads < 2) return;
+  const pool = await HelperPool.start(module, threads - 1);
+  if (pool) playground.setHelpers(pool.count, (shares: Share[]) => pool.send(shares));
+}
+
+async function start(backend: BackendChoice, threads: number) {
   try {
     const jspi = promiseIntegration();
     if (!jspi) backend = "reference";
-    await init();
+    const module = await compileRuntime();
+    await init({ module_or_path: module });
     const library = loadLibrary();
     playground = await Playground.create(backend);
+    const helpers = startHelpers(module, threads, jspi);
     await library;
     playground.setPythonLibrary(readLibrary);
     kept = new KeptFiles(playground as unknown as FileSystem);
@@ -149,12 +176,14 @@ async function start(backend: BackendChoice) {
     // read (and kept for offline visits), and so is the torch prelude's code.
     await warmUp();
     playground.loadCache(await loadEntries());
+    await helpers;
     const labelled = playground as unknown as Labelled;
     post({
       type: "ready",
       backend: playground.backend,
       backendLabel: labelled.backendLabel ?? (playground.backend === "wgpu" ? "WebGPU" : "CPU reference"),
       software: labelled.software ?? false,
+      threads: playground.productThreads,
       fallbackReason: jspi
         ? (playground.fallbackReason ?? null)
         : "this browser has no JavaScript Promise Integration (WebAssembly.Suspending), which a run needs to wait for WebGPU",
@@ -230,7 +259,7 @@ type RunPython = (
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "start") {
-    await start(message.backend);
+    await start(message.backend, message.threads ?? defaultThreads());
     return;
   }
   if (!playground) return;

@@ -260,7 +260,8 @@ export class Runner {
   /** The backend badge: which backend runs tpu tensors, and whether the precompiled library is ready. */
   private showBackend(p: Playground) {
     const badge = this.backendBadge;
-    badge.textContent = p.backendLabel || (p.backend === "wgpu" ? "WebGPU" : "CPU reference");
+    const threads = p.backend === "reference" && p.threads > 1 ? ` · ${p.threads} threads` : "";
+    badge.textContent = (p.backendLabel || (p.backend === "wgpu" ? "WebGPU" : "CPU reference")) + threads;
     badge.classList.toggle("software", p.software);
     const reason = p.fallbackReason;
     const describe = () => {
@@ -271,7 +272,9 @@ export class Runner {
         ? `WebGPU unavailable: ${reason}`
         : p.backend === "wgpu"
           ? `tpu tensors run as WGSL compute shaders${p.software ? " on a software (CPU) implementation of WebGPU, so slowly" : ""}${library}`
-          : "tpu tensors run on the CPU reference backend (Rust loops)";
+          : p.threads > 1
+            ? `tpu tensors run on the CPU reference backend (Rust loops); its large matrix products on ${p.threads} threads (Web Workers)`
+            : "tpu tensors run on the CPU reference backend (Rust loops), on one thread";
       badge.dataset.library = done ? "ready" : "none";
     };
     describe();

@@ -35,6 +35,9 @@ pub use cache::CacheEntry;
 pub use data::{HostData, Scalar};
 pub use fusion::EagerMode;
 pub use reference::ReferenceBackend;
+/// Threads the reference backend's float32 products may be shared with where it
+/// has none of its own (the browser's Web Workers).
+pub use reference::helpers as product_helpers;
 pub use report::{
     CacheStats, Diagnostic, FallbackGroup, KernelRecord, NonFinite, OpRecord, Report, RunBound,
     RunSummary, SourceSpan, SyncGroup, SyncRecord,

@@ -7,8 +7,10 @@
 //! (`arange`, `linspace`, `eye`, `nonzero`), `reference/matmul.rs`,
 //! `reference/reduce.rs` (reductions and running sums), `reference/indexing.rs`
 //! (strided windows, gathers, scatters, `where`'s selection), `reference/window.rs`
-//! (padding and the gradient of `unfold`) and
-//! `reference/fused.rs` (fusion groups).
+//! (padding and the gradient of `unfold`),
+//! `reference/fused.rs` (fusion groups), and their threads: `reference/threads.rs`
+//! natively, `reference/helpers.rs` (other workers' shares of large products)
+//! in the browser.
 
 use crate::backend::{
     Backend, BackendError, BackendKind, BufferId, Dispatched, FusedDispatch, Operand, ReadFuture,
@@ -19,6 +21,7 @@ use tpu_ir::{DType, FusedKernel, Op, Shape};
 
 mod creation;
 mod fused;
+pub mod helpers;
 mod indexing;
 mod loops;
 mod matmul;

@@ -45,6 +45,12 @@ pub struct Report {
     /// the reference backend): measured times then say little about a GPU.
     #[serde(default)]
     pub backend_software: bool,
+    /// Float32 matrix products the reference backend shared with helper
+    /// threads (in the browser: Web Workers, each computing a share of the
+    /// product's rows or batch entries); 0 natively, where the reference
+    /// has threads of its own, and on WebGPU.
+    #[serde(default)]
+    pub helped_products: usize,
     /// The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
     /// change it while the program runs).
     #[serde(default)]

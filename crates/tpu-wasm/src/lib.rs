@@ -23,6 +23,7 @@
 //! run (no adapter when `wgpu` was forced, no standard library set, or a run
 //! already in progress).
 
+mod helpers;
 mod python;
 mod runtimes;
 
@@ -43,6 +44,9 @@ pub struct Playground {
     label: BackendLabel,
     /// Where `run` reads `Lib/` from (`python.rs`).
     python_library: RefCell<Option<js_sys::Function>>,
+    /// Web Workers that take shares of the reference's large products
+    /// (`helpers.rs`), once the page's worker has started them.
+    helpers: RefCell<Option<Rc<dyn tpu_runtime::product_helpers::Helpers>>>,
 }
 
 #[wasm_bindgen]
@@ -73,6 +77,7 @@ impl Playground {
             fallback_reason: selected.fallback_reason,
             label,
             python_library: RefCell::new(None),
+            helpers: RefCell::new(None),
         })
     }
 

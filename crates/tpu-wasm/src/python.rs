@@ -83,9 +83,20 @@ impl Playground {
             .ok_or_else(|| JsError::new("a run is already in progress"))?;
         let mut report = match nproc {
             None => {
+                // Helpers only where the run can suspend while they compute;
+                // ranks never use them (one rank's suspension must not let
+                // another run in the middle of its product).
+                let helpers = promise_integration()
+                    .then(|| self.helpers.borrow().clone())
+                    .flatten();
+                let _helpers = crate::helpers::Registered::for_run(helpers);
                 let maker = runtimes.world_maker(promise_integration());
                 runtimes.single.set_world_maker(maker);
-                tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0
+                tpu_runtime::product_helpers::take_helped();
+                let mut report =
+                    tpu_torch::run_report(&source, &mut runtimes.single, python, mode).0;
+                report.helped_products = tpu_runtime::product_helpers::take_helped();
+                report
             }
             // Even one rank runs as a fiber, which without JSPI could never
             // hand the turn back.

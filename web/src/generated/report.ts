@@ -38,6 +38,13 @@ backend_label: string,
  */
 backend_software: boolean, 
 /**
+ * Float32 matrix products the reference backend shared with helper
+ * threads (in the browser: Web Workers, each computing a share of the
+ * product's rows or batch entries); 0 natively, where the reference
+ * has threads of its own, and on WebGPU.
+ */
+helped_products: number, 
+/**
  * The eager mode at the end of the run (`torch_tpu.set_eager_mode` may
  * change it while the program runs).
  */

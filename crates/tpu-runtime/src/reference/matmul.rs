@@ -13,24 +13,43 @@
 //! AVX2 where the CPU has it (chosen at run time). Natively, row
 //! blocks, or a batch of small products, are shared among threads
 //! (`threads.rs`; each output is still one thread's sequential sum); in wasm
-//! it runs on one thread.
+//! a large float32 product is shared with the page's helper workers where
+//! there are some (`helpers.rs`), else it runs on one thread.
 
-use super::threads;
+use super::{helpers, threads};
 use tpu_ir::MatrixLayout;
 
 /// Products below which one thread does the whole product.
 const THREADED_MACS: usize = 1 << 18;
 
 /// What a product's elements need: float32, float64 and int64 all qualify.
+/// Float32 products may also be shared with helpers (`helpers.rs`).
 pub(super) trait Element:
     Copy + Default + Send + Sync + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self>
 {
+    /// The elements as float32, where they are.
+    fn floats(_: &[Self]) -> Option<&[f32]> {
+        None
+    }
+
+    fn floats_mut(_: &mut [Self]) -> Option<&mut [f32]> {
+        None
+    }
 }
 
-impl<T> Element for T where
-    T: Copy + Default + Send + Sync + std::ops::Add<Output = T> + std::ops::Mul<Output = T>
-{
+impl Element for f32 {
+    fn floats(x: &[f32]) -> Option<&[f32]> {
+        Some(x)
+    }
+
+    fn floats_mut(x: &mut [f32]) -> Option<&mut [f32]> {
+        Some(x)
+    }
 }
+
+impl Element for f64 {}
+
+impl Element for i64 {}
 
 /// The vector instructions a product's loops are compiled for, chosen once
 /// per product from what the CPU has. Measured on this project's 2-core Xeon
@@ -68,13 +87,13 @@ pub(super) struct Strides {
 
 impl Strides {
     #[inline(always)]
-    fn at(&self, r: usize, c: usize) -> usize {
+    pub(super) fn at(&self, r: usize, c: usize) -> usize {
         self.base + r * self.rows + c * self.cols
     }
 }
 
 /// `[m, k] @ [k, n]` into `c`, the operands read through `sa` and `sb`.
-fn matmul_into<T: Element>(
+pub(super) fn matmul_into<T: Element>(
     a: &[T],
     b: &[T],
     dims: (usize, usize, usize),
@@ -290,10 +309,15 @@ pub(super) fn batched_in_place<T: Element>(
             cols,
         }
     };
-    let product = |i: usize, c: &mut [T]| {
-        let s = (strides(&la, i, ta), strides(&lb, i, tb));
-        matmul_into(a, b, (m, k, n), s, c);
-    };
+    let both = |i: usize| (strides(&la, i, ta), strides(&lb, i, tb));
+    // Float32 products large enough for the helpers' round trip, where
+    // there are helpers (in the browser).
+    if let (Some(fa), Some(fb), Some(fout)) = (T::floats(a), T::floats(b), T::floats_mut(&mut out))
+        && helpers::share_product(fa, fb, (batch, m, k, n), &both, fout)
+    {
+        return out;
+    }
+    let product = |i: usize, c: &mut [T]| matmul_into(a, b, (m, k, n), both(i), c);
     // Small products, or at least as many as threads (a convolution's, one
     // per image): the batch is shared among threads, each product (its
     // packing included) on one. Fewer large ones share their rows instead

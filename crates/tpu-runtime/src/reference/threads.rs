@@ -4,7 +4,9 @@
 //! a reduction, samples of a window gradient). A chunk's boundaries never
 //! change an element's value: every element is computed by one thread, in the
 //! order one thread would compute it, so results are the same bit for bit at
-//! any thread count. In wasm every kernel runs on the calling thread.
+//! any thread count. In wasm every kernel runs on the calling thread; only
+//! large float32 matrix products may be shared with helpers there
+//! (`helpers.rs`), which the page's worker starts.
 
 use std::ops::Range;
 
@@ -65,7 +67,7 @@ pub(crate) fn chunks(units: usize, work: usize) -> Vec<Range<usize>> {
 }
 
 /// `units` in at most `count` ranges of equal size (the last may be short).
-fn even(units: usize, count: usize) -> Vec<Range<usize>> {
+pub(super) fn even(units: usize, count: usize) -> Vec<Range<usize>> {
     if units == 0 {
         return std::iter::once(0..0).collect();
     }
