@@ -155,7 +155,7 @@ async function compileRuntime(): Promise<WebAssembly.Module> {
  */
 async function startHelpers(module: WebAssembly.Module, threads: number, jspi: boolean) {
   if (!playground || !jspi || playground.backend !== "reference" || threads < 2) return;
-  const pool = await HelperPool.start(module, threads - 1);
+  const pool = await HelperPool.start(module, Math.floor(threads) - 1);
   if (pool) playground.setHelpers(pool.count, (shares: Share[]) => pool.send(shares));
 }
 
