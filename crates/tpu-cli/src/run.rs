@@ -164,8 +164,15 @@ pub(crate) fn run(
         runtimes[0].set_world_maker(maker);
     }
     // The precompiled kernel library compiles on a thread while the program
-    // starts (the ranks share one backend).
-    runtimes[0].start_precompiling();
+    // starts (the ranks share one backend), where a GPU runs the kernels. A
+    // software adapter (lavapipe) runs them on the CPU, where that thread
+    // only competes with the adapter's own threads: first results were no
+    // faster with it (docs/performance.md, "Time to the first result"), and
+    // each short run spent up to a core's time compiling kernels it never
+    // used.
+    if !runtimes[0].tpu_backend_label().software {
+        runtimes[0].start_precompiling();
+    }
     if outputs.stablehlo.is_some() {
         runtimes[0].set_export_graphs(true);
     }
