@@ -30,7 +30,7 @@ const HELPED_MACS: usize = 1 << 20;
 /// products back): a convolution's, `[32, 288] @ [288, 1024]` per image,
 /// does 28, and was slower shared than not; a 512x512 @ 512x1024 product
 /// split in two does 146 and is 1.5x faster.
-const MACS_PER_ELEMENT_MOVED: usize = 64;
+const MACS_PER_ELEMENT_MOVED: u64 = 64;
 
 /// One helper's share of a product: `[batch, m, k] @ [batch, k, n]`, each
 /// operand dense, row-major or, where its flag says so, stored transposed
@@ -102,8 +102,9 @@ type Part = (Range<usize>, Range<usize>);
 
 /// Computes `[batch, m, k] @ [batch, k, n]` into `out` with the registered
 /// helpers, batch entry `i`'s operands read through `strides(i)`; returns
-/// false (and leaves `out` alone) where there are none or the product is
-/// too small to be worth their round trip.
+/// false (and leaves `out` alone) where there are none, or the product is
+/// too small to be worth their round trip, or its shares would copy too
+/// much for their arithmetic.
 pub(super) fn share_product(
     a: &[f32],
     b: &[f32],
@@ -132,11 +133,16 @@ pub(super) fn share_product(
     if plan.len() < 2 {
         return false;
     }
+    // In 64 bits: a product's multiply-adds overflow wasm's 32-bit usize.
+    let (k64, n64) = (k as u64, n as u64);
     let (macs, moved) = plan[1..]
         .iter()
-        .fold((0, 0), |(macs, moved), (entries, rows)| {
-            let (e, r) = (entries.len(), rows.len());
-            (macs + e * r * k * n, moved + e * (r * k + k * n + r * n))
+        .fold((0u64, 0u64), |(macs, moved), (entries, rows)| {
+            let (e, r) = (entries.len() as u64, rows.len() as u64);
+            (
+                macs + e * r * k64 * n64,
+                moved + e * (r * k64 + k64 * n64 + r * n64),
+            )
         });
     if macs < moved.saturating_mul(MACS_PER_ELEMENT_MOVED) {
         return false;
