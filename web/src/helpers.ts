@@ -43,6 +43,7 @@ export function defaultThreads(): number {
 export class HelperPool {
   private waiting = new Map<number, Waiter>();
   private nextId = 1;
+  private failed = false;
 
   private constructor(private helpers: Worker[]) {
     for (const helper of helpers) {
@@ -54,8 +55,10 @@ export class HelperPool {
         if (m.type === "product") waiter?.resolve(m.product);
         else waiter?.reject(new Error(m.message));
       };
-      // A helper that dies fails its shares; the runtime computes them itself.
+      // A helper that dies fails its shares, and every later one (nothing
+      // would answer them); the runtime computes them itself.
       helper.onerror = () => {
+        this.failed = true;
         for (const waiter of this.waiting.values()) waiter.reject(new Error("a helper failed"));
         this.waiting.clear();
       };
@@ -79,6 +82,7 @@ export class HelperPool {
 
   /** Hands share `i` to helper `i`; resolves to their products in order. */
   send(shares: Share[]): Promise<Float32Array[]> {
+    if (this.failed) return Promise.reject(new Error("a helper failed"));
     return Promise.all(
       shares.map(
         (share, i) =>
@@ -93,7 +97,8 @@ export class HelperPool {
   }
 }
 
-function startHelper(module: WebAssembly.Module): Promise<Worker> {
+/** One helper, ready; rejects (never throws) where none can start. */
+async function startHelper(module: WebAssembly.Module): Promise<Worker> {
   const helper = new Worker(new URL("./helper.js", import.meta.url), { type: "module" });
   return new Promise<Worker>((resolve, reject) => {
     helper.onerror = (e) => {

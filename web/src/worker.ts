@@ -155,7 +155,9 @@ async function compileRuntime(): Promise<WebAssembly.Module> {
  */
 async function startHelpers(module: WebAssembly.Module, threads: number, jspi: boolean) {
   if (!playground || !jspi || playground.backend !== "reference" || threads < 2) return;
-  const pool = await HelperPool.start(module, Math.floor(threads) - 1);
+  // Without helpers (a host that refuses workers started by workers) the
+  // runtime runs on its one thread.
+  const pool = await HelperPool.start(module, Math.floor(threads) - 1).catch(() => null);
   if (pool) playground.setHelpers(pool.count, (shares: Share[]) => pool.send(shares));
 }
 
