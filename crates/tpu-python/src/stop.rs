@@ -6,8 +6,11 @@
 //! The flag is process-wide while each interpreter has its own channel: an
 //! interpreter on another thread may clear the flag and find its own channel
 //! empty. So once the exception is sent the watchdog sets the flag again every
-//! millisecond until the run has ended. A program blocked inside one native
-//! call (a long `time.sleep`) sees the exception when the call returns.
+//! millisecond until the run has ended, and sends the exception itself again
+//! every second: one that was lost (caught by code that was running when it
+//! arrived) must not leave a run going on past its limit, as one once did in
+//! CI. A program blocked inside one native call (a long `time.sleep`) sees
+//! the exception when the call returns.
 
 use rustpython_vm::VirtualMachine;
 use rustpython_vm::signal::{UserSignalReceiver, UserSignalSender, user_signal_channel};
@@ -39,6 +42,10 @@ impl Stop {
 
 /// How often the watchdog looks at the stop handle and the clock.
 const TICK: Duration = Duration::from_millis(1);
+
+/// How long after sending its exception the watchdog sends it again, while
+/// the run goes on: time for `finally` blocks and `atexit` to run.
+const RESEND: Duration = Duration::from_secs(1);
 
 /// The thread that delivers a stop or a timeout to one run; dropping it (when
 /// the run has ended) ends the thread.
@@ -85,6 +92,14 @@ impl Drop for Watchdog {
     }
 }
 
+/// Why the watchdog ends a run.
+#[derive(Clone, Copy)]
+enum End {
+    Stopped,
+    /// Past its time limit, in seconds.
+    TimedOut(f64),
+}
+
 fn watch(
     sender: &UserSignalSender,
     stop: Option<Stop>,
@@ -92,33 +107,34 @@ fn watch(
     started: Instant,
     finished: &AtomicBool,
 ) {
-    let mut sent = false;
+    let mut sent: Option<(Instant, End)> = None;
     while !finished.load(Ordering::SeqCst) {
         std::thread::sleep(TICK);
-        if sent {
-            // Set the flag again, in case another interpreter cleared it.
-            let _ = sender.send(Box::new(|_vm: &VirtualMachine| Ok(())));
-            continue;
-        }
-        if stop.as_ref().is_some_and(Stop::requested) {
-            sent = true;
-            let _ = sender.send(Box::new(|vm: &VirtualMachine| {
-                Err(vm.new_exception_msg(
+        let end = match sent {
+            Some((at, end)) if at.elapsed() >= RESEND => end,
+            Some(_) => {
+                // Set the flag again, in case another interpreter cleared it.
+                let _ = sender.send(Box::new(|_vm: &VirtualMachine| Ok(())));
+                continue;
+            }
+            None if stop.as_ref().is_some_and(Stop::requested) => End::Stopped,
+            None => match timeout {
+                Some(limit) if started.elapsed() > limit => End::TimedOut(limit.as_secs_f64()),
+                _ => continue,
+            },
+        };
+        let _ = sender.send(Box::new(move |vm: &VirtualMachine| {
+            Err(match end {
+                End::Stopped => vm.new_exception_msg(
                     vm.ctx.exceptions.keyboard_interrupt.to_owned(),
                     "the run was stopped".into(),
-                ))
-            }));
-        } else if let Some(limit) = timeout
-            && started.elapsed() > limit
-        {
-            sent = true;
-            let seconds = limit.as_secs_f64();
-            let _ = sender.send(Box::new(move |vm: &VirtualMachine| {
-                Err(vm.new_exception_msg(
+                ),
+                End::TimedOut(seconds) => vm.new_exception_msg(
                     vm.ctx.exceptions.timeout_error.to_owned(),
                     format!("the program ran past its time limit of {seconds} s").into(),
-                ))
-            }));
-        }
+                ),
+            })
+        }));
+        sent = Some((Instant::now(), end));
     }
 }
