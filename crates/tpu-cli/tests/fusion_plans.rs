@@ -67,6 +67,12 @@ impl Backend for WgslOfReference {
         self.0.supports_fused()
     }
 
+    // As the wgpu backend does: without it the plans here left masks (a
+    // comparison, `where`) out of the groups the real backends make.
+    fn fuses_masks(&self) -> bool {
+        self.0.fuses_masks()
+    }
+
     fn execute_fused(
         &mut self,
         kernel: &FusedKernel,

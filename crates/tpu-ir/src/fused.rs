@@ -40,6 +40,7 @@ pub enum FusedNode {
     },
     /// A constant (a fill).
     Const {
+        #[serde(with = "any_f64")]
         value: f64,
     },
     Binary {
@@ -52,6 +53,7 @@ pub enum FusedNode {
     Scalar {
         op: BinaryOp,
         x: usize,
+        #[serde(with = "any_f64")]
         scalar: f64,
         scalar_on_left: bool,
     },
@@ -79,6 +81,7 @@ pub enum FusedNode {
     CompareScalar {
         op: CompareOp,
         x: usize,
+        #[serde(with = "any_f64")]
         scalar: f64,
     },
     /// Node `x` converted between float32 and bool (`to`): a float is true
@@ -461,5 +464,41 @@ mod tests {
             MatrixLayout::of_view(0, &[2, 3, 5, 4, 4], &[1000, 7, 100, 4, 1], &[30, 4, 4]),
             None
         );
+    }
+}
+
+/// A float in JSON, which has no infinities or NaN (serde_json writes them as
+/// `null`, and cannot read that back): finite ones as numbers, the rest as
+/// the strings `"inf"`, `"-inf"` and `"nan"` (a causal mask's `-inf` fill,
+/// in the precompiled library and the persisted cache).
+mod any_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        match *x {
+            x if x.is_finite() => s.serialize_f64(x),
+            x if x.is_nan() => s.serialize_str("nan"),
+            x if x > 0.0 => s.serialize_str("inf"),
+            _ => s.serialize_str("-inf"),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Number(f64),
+        Name(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Written::deserialize(d)? {
+            Written::Number(x) => Ok(x),
+            Written::Name(name) => match name.as_str() {
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                "nan" => Ok(f64::NAN),
+                _ => Err(serde::de::Error::custom(format!("not a float: {name}"))),
+            },
+        }
     }
 }
