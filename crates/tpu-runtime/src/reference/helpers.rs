@@ -84,12 +84,6 @@ pub fn set_helpers(helpers: Option<Rc<dyn Helpers>>) -> Option<Rc<dyn Helpers>> 
     HELPERS.with(|h| std::mem::replace(&mut *h.borrow_mut(), helpers))
 }
 
-/// How many threads the reference's large products use here: the calling
-/// one and its helpers.
-pub fn product_threads() -> usize {
-    1 + HELPERS.with(|h| h.borrow().as_ref().map_or(0, |h| h.count()))
-}
-
 /// A share's product, as a helper computes it: the reference's own kernel.
 pub fn compute_share(share: &ProductShare) -> Vec<f32> {
     let ProductShare { batch, m, k, n, .. } = *share;
